@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+//
+// presentd — a presentation daemon: a shared modal stack for a screen, animated
+// frame updates for renderers, UIKit's custom-presentation model over JSON-RPC.
+//
+// Layers, bottom to top (each depends only on those below it):
+//   PresentCore      pure, deterministic model: geometry, layout, motion, stack, scene (no I/O)
+//   PresentJSON      json-c bridged to a Swift value type (the only json-c user)
+//   PresentProtocol  JSON-RPC 2.0 ↔ typed requests and events, validation with field paths
+//   PresentServer    libuv loop, listener, connections, subscriptions, frame clock, systemd glue
+//   PresentClient    a small blocking client used by presentctl and the tests
+//   presentd, presentctl   thin executables
+import PackageDescription
+
+let package = Package(
+    name: "presentd",
+    products: [
+        .executable(name: "presentd", targets: ["presentd"]),
+        .executable(name: "presentctl", targets: ["presentctl"]),
+        .library(name: "PresentCore", targets: ["PresentCore"]),
+        .library(name: "PresentClient", targets: ["PresentClient"]),
+    ],
+    targets: [
+        // C libraries (Debian 12: libuv1-dev, libjson-c-dev, libsystemd-dev).
+        .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
+        .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+
+        .target(name: "PresentCore"),
+        .target(name: "PresentJSON", dependencies: ["CJSONC"]),
+        .target(name: "PresentProtocol", dependencies: ["PresentCore", "PresentJSON"]),
+        .target(name: "PresentServer",
+                dependencies: ["PresentCore", "PresentJSON", "PresentProtocol", "CLibUV", "CSystemd"]),
+        .target(name: "PresentClient", dependencies: ["PresentJSON"]),
+
+        .executableTarget(name: "presentd", dependencies: ["PresentServer"]),
+        .executableTarget(name: "presentctl", dependencies: ["PresentClient", "PresentJSON"]),
+
+        .testTarget(name: "PresentCoreTests", dependencies: ["PresentCore"]),
+        .testTarget(name: "PresentJSONTests", dependencies: ["PresentJSON"]),
+        .testTarget(name: "PresentProtocolTests", dependencies: ["PresentProtocol", "PresentCore", "PresentJSON"]),
+        .testTarget(name: "PresentServerTests",
+                    dependencies: ["PresentClient", "PresentJSON", "PresentCore", "presentd", "presentctl"]),
+    ]
+)

@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+import Glibc  // floor, and libm for the whole module
+#endif
+
+// Where the presented view sits: UIPresentationController's
+// frameOfPresentedViewInContainerView, with Presentr's presets and formulas.
+
+/// An edge of the container.
+public enum Edge: String, Sendable, CaseIterable {
+    case left, right, top, bottom
+}
+
+/// One dimension of a custom size (Presentr's ModalSize). `length` is the container's
+/// width for a width and its height for a height.
+public enum ModalSize: Hashable, Sendable {
+    /// ⌊W − 60⌋ for a width, ⌊0.66·H⌋ for a height.
+    case `default`
+    /// ⌊length / 2⌋.
+    case half
+    /// The whole length.
+    case full
+    /// Exactly this many points.
+    case points(Double)
+    /// ⌊length · fraction⌋.
+    case fluid(Double)
+    /// ⌊length − 2·margin⌋.
+    case sideMargin(Double)
+
+    func width(in container: Size) -> Double {
+        switch self {
+        case .default: return (container.width - 60).rounded(.down)
+        default: return resolve(container.width)
+        }
+    }
+
+    func height(in container: Size) -> Double {
+        switch self {
+        case .default: return (container.height * 0.66).rounded(.down)
+        default: return resolve(container.height)
+        }
+    }
+
+    private func resolve(_ length: Double) -> Double {
+        switch self {
+        case .default: return length
+        case .half: return (length / 2).rounded(.down)
+        case .full: return length
+        case .points(let n): return n
+        case .fluid(let fraction): return (length * fraction).rounded(.down)
+        case .sideMargin(let margin): return (length - 2 * margin).rounded(.down)
+        }
+    }
+}
+
+/// Where a custom-sized view is placed (Presentr's ModalCenterPosition).
+public enum ModalPosition: Hashable, Sendable {
+    /// Centred at (W/2, H/2).
+    case center
+    /// Centred at (W/2, H/4 − 1), Presentr's formula.
+    case topCenter
+    /// Centred at (W/2, 3H/4).
+    case bottomCenter
+    /// Centred at this point.
+    case point(Point)
+    /// Top-left corner at this point.
+    case origin(Point)
+
+    func origin(for size: Size, in container: Size) -> Point {
+        let centre: Point
+        switch self {
+        case .center: centre = Point(x: container.width / 2, y: container.height / 2)
+        case .topCenter: centre = Point(x: container.width / 2, y: container.height / 4 - 1)
+        case .bottomCenter: centre = Point(x: container.width / 2, y: container.height * 3 / 4)
+        case .point(let p): centre = p
+        case .origin(let p): return p
+        }
+        return Point(x: centre.x - size.width / 2, y: centre.y - size.height / 2)
+    }
+}
+
+/// A custom layout: width, height and position.
+public struct CustomLayout: Hashable, Sendable {
+    public var width: ModalSize
+    public var height: ModalSize
+    public var position: ModalPosition
+    public init(width: ModalSize = .default, height: ModalSize = .default, position: ModalPosition = .center) {
+        self.width = width; self.height = height; self.position = position
+    }
+}
+
+/// A presentation style: a function from the container to the presented view's frame.
+public enum PresentationStyle: Hashable, Sendable {
+    /// The whole container; the presenter is removed from the screen underneath (UIKit).
+    case fullScreen
+    /// The whole container; the presenter stays visible underneath.
+    case overFullScreen
+    /// 270 × 180, centred.
+    case alert
+    /// ⌊W − 60⌋ × ⌊0.66·H⌋, centred.
+    case popup
+    /// W × ⌊H/2⌋ pinned to the top edge.
+    case topHalf
+    /// W × ⌊H/2⌋ centred at 3H/4 (Presentr), i.e. pinned to the bottom edge.
+    case bottomHalf
+    /// A panel from `edge`, covering `fraction` of the container along that axis.
+    case slideIn(edge: Edge, fraction: Double)
+    /// Any width, height and position.
+    case custom(CustomLayout)
+
+    /// The slide-in panel's default coverage: 2/3, as in the tutorial seed.
+    public static let defaultSlideInFraction = 2.0 / 3.0
+
+    /// The name used on the wire and in logs.
+    public var name: String {
+        switch self {
+        case .fullScreen: return "fullScreen"
+        case .overFullScreen: return "overFullScreen"
+        case .alert: return "alert"
+        case .popup: return "popup"
+        case .topHalf: return "topHalf"
+        case .bottomHalf: return "bottomHalf"
+        case .slideIn: return "slideIn"
+        case .custom: return "custom"
+        }
+    }
+
+    /// Whether the presenter's content is hidden while this style is on screen
+    /// (UIKit removes the presenter's view for .fullScreen).
+    public var hidesPresenter: Bool { self == .fullScreen }
+
+    /// The edge a `slide` transition uses for this style: the slide-in edge, else the bottom.
+    public var slideEdge: Edge {
+        if case .slideIn(let edge, _) = self { return edge }
+        return .bottom
+    }
+
+    /// The presented view's frame in `container`, optionally kept inside its safe area.
+    public func frame(in container: Container, respectingSafeArea: Bool = false) -> Rect {
+        let area = respectingSafeArea ? container.safeBounds : container.bounds
+        return frame(inArea: area.size).offsetBy(dx: area.minX, dy: area.minY)
+    }
+
+    private func frame(inArea c: Size) -> Rect {
+        switch self {
+        case .fullScreen, .overFullScreen:
+            return Rect(origin: .zero, size: c)
+        case .alert:
+            return centred(Size(width: 270, height: 180), in: c)
+        case .popup:
+            return centred(Size(width: ModalSize.default.width(in: c), height: ModalSize.default.height(in: c)), in: c)
+        case .topHalf:
+            // Presentr centres this at H/4 − 1, which leaves it 1 pt above the top edge;
+            // presentd pins it to the edge instead.
+            return Rect(x: 0, y: 0, width: c.width, height: ModalSize.half.height(in: c))
+        case .bottomHalf:
+            return CustomLayout(width: .full, height: .half, position: .bottomCenter).frame(in: c)
+        case .slideIn(let edge, let fraction):
+            return slideInFrame(edge: edge, fraction: fraction, in: c)
+        case .custom(let layout):
+            return layout.frame(in: c)
+        }
+    }
+
+    private func centred(_ size: Size, in c: Size) -> Rect {
+        Rect(origin: ModalPosition.center.origin(for: size, in: c), size: size)
+    }
+
+    private func slideInFrame(edge: Edge, fraction: Double, in c: Size) -> Rect {
+        let w = c.width * fraction, h = c.height * fraction
+        switch edge {
+        case .left: return Rect(x: 0, y: 0, width: w, height: c.height)
+        case .right: return Rect(x: c.width - w, y: 0, width: w, height: c.height)
+        case .top: return Rect(x: 0, y: 0, width: c.width, height: h)
+        case .bottom: return Rect(x: 0, y: c.height - h, width: c.width, height: h)
+        }
+    }
+}
+
+extension CustomLayout {
+    func frame(in c: Size) -> Rect {
+        let size = Size(width: width.width(in: c), height: height.height(in: c))
+        return Rect(origin: position.origin(for: size, in: c), size: size)
+    }
+}

@@ -1,0 +1,1 @@
+print("presentctl: not yet")
