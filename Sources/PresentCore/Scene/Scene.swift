@@ -1,0 +1,72 @@
+// The scene at time t: exactly what a renderer draws. Per on-screen entry, bottom to
+// top, a dimming layer then a content layer, with every property resolved.
+
+/// What a layer is for.
+public enum LayerRole: String, Sendable {
+    case dimming, content
+}
+
+/// One drawable layer.
+public struct Layer: Hashable, Sendable {
+    public var entryID: String
+    public var role: LayerRole
+    /// Before `scale` (about the centre) and `rotation` (about the vertical axis).
+    public var frame: Rect
+    public var alpha: Double
+    public var scale: Double
+    public var rotation: Double
+    public var cornerRadius: Double
+    /// Dimming: the colour drawn at `alpha`; content: nil.
+    public var color: Color?
+    public var blur: BlurStyle?
+    public var shadow: Shadow?
+    /// Content: the client's opaque label of what to draw.
+    public var content: String?
+    /// Content: an entry above dims this one's tint (seed 000).
+    public var tintDimmed: Bool
+}
+
+/// Everything on screen at one instant.
+public struct Scene: Hashable, Sendable {
+    public var time: Double
+    public var container: Container
+    /// Bottom to top.
+    public var layers: [Layer]
+    public var statusBar: StatusBarAppearance
+    /// Something is still moving: more frames will differ from this one.
+    public var isAnimating: Bool
+}
+
+extension ModalStack {
+    /// The scene at time t (t ≥ the stack's time; an earlier t is treated as the stack's time).
+    public func scene(at t: Double) -> Scene {
+        let t = max(t, time)
+        var layers: [Layer] = []
+        layers.reserveCapacity(entries.count * 2)
+        for index in entries.indices.dropFirst(firstVisibleIndex) {
+            layers.append(contentsOf: self.layers(of: entries[index], at: t, tintDimmed: isTintDimmed(below: index)))
+        }
+        return Scene(time: t, container: container, layers: layers, statusBar: statusBar, isAnimating: isAnimating(at: t))
+    }
+
+    /// Entries under a full-screen entry at rest are not drawn (UIKit removes the presenter).
+    var firstVisibleIndex: Int {
+        entries.lastIndex { $0.state == .presented && $0.animation == nil && $0.effectiveStyle.hidesPresenter } ?? 0
+    }
+
+    private func isTintDimmed(below index: Int) -> Bool {
+        entries[(index + 1)...].contains { $0.state != .dismissing && $0.presentation.dimsPresenterTint }
+    }
+
+    private func layers(of e: Entry, at t: Double, tintDimmed: Bool) -> [Layer] {
+        let v = e.visual(at: t, in: container)
+        let p = e.presentation
+        let dimming = Layer(entryID: e.id, role: .dimming, frame: container.bounds, alpha: v.dimming, scale: 1,
+                            rotation: 0, cornerRadius: 0, color: p.background.color, blur: p.background.blur,
+                            shadow: nil, content: nil, tintDimmed: false)
+        let content = Layer(entryID: e.id, role: .content, frame: v.frame, alpha: v.alpha, scale: v.scale,
+                            rotation: v.rotation, cornerRadius: p.cornerRadius, color: nil, blur: nil,
+                            shadow: p.shadow, content: e.effectiveContent, tintDimmed: tintDimmed)
+        return [dimming, content]
+    }
+}

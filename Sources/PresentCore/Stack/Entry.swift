@@ -1,0 +1,114 @@
+// One presentation on the stack or in its queue: its request, its state in the
+// present/dismiss life cycle, and its current motion.
+
+/// Who made a presentation (the daemon uses its connection's id).
+public typealias OwnerID = UInt64
+
+/// Where an entry is in its life cycle.
+public enum EntryState: String, Sendable, CaseIterable {
+    /// Waiting for the running transition to finish.
+    case queued
+    /// Animating in.
+    case presenting
+    /// On screen, at rest (it may still be re-laying out).
+    case presented
+    /// Animating out.
+    case dismissing
+}
+
+/// Why an entry left the stack.
+public enum DismissReason: String, Sendable, CaseIterable {
+    /// A dismiss or dismissAll request (including entries above the one named).
+    case request
+    /// A tap on the dimming layer.
+    case tap
+    /// A swipe gesture.
+    case swipe
+    /// Its owner disconnected.
+    case ownerGone
+    /// An `override` presentation of equal or higher priority replaced it.
+    case preempted
+}
+
+/// A swipe in progress on an entry: the finger's displacement along the way out.
+struct SwipeInteraction: Hashable, Sendable {
+    /// The edge the entry is dragged out through.
+    var edge: Edge
+    /// The visual state when the swipe began.
+    var base: VisualState
+    /// How far the entry must travel to be fully off-screen, points (> 0).
+    var distance: Double
+    /// Displacement along the way out, points; negative = against it.
+    var displacement: Double = 0
+    /// Released past the threshold, waiting for the caller to complete or cancel.
+    var released = false
+}
+
+/// One presentation the stack knows about.
+public struct Entry: Hashable, Sendable {
+    public let id: String
+    public let owner: OwnerID
+    public internal(set) var presentation: Presentation
+    public internal(set) var state: EntryState
+    /// Arrival order, for FIFO among equal priorities.
+    public let sequence: Int
+    /// The compact-height adaptation is in force.
+    public internal(set) var isAdapted = false
+    /// Set once the entry starts leaving.
+    public internal(set) var dismissReason: DismissReason?
+    /// The running animation; nil = at rest in its laid-out state.
+    public internal(set) var animation: Animation?
+    var swipe: SwipeInteraction?
+    /// How a leaving entry goes: the transition it leaves with, or the edge a swipe
+    /// threw it through. Kept so a re-layout can re-aim it.
+    var exitTransition: Transition?
+    var exitEdge: Edge?
+
+    init(id: String, owner: OwnerID, presentation: Presentation, state: EntryState, sequence: Int) {
+        self.id = id; self.owner = owner; self.presentation = presentation; self.state = state; self.sequence = sequence
+    }
+
+    /// The style in force: the adaptive policy's while adapted, else the requested one.
+    public var effectiveStyle: PresentationStyle {
+        guard isAdapted else { return presentation.style }
+        switch presentation.adaptive {
+        case .none: return presentation.style
+        case .overFullScreen: return .overFullScreen
+        case .fullScreen: return .fullScreen
+        case .replacement(let style, _): return style
+        }
+    }
+
+    /// The content label in force (a replacement's while adapted).
+    public var effectiveContent: String? {
+        if isAdapted, case .replacement(_, let content) = presentation.adaptive { return content }
+        return presentation.content
+    }
+
+    /// Whether the adaptive policy applies in `container`.
+    func wantsAdaptation(in container: Container) -> Bool {
+        container.verticalSizeClass == .compact && presentation.adaptive != .none
+    }
+
+    /// The laid-out, presented state: the style's frame, moved for the keyboard.
+    func restState(in container: Container) -> VisualState {
+        let frame = effectiveStyle.frame(in: container, respectingSafeArea: presentation.respectsSafeArea)
+        return VisualState(frame: presentation.keyboard.frame(for: frame, in: container),
+                           dimming: presentation.background.opacity)
+    }
+
+    /// Where the entry is drawn at time t.
+    func visual(at t: Double, in container: Container) -> VisualState {
+        if let swipe { return swipe.visual }
+        if let animation { return animation.value(at: t) }
+        return restState(in: container)
+    }
+
+    func isAnimating(at t: Double) -> Bool {
+        guard let animation else { return false }
+        return !animation.isFinished(at: t)
+    }
+
+    var isOnScreen: Bool { state != .queued }
+    var isInTransition: Bool { state == .presenting || state == .dismissing }
+}

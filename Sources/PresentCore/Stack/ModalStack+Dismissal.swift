@@ -1,0 +1,108 @@
+// Dismissing: an entry and everything above it (UIKit's rule: only the top one
+// animates, the others are removed at once), a whole owner's entries, or everything.
+// A dismissal never waits for a running transition: it interrupts it, reversing from
+// the current state.
+
+extension ModalStack {
+    /// Dismisses `id` and every entry above it; returns their ids, the named one first.
+    /// A queued entry is simply withdrawn.
+    public mutating func dismiss(id: String, animated: Bool = true, transition: Transition? = nil,
+                                 reason: DismissReason = .request, at t: Double) throws(StackError) -> [String] {
+        advance(to: t)
+        if let q = queue.firstIndex(where: { $0.id == id }) {
+            withdraw(at: q, reason: reason)
+            return [id]
+        }
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { throw .notFound(id: id) }
+        let ids = entries[index...].map(\.id)
+        // The top one animates (or continues leaving); those between are removed at once.
+        beginDismissing(id: entries[entries.count - 1].id, reason: reason, transition: transition, animated: animated)
+        for other in ids.dropLast().reversed() { removeImmediately(id: other, reason: reason) }
+        settle()
+        return ids
+    }
+
+    /// Dismisses every entry and withdraws every queued one.
+    public mutating func dismissAll(animated: Bool = true, reason: DismissReason = .request, at t: Double) -> [String] {
+        advance(to: t)
+        let withdrawn = queue.map(\.id)
+        while !queue.isEmpty { withdraw(at: queue.count - 1, reason: reason) }
+        guard let bottom = entries.first else { return withdrawn }
+        let dismissed = (try? dismiss(id: bottom.id, animated: animated, reason: reason, at: t)) ?? []
+        return dismissed + withdrawn
+    }
+
+    /// Removes everything `owner` presented (its connection went away). Only the owner's
+    /// entries leave — others' entries above or below stay; the topmost animates out.
+    public mutating func removeAll(ownedBy owner: OwnerID, reason: DismissReason = .ownerGone, at t: Double) -> [String] {
+        advance(to: t)
+        var removed: [String] = []
+        while let q = queue.lastIndex(where: { $0.owner == owner }) {
+            removed.append(queue[q].id)
+            withdraw(at: q, reason: reason)
+        }
+        for e in entries.reversed() where e.owner == owner {
+            removed.append(e.id)
+            if e.id == entries.last?.id {
+                beginDismissing(id: e.id, reason: reason, transition: nil, animated: true)
+            } else {
+                removeImmediately(id: e.id, reason: reason)
+            }
+        }
+        settle()
+        return removed
+    }
+
+    // MARK: Mechanics
+
+    /// Takes a queued entry out of the queue; it never appeared, so it only gets didDismiss.
+    mutating func withdraw(at index: Int, reason: DismissReason) {
+        let e = queue.remove(at: index)
+        emit(e, .didDismiss, at: time, reason: reason)
+        events.append(.stackChanged)
+    }
+
+    /// Removes an on-screen entry without animation.
+    mutating func removeImmediately(id: String, reason: DismissReason) {
+        guard let i = entries.firstIndex(where: { $0.id == id }) else { return }
+        let e = entries.remove(at: i)
+        if e.state != .dismissing { emit(e, .willDismiss, at: time, reason: reason) }
+        emit(e, .didDismiss, at: time, reason: e.dismissReason ?? reason)
+        events.append(.stackChanged)
+        resolveStatusBar(duration: 0)
+    }
+
+    /// Starts an entry's way out from wherever it is now. An entry still presenting
+    /// reverses: the way back takes the share of the duration it had used.
+    mutating func beginDismissing(id: String, reason: DismissReason, transition override: Transition?, animated: Bool) {
+        guard let i = entries.firstIndex(where: { $0.id == id }), entries[i].state != .dismissing else { return }
+        guard animated else { return removeImmediately(id: id, reason: reason) }
+        var e = entries[i]
+        let transition = override ?? e.presentation.effectiveDismissTransition
+        e.exitTransition = transition
+        let target = dismissTarget(of: e)
+        var duration = transition.duration
+        if e.state == .presenting, let a = e.animation, a.duration > 0 {
+            duration *= min(1, (time - a.start) / a.duration)
+        }
+        startLeaving(&e, towards: target, duration: duration, curve: transition.timing, reason: reason)
+        entries[i] = e
+        resolveStatusBar(duration: e.animation?.duration ?? 0)
+    }
+
+    /// Puts `e` into the dismissing state, animating from its current visual state.
+    /// The caller stores `e` back and then resolves the status bar.
+    mutating func startLeaving(_ e: inout Entry, towards target: VisualState, duration: Double,
+                               curve: TimingCurve, reason: DismissReason) {
+        let current = e.visual(at: time, in: container)
+        let running = e.animation ?? Animation(from: current, to: current, start: time, duration: 0, curve: .linear)
+        var next = running.redirected(to: target, at: time, duration: duration, curve: curve)
+        next.from = current  // a swipe's displacement is not part of `running`
+        e.animation = next
+        e.swipe = nil
+        e.state = .dismissing
+        e.dismissReason = reason
+        emit(e, .willDismiss, at: time, reason: reason, animation: next)
+        events.append(.stackChanged)
+    }
+}

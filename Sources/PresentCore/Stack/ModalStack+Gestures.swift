@@ -1,0 +1,174 @@
+// Touches: a tap resolves to the entry it lands on (content or dimming) and says
+// whether that dismisses it; a swipe drags the top entry out interactively (linear
+// while dragging, rubber-banded against the way out) and, on release, completes or
+// cancels by distance and velocity. Whether a dismissal may happen (the owner's veto)
+// is the caller's business: the stack reports the decision, the caller confirms it.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a tap landed on.
+public struct HitTestResult: Hashable, Sendable {
+    public enum Part: String, Sendable { case content, dimming, none }
+    public var id: String?
+    public var part: Part
+    /// A tap there dismisses the entry (its dimming layer with dismissOnTap).
+    public var dismisses: Bool
+    public static let nothing = HitTestResult(id: nil, part: .none, dismisses: false)
+}
+
+/// The phases of a swipe gesture.
+public enum SwipePhase: String, Sendable, CaseIterable {
+    case began, changed, ended, cancelled
+}
+
+/// What a swipe step did.
+public struct SwipeResult: Hashable, Sendable {
+    public enum Outcome: String, Sendable {
+        /// No entry takes swipes (none on top, or it does not dismiss on swipe).
+        case ignored
+        /// The entry follows the finger.
+        case tracking
+        /// Released past the threshold: call `completeSwipe` (or `cancelSwipe` on a veto).
+        case wantsDismiss
+        /// Released short of the threshold, or cancelled: the entry springs back.
+        case cancelled
+    }
+    public var id: String?
+    /// Fraction of the way out, 0…1.
+    public var progress: Double
+    public var outcome: Outcome
+}
+
+extension SwipeInteraction {
+    /// UIScrollView's rubber band: resistance grows with the overshoot, never passing `dimension`.
+    static func rubberBand(_ overshoot: Double, dimension: Double) -> Double {
+        (1 - 1 / (overshoot * 0.55 / dimension + 1)) * dimension
+    }
+
+    var progress: Double { min(1, max(0, displacement / distance)) }
+
+    /// The entry as dragged: moved along the way out (or rubber-banded against it),
+    /// its dimming fading with the progress.
+    var visual: VisualState {
+        let travel = displacement >= 0 ? displacement : -Self.rubberBand(-displacement, dimension: distance)
+        var s = base
+        switch edge {
+        case .bottom: s.frame.origin.y += travel
+        case .top: s.frame.origin.y -= travel
+        case .right: s.frame.origin.x += travel
+        case .left: s.frame.origin.x -= travel
+        }
+        s.dimming = base.dimming * (1 - progress)
+        return s
+    }
+}
+
+extension ModalStack {
+    // MARK: Taps
+
+    /// The entry a tap at `point` hits at time t. Every entry's dimming layer covers the
+    /// container, so the topmost entry that is not leaving takes every tap.
+    public func hitTest(_ point: Point, at t: Double) -> HitTestResult {
+        guard let top = entries.last(where: { $0.state != .dismissing }) else { return .nothing }
+        if top.visual(at: t, in: container).visibleFrame.contains(point) {
+            return HitTestResult(id: top.id, part: .content, dismisses: false)
+        }
+        return HitTestResult(id: top.id, part: .dimming, dismisses: top.presentation.dismissOnTap)
+    }
+
+    // MARK: Swipes
+
+    /// Feeds one step of a swipe: translation (dx, dy) since it began, velocity in points/s.
+    public mutating func swipe(_ phase: SwipePhase, translation: Point, velocity: Point = .zero, at t: Double) -> SwipeResult {
+        advance(to: t)
+        if phase == .began { beginSwipe() }
+        guard let i = entries.lastIndex(where: { $0.swipe != nil }), var s = entries[i].swipe, !s.released else {
+            return SwipeResult(id: nil, progress: 0, outcome: .ignored)
+        }
+        let id = entries[i].id
+        s.displacement = Self.outward(translation, through: s.edge)
+        entries[i].swipe = s
+        switch phase {
+        case .began, .changed:
+            return SwipeResult(id: id, progress: s.progress, outcome: .tracking)
+        case .cancelled:
+            cancelSwipe(at: t)
+            return SwipeResult(id: id, progress: s.progress, outcome: .cancelled)
+        case .ended:
+            let v = Self.outward(velocity, through: s.edge)
+            let completes = v > configuration.swipeVelocityThreshold
+                || (s.progress >= configuration.swipeCompletionFraction && v > -configuration.swipeVelocityThreshold)
+            guard completes else {
+                cancelSwipe(at: t)
+                return SwipeResult(id: id, progress: s.progress, outcome: .cancelled)
+            }
+            entries[i].swipe?.released = true
+            return SwipeResult(id: id, progress: s.progress, outcome: .wantsDismiss)
+        }
+    }
+
+    /// Finishes a released swipe: the entry leaves through its edge, taking the rest of
+    /// its dismiss duration ((1 − progress) × duration, ease-in-out, as UIKit).
+    public mutating func completeSwipe(at t: Double) {
+        advance(to: t)
+        guard let i = entries.lastIndex(where: { $0.swipe != nil }), let s = entries[i].swipe else { return }
+        var e = entries[i]
+        e.exitEdge = s.edge
+        let duration = e.presentation.effectiveDismissTransition.duration * (1 - s.progress)
+        startLeaving(&e, towards: dismissTarget(of: e), duration: duration, curve: .easeInEaseOut, reason: .swipe)
+        entries[i] = e
+        resolveStatusBar(duration: duration)
+        settle()
+    }
+
+    /// Abandons a swipe: the entry returns to rest over progress × duration.
+    public mutating func cancelSwipe(at t: Double) {
+        advance(to: t)
+        guard let i = entries.lastIndex(where: { $0.swipe != nil }), let s = entries[i].swipe else { return }
+        let duration = entries[i].presentation.effectiveDismissTransition.duration * s.progress
+        entries[i].swipe = nil
+        entries[i].animation = Animation(from: s.visual, to: entries[i].restState(in: container),
+                                         start: time, duration: duration, curve: .easeInEaseOut)
+    }
+
+    private mutating func beginSwipe() {
+        guard let i = entries.indices.last, entries[i].state == .presented,
+              entries[i].presentation.dismissOnSwipe, entries[i].swipe == nil else { return }
+        let e = entries[i]
+        let base = e.visual(at: time, in: container)
+        let edge = e.presentation.effectiveDismissTransition.swipeEdge(slideEdge: e.effectiveStyle.slideEdge)
+        let distance = max(1, Self.distanceOut(of: base.frame, through: edge, container: container.size))
+        entries[i].animation = nil
+        entries[i].swipe = SwipeInteraction(edge: edge, base: base, distance: distance)
+    }
+
+    /// The component of `v` pointing out through `edge`.
+    static func outward(_ v: Point, through edge: Edge) -> Double {
+        switch edge {
+        case .bottom: return v.y
+        case .top: return -v.y
+        case .right: return v.x
+        case .left: return -v.x
+        }
+    }
+
+    /// How far `frame` must travel through `edge` to be fully outside the container.
+    static func distanceOut(of frame: Rect, through edge: Edge, container: Size) -> Double {
+        switch edge {
+        case .bottom: return container.height - frame.minY
+        case .top: return frame.maxY
+        case .right: return container.width - frame.minX
+        case .left: return frame.maxX
+        }
+    }
+
+    /// The rest state moved just outside the container through `edge`, dimming cleared.
+    func swipeExitState(from rest: VisualState, through edge: Edge) -> VisualState {
+        var s = rest
+        s.frame = Transition.offscreen(rest.frame, beyond: edge, of: container.size)
+        s.dimming = 0
+        return s
+    }
+}

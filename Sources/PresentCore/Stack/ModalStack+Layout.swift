@@ -1,0 +1,79 @@
+// Re-layout: the container changed (rotation, resize, traits) or the keyboard moved.
+// Every on-screen entry adapts to the new traits and retargets its motion to the new
+// frames; an animation in flight keeps its end time, so nothing jumps.
+
+extension ModalStack {
+    /// Replaces the container (the keyboard stays as it is) and re-lays out every entry.
+    /// `duration` nil = the configured default; 0 = at once.
+    public mutating func setContainer(_ new: Container, duration: Double? = nil, at t: Double) {
+        advance(to: t)
+        var next = new
+        next.keyboardHeight = container.keyboardHeight
+        container = next
+        adaptEntries()
+        relayout(duration: duration ?? configuration.containerChangeDuration, curve: configuration.containerChangeTiming)
+    }
+
+    /// The keyboard rose to `height` (0 = hidden); entries avoid it by their keyboard mode.
+    public mutating func setKeyboard(height: Double, duration: Double? = nil, curve: TimingCurve? = nil, at t: Double) {
+        advance(to: t)
+        container.keyboardHeight = max(0, height)
+        relayout(duration: duration ?? configuration.keyboardDuration, curve: curve ?? configuration.keyboardTiming)
+    }
+
+    /// Applies or reverts each entry's compact-height policy, reporting each change.
+    private mutating func adaptEntries() {
+        for i in entries.indices {
+            let wants = entries[i].wantsAdaptation(in: container)
+            guard wants != entries[i].isAdapted else { continue }
+            entries[i].isAdapted = wants
+            let e = entries[i]
+            emit(e, .adapted, at: time, adaptation: .init(active: wants, style: e.effectiveStyle, content: e.effectiveContent))
+        }
+        for i in queue.indices { queue[i].isAdapted = queue[i].wantsAdaptation(in: container) }
+        events.append(.stackChanged)
+    }
+
+    /// Moves every entry towards its new target: transitions keep their end time,
+    /// entries at rest animate over `duration`.
+    private mutating func relayout(duration: Double, curve: TimingCurve) {
+        for i in entries.indices {
+            var e = entries[i]
+            let rest = e.restState(in: container)
+            switch e.state {
+            case .presenting:
+                e.animation = retarget(e.animation, to: rest, fallback: duration, curve: curve)
+            case .dismissing:
+                e.animation = retarget(e.animation, to: dismissTarget(of: e), fallback: duration, curve: curve)
+            case .presented where e.swipe != nil:
+                e.swipe?.base = rest
+            case .presented:
+                let current = e.visual(at: time, in: container)
+                e.animation = duration > 0 && current != rest
+                    ? (e.animation ?? Animation(from: current, to: current, start: time, duration: 0, curve: .linear))
+                        .redirected(to: rest, at: time, duration: duration, curve: curve)
+                    : nil
+            case .queued:
+                break
+            }
+            entries[i] = e
+        }
+    }
+
+    /// The same motion aimed at a new target, ending when it would have ended.
+    private func retarget(_ a: Animation?, to target: VisualState, fallback: Double, curve: TimingCurve) -> Animation {
+        guard let a, !a.isFinished(at: time) else {
+            return Animation(from: target, to: target, start: time, duration: 0, curve: .linear)
+        }
+        return a.redirected(to: target, at: time, duration: a.end - time, curve: a.curve)
+    }
+
+    /// Where a leaving entry is headed, recomputed for the current layout.
+    func dismissTarget(of e: Entry) -> VisualState {
+        let rest = e.restState(in: container)
+        if let edge = e.exitEdge { return swipeExitState(from: rest, through: edge) }
+        let transition = e.exitTransition ?? e.presentation.effectiveDismissTransition
+        return transition.offscreenState(from: rest, container: container.size,
+                                         slideEdge: e.effectiveStyle.slideEdge, phase: .dismissing)
+    }
+}

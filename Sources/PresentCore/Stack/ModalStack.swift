@@ -1,0 +1,221 @@
+// The shared modal stack: an ordered stack of entries plus a queue, driven by requests
+// and by time. Every operation takes the time it happens at; nothing here reads a
+// clock. Operations first catch up with time (finishing transitions, starting queued
+// entries at the exact moment the previous transition ended), then apply themselves.
+
+/// Errors an operation can refuse with; the stack is unchanged when one is thrown.
+public enum StackError: Error, Hashable, Sendable {
+    case notFound(id: String)
+    case duplicateID(id: String)
+}
+
+/// The answer to a present request.
+public struct PresentOutcome: Hashable, Sendable {
+    public var id: String
+    public var state: EntryState
+    /// The request matched the top entry's kind and returned it (seed 000's guard).
+    public var deduplicated: Bool
+}
+
+/// The modal stack of one screen.
+public struct ModalStack: Sendable {
+    public let configuration: StackConfiguration
+    public internal(set) var container: Container
+    /// The latest time the stack has caught up with.
+    public internal(set) var time: Double
+    /// On screen, bottom to top.
+    public internal(set) var entries: [Entry] = []
+    /// Waiting, in the order they will be presented.
+    public internal(set) var queue: [Entry] = []
+    /// The status bar as last reported.
+    public internal(set) var statusBar: StatusBarAppearance
+    var events: [StackEvent] = []
+    var nextSequence = 1
+
+    public init(container: Container = .phonePortrait, configuration: StackConfiguration = .standard, time: Double = 0) {
+        self.container = container
+        self.configuration = configuration
+        self.time = time
+        self.statusBar = configuration.baseStatusBar
+    }
+
+    /// Hands over the events that happened since the last call, oldest first.
+    public mutating func drainEvents() -> [StackEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    // MARK: Queries
+
+    public func entry(id: String) -> Entry? {
+        entries.first { $0.id == id } ?? queue.first { $0.id == id }
+    }
+
+    /// On-screen entries bottom to top, then queued ones in the order they will come.
+    public var allEntries: [Entry] { entries + queue }
+
+    /// A present or dismiss animation is running (new presentations wait for it).
+    public var isTransitionRunning: Bool { entries.contains { $0.isInTransition } }
+
+    /// Anything moves at time t (transitions, re-layouts): frames are needed.
+    public func isAnimating(at t: Double) -> Bool { entries.contains { $0.isAnimating(at: t) } }
+
+    /// The topmost entry that is not leaving.
+    var topStaying: Entry? { entries.last { $0.state != .dismissing } }
+
+    // MARK: Presenting
+
+    /// Presents, queues, or returns the matching top entry (dedupe).
+    public mutating func present(_ presentation: Presentation, owner: OwnerID, at t: Double) throws(StackError) -> PresentOutcome {
+        advance(to: t)
+        if let existing = duplicate(of: presentation) {
+            return PresentOutcome(id: existing.id, state: existing.state, deduplicated: true)
+        }
+        let id = try newID(presentation.id)
+        var entry = Entry(id: id, owner: owner, presentation: presentation, state: .queued, sequence: nextSequence)
+        nextSequence += 1
+        if presentation.precedence == .override, let top = topStaying, presentation.priority >= top.priority {
+            beginDismissing(id: top.id, reason: .preempted, transition: nil, animated: true)
+            beginPresenting(entry)
+        } else if isTransitionRunning {
+            enqueue(entry)
+        } else {
+            entry.state = .queued
+            beginPresenting(entry)
+        }
+        settle()
+        let state = self.entry(id: id)?.state ?? .presented
+        return PresentOutcome(id: id, state: state, deduplicated: false)
+    }
+
+    /// Seed 000's guard: an entry of the same kind on top (or waiting) is returned instead.
+    private func duplicate(of p: Presentation) -> Entry? {
+        guard p.deduplicate, let kind = p.kind else { return nil }
+        if let top = topStaying, top.presentation.kind == kind { return top }
+        return queue.first { $0.presentation.kind == kind }
+    }
+
+    private mutating func newID(_ requested: String?) throws(StackError) -> String {
+        if let requested {
+            guard entry(id: requested) == nil else { throw .duplicateID(id: requested) }
+            return requested
+        }
+        var id: String
+        repeat { id = "p\(nextGeneratedID)"; nextGeneratedID += 1 } while entry(id: id) != nil
+        return id
+    }
+    var nextGeneratedID = 1
+
+    /// Inserts after every entry of equal or higher priority (FIFO among equals).
+    private mutating func enqueue(_ entry: Entry) {
+        let index = queue.firstIndex { $0.presentation.priority < entry.presentation.priority } ?? queue.count
+        queue.insert(entry, at: index)
+        emit(entry, .queued, at: time)
+        events.append(.stackChanged)
+    }
+
+    mutating func beginPresenting(_ entry: Entry) {
+        var e = entry
+        e.state = .presenting
+        e.isAdapted = e.wantsAdaptation(in: container)
+        let rest = e.restState(in: container)
+        let transition = e.presentation.transition
+        let from = transition.offscreenState(from: rest, container: container.size,
+                                             slideEdge: e.effectiveStyle.slideEdge, phase: .presenting)
+        e.animation = Animation(from: from, to: rest, start: time, duration: transition.duration, curve: transition.timing)
+        entries.append(e)
+        emit(e, .willPresent, at: time, animation: e.animation)
+        events.append(.stackChanged)
+        resolveStatusBar(duration: e.animation?.duration ?? 0)
+    }
+
+    // MARK: Time
+
+    /// Catches up with time t: finishes transitions that ended by then (each at its own
+    /// end time) and starts queued entries as soon as the stack is idle.
+    public mutating func advance(to t: Double) {
+        if t > time { time = t }
+        settle()
+    }
+
+    /// Completes every transition that has ended by `time`, in end-time order.
+    mutating func settle() {
+        let now = time
+        while let index = earliestFinishedTransition(by: now) {
+            let end = entries[index].animation?.end ?? now
+            time = end
+            complete(at: index)
+            startQueuedIfIdle()
+        }
+        time = now
+        startQueuedIfIdle()
+        dropFinishedRelayouts()
+    }
+
+    private func earliestFinishedTransition(by t: Double) -> Int? {
+        var best: (index: Int, end: Double)?
+        for (i, e) in entries.enumerated() where e.isInTransition && e.swipe == nil {
+            let end = e.animation?.end ?? time
+            if end <= t, best == nil || end < best!.end { best = (i, end) }
+        }
+        return best?.index
+    }
+
+    private mutating func complete(at index: Int) {
+        var e = entries[index]
+        switch e.state {
+        case .presenting:
+            e.state = .presented
+            e.animation = nil
+            entries[index] = e
+            emit(e, .didPresent, at: time)
+        case .dismissing:
+            entries.remove(at: index)
+            emit(e, .didDismiss, at: time, reason: e.dismissReason)
+        case .queued, .presented:
+            return
+        }
+        events.append(.stackChanged)
+    }
+
+    private mutating func startQueuedIfIdle() {
+        while !isTransitionRunning, !queue.isEmpty {
+            beginPresenting(queue.removeFirst())
+        }
+    }
+
+    /// A finished re-layout animation leaves the entry at rest.
+    private mutating func dropFinishedRelayouts() {
+        for i in entries.indices where entries[i].state == .presented {
+            if let a = entries[i].animation, a.isFinished(at: time) { entries[i].animation = nil }
+        }
+    }
+
+    // MARK: Status bar
+
+    /// The appearance the stack shows: the topmost staying entry that captures it, else the base.
+    public var resolvedStatusBar: StatusBarAppearance {
+        entries.last { $0.state != .dismissing && $0.presentation.statusBar != nil }?.presentation.statusBar
+            ?? configuration.baseStatusBar
+    }
+
+    /// Reports a change of the effective status bar, timed with the transition that caused it.
+    mutating func resolveStatusBar(duration: Double) {
+        let resolved = resolvedStatusBar
+        guard resolved != statusBar else { return }
+        statusBar = resolved
+        events.append(.statusBar(resolved, duration: duration, time: time))
+    }
+
+    // MARK: Events
+
+    mutating func emit(_ e: Entry, _ event: LifecycleEvent, at t: Double, reason: DismissReason? = nil,
+                       animation: Animation? = nil, adaptation: LifecycleNotice.Adaptation? = nil) {
+        events.append(.lifecycle(LifecycleNotice(id: e.id, owner: e.owner, event: event, time: t, reason: reason,
+                                                 animation: animation, adaptation: adaptation)))
+    }
+}
+
+extension Entry {
+    var priority: Int { presentation.priority }
+}

@@ -1,0 +1,37 @@
+// What the stack tells the world: life-cycle changes of entries, status-bar changes,
+// and that the stack's shape changed. The daemon turns these into notifications.
+
+/// A step in an entry's life.
+public enum LifecycleEvent: String, Sendable, CaseIterable {
+    case queued, willPresent, didPresent, willDismiss, didDismiss, adapted
+}
+
+/// One life-cycle notice.
+public struct LifecycleNotice: Hashable, Sendable {
+    public var id: String
+    public var owner: OwnerID
+    public var event: LifecycleEvent
+    /// When it happened (a transition's start or end time, not when it was noticed).
+    public var time: Double
+    /// Why the entry leaves (willDismiss, didDismiss).
+    public var reason: DismissReason?
+    /// The motion that starts now (willPresent, willDismiss), so renderers can interpolate.
+    public var animation: Animation?
+    /// For `adapted`: whether the adaptation is now in force, and the style now shown.
+    public var adaptation: Adaptation?
+
+    public struct Adaptation: Hashable, Sendable {
+        public var active: Bool
+        public var style: PresentationStyle
+        public var content: String?
+    }
+}
+
+/// Everything the stack reports, in the order it happened.
+public enum StackEvent: Hashable, Sendable {
+    case lifecycle(LifecycleNotice)
+    /// The effective status bar changed at `time`, animating over `duration`.
+    case statusBar(StatusBarAppearance, duration: Double, time: Double)
+    /// Entries were added, removed or changed state.
+    case stackChanged
+}
