@@ -51,6 +51,7 @@ public enum TimingCurve: Hashable, Sendable {
         }
     }
 
+    /// Whether this is a spring, which runs for its own duration whatever is requested.
     public var isSpring: Bool {
         if case .spring = self { return true }
         return false
