@@ -100,7 +100,8 @@ public enum PresentationStyle: Hashable, Sendable {
     case popup
     /// W × ⌊H/2⌋ pinned to the top edge.
     case topHalf
-    /// W × ⌊H/2⌋ centred at 3H/4 (Presentr), i.e. pinned to the bottom edge.
+    /// W × ⌊H/2⌋ pinned to the bottom edge (Presentr centres it at 3H/4, which is the same
+    /// when H/2 is whole).
     case bottomHalf
     /// A panel from `edge`, covering `fraction` of the container along that axis.
     case slideIn(edge: Edge, fraction: Double)
@@ -153,7 +154,12 @@ public enum PresentationStyle: Hashable, Sendable {
             // presentd pins it to the edge instead.
             return Rect(x: 0, y: 0, width: c.width, height: ModalSize.half.height(in: c))
         case .bottomHalf:
-            return CustomLayout(width: .full, height: .half, position: .bottomCenter).frame(in: c)
+            // Centring at 3H/4 leaves a 0.25 pt gap under the view when H is odd (⌊H/2⌋ <
+            // H/2), e.g. in a phone's 763-pt safe area; in an odd-height container that gap
+            // also makes keyboard avoidance treat the sheet as floating. Pin it instead, as
+            // topHalf is pinned to the top.
+            let height = ModalSize.half.height(in: c)
+            return Rect(x: 0, y: c.height - height, width: c.width, height: height)
         case .slideIn(let edge, let fraction):
             return slideInFrame(edge: edge, fraction: fraction, in: c)
         case .custom(let layout):

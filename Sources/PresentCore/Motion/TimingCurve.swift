@@ -1,33 +1,93 @@
-// TEMPORARY stub so the stack compiles while the real timing lands (branch motion).
-public struct CubicBezier: Hashable, Sendable {
-    public var x1, y1, x2, y2: Double
-    public init(x1: Double, y1: Double, x2: Double, y2: Double) { self.x1 = x1; self.y1 = y1; self.x2 = x2; self.y2 = y2 }
-    public func value(at x: Double) -> Double { x }
-    public func slope(at x: Double) -> Double { 1 }
-}
-public struct Spring: Hashable, Sendable {
-    public var mass, stiffness, damping, initialVelocity, duration: Double
-    public init(mass: Double, stiffness: Double, damping: Double, initialVelocity: Double) {
-        self.mass = mass; self.stiffness = stiffness; self.damping = damping; self.initialVelocity = initialVelocity; self.duration = 1 }
-    public static let system = Spring(mass: 3, stiffness: 1000, damping: 500, initialVelocity: 0)
-    public static func uikit(duration: Double, dampingRatio: Double, initialVelocity: Double) -> Spring { system }
-    public static func swiftUI(response: Double, dampingFraction: Double, initialVelocity: Double) -> Spring { system }
-    public var dampingRatio: Double { 1 }
-    public func position(at t: Double) -> Double { min(1, t / duration) }
-    public func velocity(at t: Double) -> Double { 1 / duration }
-    public func withInitialVelocity(_ v: Double) -> Spring { self }
-}
+// How an animation's progress runs over time: Core Animation's named curves, any cubic
+// Bézier, or a spring. Every animation in presentd asks one of these for its progress.
+
+/// A timing curve: maps elapsed time to progress (0 at the start, 1 at the end).
+///
+/// Bézier curves are stretched over the animation's duration. A spring has its own
+/// duration and ignores the one requested (UIKit does the same for its system spring).
 public enum TimingCurve: Hashable, Sendable {
-    case linear, easeIn, easeOut, easeInEaseOut, `default`, bezier(CubicBezier), spring(Spring)
+    /// Constant speed.
+    case linear
+    /// Slow start (0.42, 0, 1, 1).
+    case easeIn
+    /// Slow end (0, 0, 0.58, 1).
+    case easeOut
+    /// Slow start and end (0.42, 0, 0.58, 1): UIKit's default for most animations.
+    case easeInEaseOut
+    /// Core Animation's default curve (0.25, 0.1, 0.25, 1), UICubicTimingParameters().
+    case `default`
+    /// A custom cubic Bézier (its x control values in [0, 1]).
+    case bezier(CubicBezier)
+    /// A spring, which runs for its own duration.
+    case spring(Spring)
+
+    /// UIKit's modal presentation curve: the system spring (0.5 s).
     public static var system: TimingCurve { .spring(.system) }
-    public var name: String { "linear" }
-    public var isSpring: Bool { if case .spring = self { return true }; return false }
-    public func progress(at elapsed: Double, duration: Double) -> Double { duration <= 0 ? 1 : min(1, max(0, elapsed / duration)) }
-    public func velocity(at elapsed: Double, duration: Double) -> Double { duration <= 0 ? 0 : 1 / duration }
-    public func effectiveDuration(_ requested: Double) -> Double { requested }
-    public func withInitialVelocity(_ v: Double) -> TimingCurve { self }
-}
-public enum KeyboardAvoidance: String, Sendable, CaseIterable {
-    case none, moveUp, compress, stickToTop
-    public func frame(for presented: Rect, in container: Container) -> Rect { presented }
+
+    /// The name used on the wire and in logs.
+    public var name: String {
+        switch self {
+        case .linear: return "linear"
+        case .easeIn: return "easeIn"
+        case .easeOut: return "easeOut"
+        case .easeInEaseOut: return "easeInEaseOut"
+        case .default: return "default"
+        case .bezier: return "bezier"
+        case .spring: return "spring"
+        }
+    }
+
+    /// The Bézier control points (CAMediaTimingFunctionName's for the named curves);
+    /// nil for a spring.
+    public var controlPoints: CubicBezier? {
+        switch self {
+        case .linear: return CubicBezier(x1: 0, y1: 0, x2: 1, y2: 1)
+        case .easeIn: return CubicBezier(x1: 0.42, y1: 0, x2: 1, y2: 1)
+        case .easeOut: return CubicBezier(x1: 0, y1: 0, x2: 0.58, y2: 1)
+        case .easeInEaseOut: return CubicBezier(x1: 0.42, y1: 0, x2: 0.58, y2: 1)
+        case .default: return CubicBezier(x1: 0.25, y1: 0.1, x2: 0.25, y2: 1)
+        case .bezier(let curve): return curve
+        case .spring: return nil
+        }
+    }
+
+    /// Whether this is a spring, which runs for its own duration whatever is requested.
+    public var isSpring: Bool {
+        if case .spring = self { return true }
+        return false
+    }
+
+    /// How long the animation really runs: a spring's own duration, else `requested`.
+    public func effectiveDuration(_ requested: Double) -> Double {
+        if case .spring(let spring) = self { return spring.duration }
+        return requested
+    }
+
+    /// Progress `elapsed` seconds into an animation of `duration` seconds: 0 up to the
+    /// start, 1 from the end on. The end wins at a zero duration, so an instant animation is
+    /// complete at its first tick. Springs use their own duration.
+    public func progress(at elapsed: Double, duration: Double) -> Double {
+        if case .spring(let spring) = self { return spring.position(at: elapsed) }
+        if elapsed >= duration { return 1 }
+        if elapsed <= 0 { return 0 }
+        let x = elapsed / duration
+        if case .linear = self { return x }  // exact, without solving a Bézier
+        return controlPoints?.value(at: x) ?? x
+    }
+
+    /// Progress per second at `elapsed`: 0 before the start and from the end on.
+    public func velocity(at elapsed: Double, duration: Double) -> Double {
+        if case .spring(let spring) = self { return spring.velocity(at: elapsed) }
+        if elapsed >= duration || elapsed < 0 { return 0 }
+        if case .linear = self { return 1 / duration }
+        // dy/dt = dy/dx · dx/dt, and x = elapsed / duration.
+        return (controlPoints?.slope(at: elapsed / duration) ?? 1) / duration
+    }
+
+    /// The same curve starting at velocity `v` (progress per second). Only springs have an
+    /// initial velocity; other curves come back unchanged.
+    public func withInitialVelocity(_ v: Double) -> TimingCurve {
+        if case .spring(let spring) = self { return .spring(spring.withInitialVelocity(v)) }
+        return self
+    }
 }
