@@ -9,6 +9,7 @@
 //   PresentProtocol  JSON-RPC 2.0 ↔ typed requests and events, validation with field paths
 //   PresentServer    libuv loop, listener, connections, subscriptions, frame clock, systemd glue
 //   PresentClient    a small blocking client used by presentctl and the tests
+//   PresentCommandLine  the option scanner both executables share
 //   presentd, presentctl   thin executables
 import PackageDescription
 
@@ -31,10 +32,13 @@ let package = Package(
         .target(name: "PresentProtocol", dependencies: ["PresentCore", "PresentJSON"]),
         .target(name: "PresentServer",
                 dependencies: ["PresentCore", "PresentJSON", "PresentProtocol", "CLibUV", "CSystemd"]),
-        .target(name: "PresentClient", dependencies: ["PresentJSON"]),
+        .target(name: "PresentClient", dependencies: ["PresentJSON", "PresentProtocol"]),
 
-        .executableTarget(name: "presentd", dependencies: ["PresentServer"]),
-        .executableTarget(name: "presentctl", dependencies: ["PresentClient", "PresentJSON"]),
+        .target(name: "PresentCommandLine"),
+
+        .executableTarget(name: "presentd", dependencies: ["PresentServer", "PresentProtocol", "PresentCommandLine"]),
+        .executableTarget(name: "presentctl",
+                          dependencies: ["PresentClient", "PresentJSON", "PresentProtocol", "PresentCommandLine"]),
 
         .testTarget(name: "PresentCoreTests", dependencies: ["PresentCore"]),
         .testTarget(name: "PresentJSONTests", dependencies: ["PresentJSON"]),

@@ -1,1 +1,242 @@
-print("presentctl: not yet")
+// presentctl: the command-line client. One subcommand per protocol method, plus
+// `watch` to print events. Exit codes: 0 ok, 1 daemon error, 2 usage, 3 cannot connect.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import PresentClient
+import PresentCommandLine
+import PresentJSON
+import PresentProtocol
+
+let usage = """
+Usage: presentctl [--socket PATH] COMMAND [ARGS]
+
+Talks to presentd (socket: --socket, else $PRESENTD_SOCKET, else
+$XDG_RUNTIME_DIR/presentd/presentd.sock, else /run/presentd/presentd.sock).
+
+Commands:
+  hello                          server version, limits, container
+  ping                           check the daemon answers
+  present [options]              present something; prints {id, state}
+      --style NAME               fullScreen, overFullScreen, alert, popup (default),
+                                 topHalf, bottomHalf, slideIn-left|right|top|bottom
+      --transition TYPE          coverVertical, coverVerticalFromTop, coverHorizontalFromLeft,
+                                 coverHorizontalFromRight, slide, crossDissolve,
+                                 flipHorizontal, zoom
+      --duration S               transition duration in seconds
+      --timing NAME              linear, easeIn, easeOut, easeInEaseOut, default, system
+      --id ID  --kind KIND  --content LABEL  --priority N  --override
+      --status-bar STYLE         capture the status bar: default, lightContent, darkContent
+      --wait                     stay connected until the presentation leaves (it belongs
+                                 to this connection: when presentctl exits, it is dismissed)
+      --json OBJECT              any presentation fields (see docs/PROTOCOL.md); merged last
+  dismiss ID [--no-animation]    dismiss ID and everything above it
+  dismiss-all [--no-animation]   dismiss everything
+  stack                          list the stack, bottom to top
+  watch [TOPIC...]               print notifications as JSON lines (default: lifecycle
+                                 stack statusBar; add frames for every frame)
+  container W H [--duration S]   set the container size (points)
+  keyboard HEIGHT [--duration S] show (HEIGHT > 0) or hide (0) the keyboard
+  tap X Y                        tap the screen
+  swipe PHASE DX DY [VX VY]      began, changed, ended or cancelled
+  advance SECONDS                move the manual clock (presentd --clock manual)
+  sync                           wait until every earlier event has been written
+  call METHOD [PARAMS-JSON]      any method, raw
+
+Exit status: 0 ok, 1 the daemon answered with an error, 2 usage error, 3 cannot connect.
+"""
+
+enum Exit: Int32 { case ok = 0, daemonError = 1, usage = 2, cannotConnect = 3 }
+
+struct Command {
+    var socket: String?
+    var name = ""
+    var rest = ArgumentScanner([])
+}
+
+func printJSON(_ value: JSONValue) { print(value.serializedString) }
+
+func parseJSON(_ text: String, what: String) throws -> JSONValue {
+    do { return try JSONValue.parse(text) } catch { throw UsageError("\(what) is not valid JSON: \(error.message)") }
+}
+
+func number(_ text: String?, _ what: String) throws -> Double {
+    guard let text, let d = Double(text), d.isFinite else { throw UsageError("\(what) must be a number") }
+    return d
+}
+
+/// `present`'s flags as presentation fields.
+func presentParams(_ scanner: inout ArgumentScanner) throws -> (JSONValue, wait: Bool) {
+    var p: JSONObject = ["style": "popup"]
+    var transition: JSONObject = [:]
+    var wait = false
+    var extra: JSONObject = [:]
+    while let word = scanner.next() {
+        let (name, inline) = ArgumentScanner.split(word)
+        switch name {
+        case "--style":
+            let style = try scanner.value(for: name, inline: inline)
+            if style.hasPrefix("slideIn-") {
+                p["style"] = ["type": "slideIn", "direction": .string(String(style.dropFirst("slideIn-".count)))]
+            } else {
+                p["style"] = .string(style)
+            }
+        case "--transition": transition["type"] = .string(try scanner.value(for: name, inline: inline))
+        case "--duration": transition["duration"] = .double(try scanner.double(for: name, inline: inline, in: 0...3600))
+        case "--timing": transition["timing"] = .string(try scanner.value(for: name, inline: inline))
+        case "--id": p["id"] = .string(try scanner.value(for: name, inline: inline))
+        case "--kind": p["kind"] = .string(try scanner.value(for: name, inline: inline))
+        case "--content": p["content"] = .string(try scanner.value(for: name, inline: inline))
+        case "--priority": p["priority"] = .int(Int64(try scanner.int(for: name, inline: inline, in: 0...1000)))
+        case "--override": p["precedence"] = "override"
+        case "--status-bar": p["statusBar"] = ["style": .string(try scanner.value(for: name, inline: inline))]
+        case "--wait": wait = true
+        case "--json":
+            guard let o = try parseJSON(try scanner.value(for: name, inline: inline), what: "--json").objectValue else {
+                throw UsageError("--json takes a JSON object")
+            }
+            extra = o
+        default: throw UsageError("present: unknown option \"\(word)\"")
+        }
+    }
+    if !transition.isEmpty {
+        if transition["type"] == nil { transition["type"] = "coverVertical" }
+        p["transition"] = .object(transition)
+    }
+    for (key, value) in extra { p[key] = value }
+    return (.object(p), wait)
+}
+
+func animatedFlag(_ scanner: inout ArgumentScanner) throws -> JSONValue {
+    var animated = true
+    while let word = scanner.next() {
+        guard word == "--no-animation" else { throw UsageError("unknown option \"\(word)\"") }
+        animated = false
+    }
+    return .bool(animated)
+}
+
+func optionalDuration(_ scanner: inout ArgumentScanner, into params: inout JSONObject) throws {
+    while let word = scanner.next() {
+        let (name, inline) = ArgumentScanner.split(word)
+        guard name == "--duration" else { throw UsageError("unknown option \"\(word)\"") }
+        params["duration"] = .double(try scanner.double(for: name, inline: inline, in: 0...3600))
+    }
+}
+
+/// Prints notifications until the connection ends (or the process is interrupted).
+func watch(_ client: PresentClient, topics: [String]) throws -> Never {
+    let chosen = topics.isEmpty ? ["lifecycle", "stack", "statusBar"] : topics
+    printJSON(try client.call("subscribe", ["topics": .array(chosen.map { .string($0) })]))
+    fflush(stdout)
+    while true {
+        if let n = try client.nextNotification(timeout: 3600) {
+            printJSON(n)
+            fflush(stdout)
+            if n["method"]?.stringValue == "shutdown" { exit(Exit.ok.rawValue) }
+        }
+    }
+}
+
+/// Runs one command; returns the exit status.
+func run(_ arguments: [String]) -> Exit {
+    var scanner = ArgumentScanner(arguments)
+    var socket: String?
+    do {
+        while let word = scanner.peek, word.hasPrefix("-") {
+            _ = scanner.next()
+            let (name, inline) = ArgumentScanner.split(word)
+            switch name {
+            case "-h", "--help": print(usage); return .ok
+            case "--socket": socket = try scanner.value(for: name, inline: inline)
+            default: throw UsageError("unknown option \"\(word)\" (see presentctl --help)")
+            }
+        }
+        guard let command = scanner.next() else { throw UsageError("no command given (see presentctl --help)") }
+        if scanner.peek == "--help" || scanner.peek == "-h" { print(usage); return .ok }
+        let path = SocketPath.resolve(explicit: socket)
+        let request = try buildRequest(command, &scanner)
+        let client: PresentClient
+        do { client = try PresentClient(path: path) } catch {
+            fputs("presentctl: \(error)\n", stderr)
+            return .cannotConnect
+        }
+        if command == "watch" { try watch(client, topics: request.topics) }
+        let result = try client.call(request.method, request.params)
+        printJSON(result)
+        if request.wait, let id = result["id"] {
+            fflush(stdout)
+            try client.call("subscribe", ["topics": ["lifecycle"]])
+            while let n = try client.nextNotification(timeout: 86400) {
+                printJSON(n)
+                fflush(stdout)
+                if n["params"]?["id"] == id && n["params"]?["event"] == "didDismiss" { break }
+            }
+        }
+        return .ok
+    } catch let error as UsageError {
+        fputs("presentctl: \(error)\n", stderr)
+        return .usage
+    } catch let error as ClientError {
+        fputs("presentctl: \(error)\n", stderr)
+        if case .cannotConnect = error { return .cannotConnect }
+        return .daemonError
+    } catch {
+        fputs("presentctl: \(error)\n", stderr)
+        return .daemonError
+    }
+}
+
+struct PlannedRequest {
+    var method: String
+    var params: JSONValue?
+    var wait = false
+    var topics: [String] = []
+}
+
+func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> PlannedRequest {
+    switch command {
+    case "hello": return PlannedRequest(method: "hello", params: ["client": "presentctl", "protocol": 1])
+    case "ping", "stack", "sync":
+        return PlannedRequest(method: command, params: command == "sync" ? ["nonce": "presentctl"] : nil)
+    case "present":
+        let (params, wait) = try presentParams(&s)
+        return PlannedRequest(method: "present", params: params, wait: wait)
+    case "dismiss":
+        guard let id = s.next() else { throw UsageError("dismiss needs an id") }
+        return PlannedRequest(method: "dismiss", params: ["id": .string(id), "animated": try animatedFlag(&s)])
+    case "dismiss-all":
+        return PlannedRequest(method: "dismissAll", params: ["animated": try animatedFlag(&s)])
+    case "watch":
+        var topics: [String] = []
+        while let t = s.next() { topics.append(t) }
+        return PlannedRequest(method: "subscribe", topics: topics)
+    case "container":
+        var p: JSONObject = ["width": .double(try number(s.next(), "width")), "height": .double(try number(s.next(), "height"))]
+        try optionalDuration(&s, into: &p)
+        return PlannedRequest(method: "setContainer", params: .object(p))
+    case "keyboard":
+        var p: JSONObject = ["height": .double(try number(s.next(), "height"))]
+        try optionalDuration(&s, into: &p)
+        return PlannedRequest(method: "keyboard", params: .object(p))
+    case "tap":
+        return PlannedRequest(method: "tap", params: ["x": .double(try number(s.next(), "x")), "y": .double(try number(s.next(), "y"))])
+    case "swipe":
+        guard let phase = s.next() else { throw UsageError("swipe needs a phase") }
+        var p: JSONObject = ["phase": .string(phase), "dx": .double(try number(s.next(), "dx")), "dy": .double(try number(s.next(), "dy"))]
+        if let vx = s.next() { p["vx"] = .double(try number(vx, "vx")); p["vy"] = .double(try number(s.next(), "vy")) }
+        return PlannedRequest(method: "swipe", params: .object(p))
+    case "advance":
+        return PlannedRequest(method: "advance", params: ["seconds": .double(try number(s.next(), "seconds"))])
+    case "call":
+        guard let method = s.next() else { throw UsageError("call needs a method") }
+        let params = try s.next().map { try parseJSON($0, what: "params") }
+        return PlannedRequest(method: method, params: params)
+    default:
+        throw UsageError("unknown command \"\(command)\" (see presentctl --help)")
+    }
+}
+
+signal(SIGPIPE, SIG_IGN)
+exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -91,7 +91,7 @@ public struct Entry: Hashable, Sendable {
     }
 
     /// The laid-out, presented state: the style's frame, moved for the keyboard.
-    func restState(in container: Container) -> VisualState {
+    public func restState(in container: Container) -> VisualState {
         let frame = effectiveStyle.frame(in: container, respectingSafeArea: presentation.respectsSafeArea)
         return VisualState(frame: presentation.keyboard.frame(for: frame, in: container),
                            dimming: presentation.background.opacity)

@@ -1,0 +1,161 @@
+// The core's values as JSON, exactly as docs/PROTOCOL.md shows them. Encoding never
+// fails: the core only produces finite numbers.
+
+import PresentCore
+import PresentJSON
+
+extension JSONValue {
+    static func number(_ d: Double) -> JSONValue { .double(d) }
+}
+
+public enum CoreEncoding {
+    public static func rect(_ r: Rect) -> JSONValue {
+        ["x": .number(r.minX), "y": .number(r.minY), "width": .number(r.width), "height": .number(r.height)]
+    }
+
+    public static func point(_ p: Point) -> JSONValue { ["x": .number(p.x), "y": .number(p.y)] }
+
+    public static func insets(_ i: EdgeInsets) -> JSONValue {
+        ["top": .number(i.top), "left": .number(i.left), "bottom": .number(i.bottom), "right": .number(i.right)]
+    }
+
+    /// `#rrggbb`, or `#rrggbbaa` when not opaque.
+    public static func color(_ c: Color) -> JSONValue {
+        func hex(_ v: Double) -> String {
+            let byte = Int((min(1, max(0, v)) * 255).rounded())
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }
+        let rgb = "#" + hex(c.red) + hex(c.green) + hex(c.blue)
+        return .string(c.alpha >= 1 ? rgb : rgb + hex(c.alpha))
+    }
+
+    public static func container(_ c: Container) -> JSONValue {
+        ["width": .number(c.size.width), "height": .number(c.size.height), "safeArea": insets(c.safeArea),
+         "scale": .number(c.scale), "horizontalSizeClass": .string(c.horizontalSizeClass.rawValue),
+         "verticalSizeClass": .string(c.verticalSizeClass.rawValue), "keyboardHeight": .number(c.keyboardHeight)]
+    }
+
+    public static func timing(_ t: TimingCurve) -> JSONValue {
+        switch t {
+        case .bezier(let b):
+            return ["bezier": [.number(b.x1), .number(b.y1), .number(b.x2), .number(b.y2)]]
+        case .spring(let s):
+            return ["spring": ["mass": .number(s.mass), "stiffness": .number(s.stiffness), "damping": .number(s.damping),
+                               "initialVelocity": .number(s.initialVelocity), "duration": .number(s.duration)]]
+        default:
+            return .string(t.name)
+        }
+    }
+
+    public static func transition(_ t: Transition) -> JSONValue {
+        ["type": .string(t.kind.rawValue), "duration": .number(t.timing.effectiveDuration(t.duration)),
+         "timing": timing(t.timing)]
+    }
+
+    public static func style(_ s: PresentationStyle) -> JSONValue {
+        switch s {
+        case .slideIn(let edge, let fraction):
+            return ["type": "slideIn", "direction": .string(edge.rawValue), "fraction": .number(fraction)]
+        case .custom(let layout):
+            return ["type": "custom", "width": modalSize(layout.width), "height": modalSize(layout.height),
+                    "position": position(layout.position)]
+        default:
+            return .string(s.name)
+        }
+    }
+
+    static func modalSize(_ m: ModalSize) -> JSONValue {
+        switch m {
+        case .default: return "default"
+        case .half: return "half"
+        case .full: return "full"
+        case .points(let n): return ["points": .number(n)]
+        case .fluid(let f): return ["fluid": .number(f)]
+        case .sideMargin(let n): return ["sideMargin": .number(n)]
+        }
+    }
+
+    static func position(_ p: ModalPosition) -> JSONValue {
+        switch p {
+        case .center: return "center"
+        case .topCenter: return "topCenter"
+        case .bottomCenter: return "bottomCenter"
+        case .point(let pt): return ["point": point(pt)]
+        case .origin(let pt): return ["origin": point(pt)]
+        }
+    }
+
+    public static func visualState(_ v: VisualState) -> JSONValue {
+        ["frame": rect(v.frame), "alpha": .number(v.alpha), "scale": .number(v.scale),
+         "rotation": .number(v.rotation), "dimming": .number(v.dimming)]
+    }
+
+    /// An animation as renderers interpolate it: value = from + progress(t − start)·(to − from).
+    public static func animation(_ a: Animation) -> JSONValue {
+        ["from": visualState(a.from), "to": visualState(a.to), "start": .number(a.start),
+         "duration": .number(a.duration), "timing": timing(a.curve)]
+    }
+
+    public static func statusBar(_ s: StatusBarAppearance) -> JSONValue {
+        ["style": .string(s.style.rawValue), "hidden": .bool(s.hidden)]
+    }
+
+    public static func shadow(_ s: Shadow) -> JSONValue {
+        ["color": color(s.color), "opacity": .number(s.opacity), "radius": .number(s.radius),
+         "offset": ["x": .number(s.offset.width), "y": .number(s.offset.height)]]
+    }
+
+    public static func layer(_ l: Layer) -> JSONValue {
+        var o: JSONObject = ["id": .string(l.entryID), "role": .string(l.role.rawValue), "frame": rect(l.frame),
+                             "alpha": .number(l.alpha), "scale": .number(l.scale), "rotation": .number(l.rotation),
+                             "cornerRadius": .number(l.cornerRadius)]
+        if let c = l.color { o["color"] = color(c) }
+        if let b = l.blur { o["blur"] = .string(b.rawValue) }
+        if let s = l.shadow { o["shadow"] = shadow(s) }
+        if let c = l.content { o["content"] = .string(c) }
+        if l.tintDimmed { o["tintDimmed"] = true }
+        return .object(o)
+    }
+
+    /// A `frame` notification's params (the caller adds `seq`).
+    public static func frame(_ scene: Scene, seq: UInt64) -> JSONValue {
+        ["seq": .int(Int64(truncatingIfNeeded: seq)), "time": .number(scene.time),
+         "layers": .array(scene.layers.map(layer)), "animating": .bool(scene.isAnimating)]
+    }
+
+    /// One entry of the `stack` result and notification.
+    public static func entry(_ e: Entry, in stack: ModalStack) -> JSONValue {
+        var o: JSONObject = ["id": .string(e.id), "owner": .int(Int64(truncatingIfNeeded: e.owner)),
+                             "state": .string(e.state.rawValue), "style": style(e.effectiveStyle),
+                             "frame": rect(e.restState(in: stack.container).frame),
+                             "priority": .int(Int64(e.presentation.priority)), "adapted": .bool(e.isAdapted)]
+        if let k = e.presentation.kind { o["kind"] = .string(k) }
+        if let c = e.effectiveContent { o["content"] = .string(c) }
+        return .object(o)
+    }
+
+    public static func entries(of stack: ModalStack) -> JSONValue {
+        .array(stack.allEntries.map { entry($0, in: stack) })
+    }
+
+    /// A `lifecycle` notification's params (the caller adds `seq`).
+    public static func lifecycle(_ n: LifecycleNotice) -> JSONValue {
+        var o: JSONObject = ["id": .string(n.id), "event": .string(n.event.rawValue), "time": .number(n.time),
+                             "owner": .int(Int64(truncatingIfNeeded: n.owner))]
+        if let r = n.reason { o["reason"] = .string(r.rawValue) }
+        if let a = n.animation { o["animation"] = animation(a) }
+        if let a = n.adaptation {
+            var ad: JSONObject = ["active": .bool(a.active), "style": style(a.style)]
+            if let c = a.content { ad["content"] = .string(c) }
+            o["adaptation"] = .object(ad)
+        }
+        return .object(o)
+    }
+
+    /// A `statusBar` notification's params (the caller adds `seq`).
+    public static func statusBarChange(_ s: StatusBarAppearance, duration: Double, time: Double) -> JSONValue {
+        ["style": .string(s.style.rawValue), "hidden": .bool(s.hidden), "duration": .number(duration),
+         "time": .number(time)]
+    }
+}

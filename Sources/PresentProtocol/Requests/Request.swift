@@ -1,0 +1,84 @@
+// presentd's requests as typed values: what the decoder produces from JSON-RPC and
+// what the server executes. One case per method of docs/PROTOCOL.md.
+
+import PresentCore
+import PresentJSON
+
+/// The subscription topics.
+public enum Topic: String, Sendable, CaseIterable {
+    /// `frame` notifications while anything moves.
+    case frames
+    /// `lifecycle` notifications (queued, willPresent, didPresent, willDismiss, didDismiss, adapted).
+    case lifecycle
+    /// `stack` notifications: the whole stack after each change.
+    case stack
+    /// `statusBar` notifications.
+    case statusBar
+}
+
+/// A present request: the core's presentation plus what only the daemon cares about.
+public struct PresentRequest: Hashable, Sendable {
+    public var presentation: Presentation
+    /// Ask the owner (`shouldDismiss`) before a tap or swipe dismisses this entry.
+    public var confirmDismiss: Bool
+    public init(presentation: Presentation, confirmDismiss: Bool = false) {
+        self.presentation = presentation; self.confirmDismiss = confirmDismiss
+    }
+}
+
+/// A container change; nil fields keep their current value, size classes absent are derived.
+public struct ContainerChange: Hashable, Sendable {
+    public var width: Double
+    public var height: Double
+    public var safeArea: EdgeInsets?
+    public var scale: Double?
+    public var horizontalSizeClass: SizeClass?
+    public var verticalSizeClass: SizeClass?
+    public var duration: Double?
+
+    /// The new container, keeping unspecified fields from `current`.
+    public func applied(to current: Container) -> Container {
+        Container(size: Size(width: width, height: height), safeArea: safeArea ?? current.safeArea,
+                  scale: scale ?? current.scale, horizontalSizeClass: horizontalSizeClass,
+                  verticalSizeClass: verticalSizeClass, keyboardHeight: current.keyboardHeight)
+    }
+}
+
+/// Every request a client can make.
+public enum Request: Sendable {
+    case hello(client: String?, protocolVersion: Int)
+    case ping
+    case present(PresentRequest)
+    case dismiss(id: String, animated: Bool, transition: Transition?)
+    case dismissAll(animated: Bool)
+    case stack
+    case subscribe([Topic])
+    case unsubscribe([Topic])
+    case setContainer(ContainerChange)
+    case keyboard(height: Double, duration: Double?, curve: TimingCurve?)
+    case tap(Point)
+    case swipe(SwipePhase, translation: Point, velocity: Point)
+    case advance(seconds: Double)
+    case sync(nonce: JSONValue)
+
+    /// The method names, as on the wire.
+    public static let methods = ["hello", "ping", "present", "dismiss", "dismissAll", "stack", "subscribe",
+                                 "unsubscribe", "setContainer", "keyboard", "tap", "swipe", "advance", "sync"]
+}
+
+/// The bounds every value is checked against (documented in docs/PROTOCOL.md).
+public struct ProtocolLimits: Hashable, Sendable {
+    /// The protocol version this daemon speaks.
+    public static let protocolVersion = 1
+    /// Longest transition, keyboard or container-change duration, seconds.
+    public var maxDuration: Double = 60
+    /// Ids, kinds, content labels and client names: 1…256 characters.
+    public var maxNameLength = 256
+    /// Largest container dimension, points.
+    public var maxDimension: Double = 100_000
+    /// Largest coordinate magnitude for points and offsets.
+    public var maxCoordinate: Double = 1_000_000
+    /// Largest manual-clock advance in one request, seconds.
+    public var maxAdvance: Double = 3600
+    public init() {}
+}

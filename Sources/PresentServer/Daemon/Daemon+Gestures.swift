@@ -1,0 +1,102 @@
+// Taps and swipes from the screen, and the owner's veto (`shouldDismiss`). A dismissal
+// the entry allows is confirmed with its owner first when it asked for that; the
+// gesture's reply waits for the answer or the timeout (then the dismissal is allowed).
+
+import PresentCore
+import PresentJSON
+import PresentProtocol
+
+/// A `shouldDismiss` question waiting for its answer.
+struct PendingConfirmation {
+    let entryID: String
+    let ownerID: UInt64
+    let timer: Timer
+    let resolve: (_ allow: Bool, _ how: String) -> Void
+}
+
+extension Daemon {
+    func tap(at point: Point, later: @escaping (JSONValue) -> Void) -> Outcome {
+        stack.advance(to: now)
+        let hit = stack.hitTest(point, at: now)
+        var result: JSONObject = ["part": .string(hit.part.rawValue), "dismissed": false]
+        if let id = hit.id { result["id"] = .string(id) }
+        guard hit.dismisses, let id = hit.id else { return .result(.object(result)) }
+        let dismiss = { [unowned self] (allow: Bool, how: String) -> JSONValue in
+            var r = result
+            if allow, (try? self.stack.dismiss(id: id, reason: .tap, at: self.now)) != nil {
+                self.visualsDirty = true
+                r["dismissed"] = true
+            }
+            if how != "none" { r["confirmation"] = .string(how) }
+            return .object(r)
+        }
+        guard confirm(id, reason: .tap, then: { allow, how in later(dismiss(allow, how)) }) else {
+            return .result(dismiss(true, "none"))
+        }
+        return .deferred
+    }
+
+    func swipe(_ phase: SwipePhase, translation: Point, velocity: Point, later: @escaping (JSONValue) -> Void) -> Outcome {
+        let step = stack.swipe(phase, translation: translation, velocity: velocity, at: now)
+        visualsDirty = true
+        var result: JSONObject = ["progress": .double(step.progress), "outcome": .string(step.outcome.rawValue)]
+        if let id = step.id { result["id"] = .string(id) }
+        guard step.outcome == .wantsDismiss, let id = step.id else { return .result(.object(result)) }
+        let finish = { [unowned self] (allow: Bool, how: String) -> JSONValue in
+            var r = result
+            if allow { self.stack.completeSwipe(at: self.now) } else { self.stack.cancelSwipe(at: self.now) }
+            self.visualsDirty = true
+            r["outcome"] = .string(allow ? "dismissed" : "cancelled")
+            if how != "none" { r["confirmation"] = .string(how) }
+            return .object(r)
+        }
+        guard confirm(id, reason: .swipe, then: { allow, how in later(finish(allow, how)) }) else {
+            return .result(finish(true, "none"))
+        }
+        return .deferred
+    }
+
+    /// Asks the owner of `id` whether it may go, if it asked to be asked. Returns false
+    /// when no question is needed (the caller proceeds at once).
+    private func confirm(_ id: String, reason: DismissReason, then resolve: @escaping (Bool, String) -> Void) -> Bool {
+        guard confirmDismiss.contains(id), let entry = stack.entry(id: id), let owner = clients[entry.owner] else {
+            return false
+        }
+        let questionID = "shouldDismiss-\(nextConfirmationID)"
+        nextConfirmationID += 1
+        guard let timer = try? Timer(loop: loop) else { return false }
+        pendingConfirmations[questionID] = PendingConfirmation(entryID: id, ownerID: owner.id, timer: timer, resolve: resolve)
+        timer.onFire = { [unowned self, unowned owner] in
+            self.log.info("\(owner.label) did not answer shouldDismiss for \(id) in time; allowing")
+            self.settleConfirmation(questionID, allow: true, how: "timeout")
+        }
+        timer.start(after: configuration.shouldDismissTimeout)
+        send(RPCEncoding.request(id: .string(questionID), method: "shouldDismiss",
+                                 params: ["id": .string(id), "reason": .string(reason.rawValue),
+                                          "keyboardVisible": .bool(stack.container.keyboardHeight > 0)]), to: owner)
+        return true
+    }
+
+    /// An owner's answer to `shouldDismiss`: `{"allow": bool}`; anything else allows.
+    func answerConfirmation(_ response: RPCResponse, from client: Client) {
+        guard case .string(let questionID) = response.id, let pending = pendingConfirmations[questionID],
+              pending.ownerID == client.id else {
+            return log.debug("\(client.label) sent a response to no question")
+        }
+        let allow = response.result?["allow"]?.boolValue ?? true
+        settleConfirmation(questionID, allow: allow, how: allow ? "allowed" : "vetoed")
+    }
+
+    func settleConfirmation(_ questionID: String, allow: Bool, how: String) {
+        guard let pending = pendingConfirmations.removeValue(forKey: questionID) else { return }
+        pending.timer.close()
+        pending.resolve(allow, how)
+    }
+
+    /// A client left: questions put to it are answered "allow" (its entries leave anyway).
+    func cancelConfirmations(involving client: Client) {
+        for (questionID, pending) in pendingConfirmations where pending.ownerID == client.id {
+            settleConfirmation(questionID, allow: true, how: "ownerGone")
+        }
+    }
+}

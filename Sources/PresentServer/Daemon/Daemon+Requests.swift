@@ -1,0 +1,252 @@
+// From a line of bytes to a reply: parse (json-c), decode the JSON-RPC envelope, decode
+// the typed request, apply it to the stack, publish what it caused, then reply.
+// Every failure becomes a JSON-RPC error; the connection keeps working.
+
+import PresentCore
+import PresentJSON
+import PresentProtocol
+
+/// What executing a request produced: a result now, or a reply that comes later.
+enum Outcome {
+    case result(JSONValue)
+    /// The request waits (a `shouldDismiss` round trip); `reply` is called exactly once.
+    case deferred
+}
+
+/// Sends a reply (result or error) for one request; nil for notifications.
+typealias Reply = (JSONValue) -> Void
+
+extension Daemon {
+    func handleLine(_ line: UnsafeRawBufferPointer, from client: Client) {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(line, maxDepth: 64)
+        } catch {
+            return send(RPCEncoding.error(id: nil, RPCError(code: .parseError, message: "parse error: \(error.message)")), to: client)
+        }
+        switch RPCMessage.decode(value) {
+        case .success(.request(let request)):
+            handle(request, from: client) { [unowned self, unowned client] reply in self.send(reply, to: client) }
+        case .success(.batch(let items)):
+            handleBatch(items, from: client)
+        case .success(.response(let response)):
+            answerConfirmation(response, from: client)
+        case .failure(let failure):
+            send(RPCEncoding.error(id: failure.id, failure.error), to: client)
+        }
+    }
+
+    /// A batch: every request runs in order; the replies go back as one array once the
+    /// last of them is known (none at all when the batch held only notifications).
+    private func handleBatch(_ items: [JSONValue], from client: Client) {
+        guard !items.isEmpty else {
+            return send(RPCEncoding.error(id: nil, .invalidRequest("empty batch")), to: client)
+        }
+        guard items.count <= configuration.maxBatch else {
+            return send(RPCEncoding.error(id: nil, RPCError(code: .limitExceeded,
+                message: "batch of \(items.count) requests; at most \(configuration.maxBatch)")), to: client)
+        }
+        let collector = BatchCollector { [unowned self, unowned client] replies in
+            if !replies.isEmpty { self.send(.array(replies), to: client) }
+        }
+        for item in items {
+            switch RPCMessage.decode(item) {
+            case .success(.request(let request)):
+                if request.id != nil { collector.expect() }
+                handle(request, from: client) { collector.add($0) }
+            case .success(.batch):
+                collector.expect()
+                collector.add(RPCEncoding.error(id: nil, .invalidRequest("a batch may not contain a batch")))
+            case .success(.response(let response)):
+                answerConfirmation(response, from: client)
+            case .failure(let failure):
+                collector.expect()
+                collector.add(RPCEncoding.error(id: failure.id, failure.error))
+            }
+        }
+        collector.seal()
+    }
+
+    /// Runs one request; `reply` gets the result or error (never for a notification).
+    func handle(_ request: RPCRequest, from client: Client, reply: @escaping Reply) {
+        let respond: Reply = { message in if request.id != nil { reply(message) } }
+        do {
+            let typed = try decoder.decode(method: request.method, params: request.params)
+            let outcome = try execute(typed, for: client) { [unowned self] result in
+                self.publishEvents()
+                respond(RPCEncoding.result(id: request.id, result))
+            }
+            publishEvents()
+            if case .result(let result) = outcome { respond(RPCEncoding.result(id: request.id, result)) }
+        } catch {
+            publishEvents()
+            respond(RPCEncoding.error(id: request.id, error))
+        }
+    }
+
+    /// Applies a request. `later` delivers a deferred result.
+    func execute(_ request: Request, for client: Client, later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
+        switch request {
+        case .hello(let name, _):
+            client.name = name
+            return .result(helloResult())
+        case .ping:
+            return .result([:])
+        case .present(let present):
+            return .result(try self.present(present, for: client))
+        case .dismiss(let id, let animated, let transition):
+            try authorizeDismiss(of: id, by: client)
+            let ids = try stackCall { s throws(StackError) in
+                try s.dismiss(id: id, animated: animated, transition: transition, reason: .request, at: now) }
+            visualsDirty = true
+            return .result(["dismissed": .array(ids.map { .string($0) })])
+        case .dismissAll(let animated):
+            let ids = stack.dismissAll(animated: animated, reason: .request, at: now)
+            visualsDirty = true
+            return .result(["dismissed": .array(ids.map { .string($0) })])
+        case .stack:
+            stack.advance(to: now)
+            return .result(["entries": CoreEncoding.entries(of: stack)])
+        case .subscribe(let topics):
+            client.topics.formUnion(topics)
+            return .result(subscribeResult())
+        case .unsubscribe(let topics):
+            client.topics.subtract(topics)
+            return .result([:])
+        case .setContainer(let change):
+            stack.setContainer(change.applied(to: stack.container), duration: change.duration, at: now)
+            visualsDirty = true
+            return .result(["container": CoreEncoding.container(stack.container)])
+        case .keyboard(let height, let duration, let curve):
+            stack.setKeyboard(height: height, duration: duration, curve: curve, at: now)
+            visualsDirty = true
+            return .result([:])
+        case .tap(let point):
+            return tap(at: point, later: later)
+        case .swipe(let phase, let translation, let velocity):
+            return swipe(phase, translation: translation, velocity: velocity, later: later)
+        case .advance(let seconds):
+            guard configuration.clock == .manual else {
+                throw RPCError(code: .wrongClockMode, message: "advance needs the manual clock (presentd --clock manual)")
+            }
+            advanceManualClock(by: seconds)
+            return .result(["time": .double(manualTime)])
+        case .sync(let nonce):
+            return .result(["nonce": nonce])
+        }
+    }
+
+    /// Runs a throwing stack operation, mapping its errors to protocol errors.
+    func stackCall<T>(_ body: (inout ModalStack) throws(StackError) -> T) throws(RPCError) -> T {
+        do {
+            return try body(&stack)
+        } catch {
+            switch error {
+            case .notFound(let id):
+                throw RPCError(code: .notFound, message: "no presentation with id \"\(id)\"",
+                               data: ["field": "id", "reason": "not found"])
+            case .duplicateID(let id):
+                throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is already on the stack or queued")
+            }
+        }
+    }
+
+    private func present(_ request: PresentRequest, for client: Client) throws(RPCError) -> JSONValue {
+        let everyone = stack.allEntries.count
+        let mine = stack.allEntries.filter { $0.owner == client.id }.count
+        guard everyone < configuration.maxEntries else {
+            throw RPCError(code: .limitExceeded, message: "the stack holds \(everyone) presentations; at most \(configuration.maxEntries)")
+        }
+        guard mine < configuration.maxEntriesPerClient else {
+            throw RPCError(code: .limitExceeded, message: "this connection has \(mine) presentations; at most \(configuration.maxEntriesPerClient)")
+        }
+        let outcome = try stackCall { s throws(StackError) in try s.present(request.presentation, owner: client.id, at: now) }
+        if !outcome.deduplicated && request.confirmDismiss { confirmDismiss.insert(outcome.id) }
+        visualsDirty = true
+        var result: JSONObject = ["id": .string(outcome.id), "state": .string(outcome.state.rawValue)]
+        result["deduplicated"] = .bool(outcome.deduplicated)
+        return .object(result)
+    }
+
+    /// The dismiss policy: the owner always; others as configured.
+    private func authorizeDismiss(of id: String, by client: Client) throws(RPCError) {
+        guard let entry = stack.entry(id: id) else { return }  // the stack reports notFound
+        guard entry.owner != client.id else { return }
+        let ownerUID = clients[entry.owner]?.peer.uid
+        switch configuration.dismissPolicy {
+        case .anyone: return
+        case .user where client.peer.uid == 0 || client.peer.uid == ownerUID: return
+        default:
+            throw RPCError(code: .notOwner, message: "presentation \"\(id)\" belongs to another client",
+                           data: ["field": "id", "reason": "not the owner"])
+        }
+    }
+
+    private func helloResult() -> JSONValue {
+        ["server": "presentd", "version": .string(presentdVersion), "protocol": .int(Int64(ProtocolLimits.protocolVersion)),
+         "clock": .string(configuration.clock.rawValue), "time": .double(now), "fps": .int(Int64(configuration.fps)),
+         "limits": [
+            "maxLineBytes": .int(Int64(configuration.maxLineBytes)),
+            "maxConnections": .int(Int64(configuration.maxConnections)),
+            "maxEntries": .int(Int64(configuration.maxEntries)),
+            "maxEntriesPerClient": .int(Int64(configuration.maxEntriesPerClient)),
+            "maxBatch": .int(Int64(configuration.maxBatch)),
+            "maxQueuedBytes": .int(Int64(configuration.maxQueuedBytes)),
+            "maxDuration": .double(configuration.limits.maxDuration),
+            "maxNameLength": .int(Int64(configuration.limits.maxNameLength)),
+            "shouldDismissTimeout": .double(configuration.shouldDismissTimeout),
+         ],
+         "container": CoreEncoding.container(stack.container)]
+    }
+
+    /// The full state a new subscriber starts from, and the event sequence it is at.
+    private func subscribeResult() -> JSONValue {
+        stack.advance(to: now)
+        let scene = stack.scene(at: now)
+        return ["seq": .int(Int64(truncatingIfNeeded: eventSeq)),
+                "snapshot": ["time": .double(scene.time), "container": CoreEncoding.container(stack.container),
+                             "entries": CoreEncoding.entries(of: stack),
+                             "statusBar": CoreEncoding.statusBar(stack.statusBar),
+                             "layers": .array(scene.layers.map(CoreEncoding.layer)),
+                             "animating": .bool(scene.isAnimating)]]
+    }
+
+    // MARK: Writing
+
+    func send(_ message: JSONValue, to client: Client) {
+        client.connection.send(message.serializedLine())
+    }
+
+    func sendNotification(_ method: String, _ params: JSONValue, to client: Client) {
+        send(RPCEncoding.notification(method: method, params: params), to: client)
+    }
+}
+
+/// Collects a batch's replies, some of which may arrive later, and hands them over once.
+final class BatchCollector {
+    private var replies: [JSONValue] = []
+    private var outstanding = 0
+    private var sealed = false
+    private let done: ([JSONValue]) -> Void
+
+    init(done: @escaping ([JSONValue]) -> Void) { self.done = done }
+
+    func expect() { outstanding += 1 }
+    func add(_ reply: JSONValue) {
+        replies.append(reply)
+        outstanding -= 1
+        finishIfComplete()
+    }
+    /// Every request of the batch has been started.
+    func seal() {
+        sealed = true
+        finishIfComplete()
+    }
+    private func finishIfComplete() {
+        guard sealed, outstanding == 0 else { return }
+        sealed = false
+        done(replies)
+    }
+}
+
+public let presentdVersion = "0.1.0"

@@ -1,0 +1,175 @@
+// The daemon: one libuv loop owning the modal stack, the listener, every client and
+// the frame clock. Requests are applied to the stack at the current time; the events
+// they cause are published before the reply; frames are broadcast while anything moves.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import PresentCore
+import PresentJSON
+import PresentProtocol
+
+/// The running daemon. Create it, then `run()`; everything happens on the calling thread.
+public final class Daemon {
+    public let configuration: ServerConfiguration
+    let loop: EventLoop
+    var log: Log { configuration.log }
+    var listener: UnixListener?
+    var clients: [UInt64: Client] = [:]
+    var stack: ModalStack
+    let decoder: RequestDecoder
+
+    // Broadcast state
+    var eventSeq: UInt64 = 0
+    var frameSeq: UInt64 = 0
+    var stackChanged = false
+
+    // Frame clock
+    var frameTimer: FrameTimer?
+    var framesRunning = false
+    /// Manual clock: the current time (seconds from 0).
+    var manualTime = 0.0
+    /// Something changed that the next frame must show even if nothing animates.
+    var visualsDirty = false
+
+    // Dismissal confirmation (shouldDismiss)
+    var confirmDismiss: Set<String> = []
+    var pendingConfirmations: [String: PendingConfirmation] = [:]
+    var nextConfirmationID = 1
+
+    var signalWatchers: [SignalWatcher] = []
+    var shuttingDown = false
+    var shutdownTimer: Timer?
+    public private(set) var exitCode: Int32 = 0
+
+    public init(configuration: ServerConfiguration) throws {
+        self.configuration = configuration
+        self.loop = try EventLoop()
+        self.stack = ModalStack(container: configuration.container, configuration: configuration.stack,
+                                time: 0)
+        self.decoder = RequestDecoder(limits: configuration.limits, defaults: configuration.stack)
+        stack.advance(to: now)
+    }
+
+    /// The time requests and frames happen at: CLOCK_MONOTONIC, or the manual clock.
+    var now: Double {
+        configuration.clock == .manual ? manualTime : loop.monotonicNow()
+    }
+
+    /// Binds (or adopts) the socket, serves until shut down, then releases everything.
+    public func run() throws {
+        SignalWatcher.ignoreSIGPIPE()
+        try listen()
+        if configuration.handleSignals { try watchSignals() }
+        frameTimer = try FrameTimer(loop: loop)
+        frameTimer?.onTick = { [unowned self] deadline, _ in self.frameTick(deadline: deadline) }
+        log.notice("listening on \(configuration.socketPath) (\(configuration.clock.rawValue) clock, \(configuration.fps) fps)")
+        loop.run()
+        let leftOpen = loop.close()
+        if leftOpen != 0 { log.warning("event loop closed with handles still open: \(loop.openHandleNames())") }
+    }
+
+    private func listen() throws {
+        let listener: UnixListener
+        if let fd = configuration.inheritedListener {
+            listener = try UnixListener(loop: loop, adopting: fd)
+        } else {
+            listener = try UnixListener(loop: loop, path: configuration.socketPath,
+                                        mode: configuration.socketGroup == nil ? 0o600 : 0o660,
+                                        group: try configuration.socketGroup.map(Self.groupID))
+        }
+        listener.onAccept = { [unowned self] connection in self.accept(connection) }
+        self.listener = listener
+    }
+
+    static func groupID(_ name: String) throws -> gid_t {
+        guard let group = getgrnam(name) else { throw DaemonError.unknownGroup(name) }
+        return group.pointee.gr_gid
+    }
+
+    private func watchSignals() throws {
+        let watcher = try SignalWatcher(loop: loop, signals: [SIGINT, SIGTERM]) { [unowned self] signal in
+            self.shutdown(reason: signal == SIGINT ? "SIGINT" : "SIGTERM")
+        }
+        signalWatchers.append(watcher)
+    }
+
+    // MARK: Connections
+
+    func accept(_ connection: Connection) {
+        guard !shuttingDown else { return connection.close() }
+        let client = Client(connection: connection)
+        clients[client.id] = client
+        connection.maxQueuedBytes = configuration.maxQueuedBytes
+        connection.onLine = { [unowned self, unowned client] line in self.handleLine(line, from: client) }
+        connection.onLineTooLong = { [unowned self, unowned client] in self.lineTooLong(client) }
+        connection.onOverflow = { [unowned self, unowned client] in self.overflowed(client) }
+        connection.onClose = { [unowned self, unowned client] in self.disconnected(client) }
+        if clients.count > configuration.maxConnections {
+            log.warning("refusing \(client.label): \(configuration.maxConnections) connections already")
+            sendNotification("closing", ["reason": "tooManyConnections"], to: client)
+            connection.closeAfterFlush()
+            return
+        }
+        log.info("\(client.label) connected")
+    }
+
+    func disconnected(_ client: Client) {
+        guard clients.removeValue(forKey: client.id) != nil else { return }
+        log.info("\(client.label) disconnected")
+        cancelConfirmations(involving: client)
+        let removed = stack.removeAll(ownedBy: client.id, at: now)
+        if !removed.isEmpty { log.info("\(client.label) left; dismissing \(removed.joined(separator: ", "))") }
+        publishEvents()
+        if shuttingDown && clients.isEmpty { loop.stop() }
+    }
+
+    private func lineTooLong(_ client: Client) {
+        log.warning("\(client.label) sent a line over \(configuration.maxLineBytes) bytes; closing")
+        send(RPCEncoding.error(id: nil, .invalidRequest("line exceeds \(configuration.maxLineBytes) bytes")), to: client)
+        client.connection.closeAfterFlush()
+    }
+
+    private func overflowed(_ client: Client) {
+        log.warning("\(client.label) is not reading: over \(configuration.maxQueuedBytes) bytes of events queued; closing")
+        client.connection.send(RPCEncoding.notification(method: "closing", params: ["reason": "backlog"]).serializedLine())
+        client.connection.closeAfterFlush()
+    }
+
+    // MARK: Shutdown
+
+    /// Stops accepting, tells everyone `shutdown`, flushes, removes the socket, stops the loop.
+    public func shutdown(reason: String) {
+        guard !shuttingDown else { return }
+        shuttingDown = true
+        log.notice("shutting down (\(reason))")
+        listener?.close()
+        listener = nil
+        frameTimer?.stop()
+        for watcher in signalWatchers { watcher.close() }
+        signalWatchers.removeAll()
+        let notice = SharedBuffer(RPCEncoding.notification(method: "shutdown", params: ["reason": .string(reason)]).serializedLine())
+        for client in clients.values {
+            client.connection.send(shared: notice)
+            client.connection.closeAfterFlush()
+        }
+        if clients.isEmpty { return loop.stop() }
+        // A client that never drains must not hold the daemon up.
+        shutdownTimer = try? Timer(loop: loop)
+        shutdownTimer?.onFire = { [unowned self] in
+            for client in self.clients.values { client.connection.close() }
+            self.loop.stop()
+        }
+        shutdownTimer?.start(after: 2)
+    }
+}
+
+/// Start-up failures with an operator-readable message.
+public enum DaemonError: Error, CustomStringConvertible {
+    case unknownGroup(String)
+    public var description: String {
+        switch self {
+        case .unknownGroup(let name): return "no such group: \(name)"
+        }
+    }
+}

@@ -1,0 +1,60 @@
+// Everything the daemon can be told at start-up. Command-line flags (and, later, the
+// configuration file) fill this in; the daemon only reads it.
+
+import PresentCore
+import PresentProtocol
+
+/// How frame time advances.
+public enum ClockMode: String, Sendable, CaseIterable {
+    /// CLOCK_MONOTONIC: real time, shared by every process on the host.
+    case monotonic
+    /// Starts at 0 and moves only by `advance` requests (tests, offline recording).
+    case manual
+}
+
+/// Who may dismiss a presentation another connection made (dismiss requests only;
+/// taps and swipes come from the screen and may dismiss anything that allows them).
+public enum DismissPolicy: String, Sendable, CaseIterable {
+    /// Only the connection that presented it.
+    case owner
+    /// Any connection of the same uid (and root).
+    case user
+    /// Any connection.
+    case anyone
+}
+
+/// The daemon's settings, with documented defaults.
+public struct ServerConfiguration: Sendable {
+    public var socketPath = SocketPath.systemDefault
+    /// Group that may connect: the socket becomes 0660 and owned by it; nil = 0600.
+    public var socketGroup: String?
+    /// Adopt this listening descriptor (socket activation) instead of binding.
+    public var inheritedListener: Int32?
+    /// Frames per second while anything moves (1…240).
+    public var fps = 60
+    public var clock = ClockMode.monotonic
+    public var container = Container.phonePortrait
+    public var stack = StackConfiguration.standard
+    public var limits = ProtocolLimits()
+    public var dismissPolicy = DismissPolicy.user
+    /// How long an owner may take to answer `shouldDismiss` before the dismissal is allowed.
+    public var shouldDismissTimeout = 1.0
+    /// Longest request line, bytes (longer: error −32600, then the connection is closed).
+    public var maxLineBytes = 1 << 20
+    /// Simultaneous connections; more are told `closing` and closed.
+    public var maxConnections = 1024
+    /// Presentations on the stack and in the queue, for everyone / per connection.
+    public var maxEntries = 256
+    public var maxEntriesPerClient = 64
+    /// Requests in one batch.
+    public var maxBatch = 64
+    /// Lossless bytes (replies, events) waiting for a slow reader before it is disconnected.
+    public var maxQueuedBytes = 4 << 20
+    /// Install SIGINT/SIGTERM handlers (in-process tests turn this off).
+    public var handleSignals = true
+    public var log = Log()
+
+    public init() {}
+
+    public static let fpsRange = 1...240
+}

@@ -1,0 +1,241 @@
+// The daemon as a client sees it: the real presentd on a temporary socket.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import PresentClient
+import PresentCore
+import PresentJSON
+import Testing
+
+@Suite("Daemon protocol")
+struct DaemonProtocolTests {
+    @Test func helloReportsVersionLimitsAndContainer() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let c = try daemon.connect()
+        let hello = try c.call("hello", ["client": "test", "protocol": 1])
+        #expect(hello["server"] == "presentd")
+        #expect(hello["protocol"] == 1)
+        #expect(hello["clock"] == "manual")
+        #expect(hello["limits"]?["maxLineBytes"] == .int(1 << 20))
+        #expect(hello["container"]?["width"]?.double == 390)
+        #expect(try c.call("ping") == [:])
+        let wrong = c.expectError("hello", ["client": "test", "protocol": 2])
+        #expect(wrong?.code == -32602)
+        #expect(wrong?.data?["field"] == "protocol")
+    }
+
+    @Test func presentRepliesAtOnceAndEventsComeFirst() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let c = try daemon.connect()
+        try c.call("subscribe", ["topics": ["lifecycle", "stack"]])
+        try c.sendRaw(Array(#"{"jsonrpc":"2.0","id":7,"method":"present","params":{"style":"alert","kind":"k"}}"#.utf8) + [10])
+        // The events the request causes are written before its reply.
+        let first = try JSONValue.parse(try #require(try c.readLine()))
+        #expect(first["method"] == "lifecycle")
+        #expect(first["params"]?["event"] == "willPresent")
+        #expect(first["params"]?["animation"]?["from"]?["frame"]?["y"]?.double == 844)
+        let second = try JSONValue.parse(try #require(try c.readLine()))
+        #expect(second["method"] == "stack")
+        let reply = try JSONValue.parse(try #require(try c.readLine()))
+        #expect(reply["id"] == 7)
+        #expect(reply["result"]?["state"] == "presenting")
+        let id = try #require(reply["result"]?["id"])
+        // Seed 000's guard: the same kind on top returns that entry.
+        let again = try c.call("present", ["style": "alert", "kind": "k"])
+        #expect(again["id"] == id)
+        #expect(again["deduplicated"] == true)
+        let forced = try c.call("present", ["style": "alert", "kind": "k", "deduplicate": false])
+        #expect(forced["id"] != id)
+        #expect(forced["state"] == "queued")
+    }
+
+    @Test func requestsWhileATransitionRunsAreQueuedAndNoneDropped() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let a = try daemon.connect(), b = try daemon.connect()
+        let first = try a.call("present", ["style": "popup", "transition": ["type": "crossDissolve", "duration": 0.5]])
+        let second = try b.call("present", ["style": "alert"])
+        let third = try a.call("present", ["style": "bottomHalf"])
+        #expect(first["state"] == "presenting")
+        #expect(second["state"] == "queued")
+        #expect(third["state"] == "queued")
+        try a.call("advance", ["seconds": 5])
+        let entries = try #require(try b.call("stack")["entries"]?.arrayValue)
+        #expect(entries.map { $0["id"] } == [first["id"], second["id"], third["id"]])
+        #expect(entries.allSatisfy { $0["state"] == "presented" })
+        // Dismissing the bottom one takes everything above it.
+        let dismissed = try b.call("dismiss", ["id": try #require(first["id"])])
+        #expect(dismissed["dismissed"]?.arrayValue?.count == 3)
+    }
+
+    @Test func framesMatchTheCore() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--fps", "10"])
+        let renderer = try daemon.connect(), app = try daemon.connect()
+        try renderer.call("subscribe", ["topics": ["frames"]])
+        try app.call("present", ["style": "alert", "transition": ["type": "coverVertical", "duration": 1, "timing": "easeOut"]])
+        try app.call("advance", ["seconds": 0.5])
+        var core = ModalStack()
+        _ = try core.present(Presentation(style: .alert, transition: Transition(kind: .coverVertical, duration: 1, timing: .easeOut)),
+                             owner: 1, at: 0)
+        for k in 1...5 {
+            let frame = try #require(try renderer.awaitNotification("frame"))
+            let t = Double(k) / 10
+            #expect(frame["time"]?.double == t)
+            let expected = core.scene(at: t).layers
+            let layers = try #require(frame["layers"]?.arrayValue)
+            #expect(layers.count == expected.count)
+            for (got, want) in zip(layers, expected) {
+                #expect(abs((got["frame"]?["y"]?.double ?? .nan) - want.frame.minY) < 1e-9)
+                #expect(abs((got["alpha"]?.double ?? .nan) - want.alpha) < 1e-9)
+                #expect(got["role"]?.stringValue == want.role.rawValue)
+            }
+        }
+    }
+
+    @Test func aDisconnectedOwnersPresentationsLeaveWithOwnerGone() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let watcher = try daemon.connect()
+        try watcher.call("subscribe", ["topics": ["lifecycle"]])
+        var app: PresentClient? = try daemon.connect()
+        let id = try #require(try app?.call("present", ["style": "popup"])["id"])
+        try watcher.call("advance", ["seconds": 1])
+        app = nil  // closes the connection
+        let gone = try watcher.awaitNotification("lifecycle") { $0["event"] == "willDismiss" }
+        #expect(gone?["id"] == id)
+        #expect(gone?["reason"] == "ownerGone")
+        try watcher.call("advance", ["seconds": 1])
+        let done = try watcher.awaitNotification("lifecycle") { $0["event"] == "didDismiss" }
+        #expect(done?["reason"] == "ownerGone")
+        #expect(try watcher.call("stack")["entries"] == [])
+    }
+
+    @Test func everyErrorCode() throws {
+        let daemon = try DaemonHarness(["--dismiss-policy", "owner"])
+        let c = try daemon.connect(), other = try daemon.connect()
+        #expect(try c.rawExchange("{nope")?["error"]?["code"] == -32700)
+        #expect(try c.rawExchange(#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#)?["error"]?["code"] == -32600)
+        #expect(c.expectError("teleport")?.code == -32601)
+        let bad = c.expectError("present", ["style": "popup", "transition": ["type": "zoom", "timing": ["bezier": [0.1, "x", 0.2, 1]]]])
+        #expect(bad?.code == -32602)
+        #expect(bad?.data?["field"] == "transition.timing.bezier[1]")
+        #expect(c.expectError("dismiss", ["id": "missing"])?.code == -32001)
+        let id = try #require(try c.call("present", ["style": "popup"])["id"])
+        #expect(other.expectError("dismiss", ["id": id])?.code == -32002)
+        #expect(c.expectError("advance", ["seconds": 1])?.code == -32004)
+        let tooLong = c.expectError("present", ["style": "popup", "transition": ["type": "zoom", "duration": 61]])
+        #expect(tooLong?.data?["field"] == "transition.duration")
+        // After every error the connection keeps working.
+        #expect(try c.call("ping") == [:])
+        #expect(try c.call("stack")["entries"]?.arrayValue?.count == 1)
+    }
+
+    @Test func limitExceeded() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let c = try daemon.connect()
+        let batch = "[" + (0..<65).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"ping"}"# }.joined(separator: ",") + "]"
+        #expect(try c.rawExchange(batch)?["error"]?["code"] == -32003)
+        for _ in 0..<64 { try c.call("present", ["style": "alert", "deduplicate": false]) }
+        #expect(c.expectError("present", ["style": "alert"])?.code == -32003)
+    }
+
+    @Test func aMalformedLineThenAGoodRequest() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let c = try daemon.connect()
+        let reply = try c.rawExchange("\u{01}garbage")
+        #expect(reply?["error"]?["code"] == -32700)
+        #expect(reply?["id"] == .null)
+        #expect(try c.call("ping") == [:])
+    }
+
+    @Test func batchesAnswerInOneArray() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let c = try daemon.connect()
+        let replies = try c.rawExchange(#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"ping"},{"jsonrpc":"2.0","id":2,"method":"nope"}]"#)
+        let items = try #require(replies?.arrayValue)
+        #expect(items.count == 2)
+        #expect(items[0]["id"] == 1)
+        #expect(items[1]["error"]?["code"] == -32601)
+        #expect(try c.rawExchange("[]")?["error"]?["code"] == -32600)
+    }
+
+    @Test func anOversizedLineIsRefusedAndTheConnectionClosed() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let c = try daemon.connect()
+        let huge = #"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":""# + String(repeating: "x", count: (1 << 20) + 10) + "\"}}"
+        let reply = try c.rawExchange(huge)
+        #expect(reply?["error"]?["code"] == -32600)
+        #expect(throws: ClientError.self) { try c.call("ping") }
+        // Others are unaffected.
+        #expect(try daemon.connect().call("ping") == [:])
+    }
+
+    @Test func syncOrdersEventsCausedBeforeIt() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let watcher = try daemon.connect(), app = try daemon.connect()
+        try watcher.call("subscribe", ["topics": ["lifecycle"]])
+        let id = try app.call("present", ["style": "popup"])["id"]
+        #expect(try watcher.call("sync", ["nonce": "n1"]) == ["nonce": "n1"])
+        // The willPresent caused before the sync was kept while waiting for its reply.
+        let kept = watcher.notifications.compactMap { $0["params"] }
+        #expect(kept.contains { $0["id"] == id && $0["event"] == "willPresent" })
+    }
+
+    @Test func manualClockIsDeterministic() throws {
+        func record() throws -> [[UInt8]] {
+            let daemon = try DaemonHarness(["--clock", "manual", "--fps", "30"])
+            let renderer = try daemon.connect(), app = try daemon.connect()
+            try renderer.call("subscribe", ["topics": ["frames", "lifecycle", "statusBar"]])
+            try app.call("present", ["style": ["type": "slideIn", "direction": "left"], "statusBar": ["style": "lightContent"],
+                                     "transition": ["type": "slide", "duration": 0.4, "timing": "system"]])
+            try app.call("advance", ["seconds": 0.25])
+            let id = try #require(try app.call("stack")["entries"]?[0]?["id"])
+            try app.call("dismiss", ["id": id])
+            try app.call("advance", ["seconds": 1])
+            try app.call("sync", ["nonce": 1])
+            try renderer.call("sync", ["nonce": 1])
+            var lines: [[UInt8]] = []
+            while let line = try renderer.readLine(timeout: 0.2) { lines.append(line) }
+            return renderer.notifications.map { $0.serializedLine() } + lines
+        }
+        let one = try record(), two = try record()
+        #expect(one.count > 20)
+        #expect(one == two)
+    }
+
+    @Test func shouldDismissLetsTheOwnerVeto() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let owner = try daemon.connect(), screen = try daemon.connect()
+        var allow = false
+        var asked: [JSONValue] = []
+        owner.answerRequest = { method, params in
+            asked.append(params ?? .null)
+            return ["allow": .bool(allow)]
+        }
+        let id = try owner.call("present", ["style": "alert", "confirmDismiss": true])["id"]
+        try owner.call("advance", ["seconds": 1])
+        // The owner answers requests whenever it reads: ping until it has been asked.
+        try screen.sendRaw(Array(#"{"jsonrpc":"2.0","id":1,"method":"tap","params":{"x":5,"y":5}}"#.utf8) + [10])
+        while asked.isEmpty { try owner.call("ping") }
+        let vetoed = try JSONValue.parse(try #require(try screen.readLine()))
+        #expect(vetoed["result"]?["dismissed"] == false)
+        #expect(vetoed["result"]?["confirmation"] == "vetoed")
+        #expect(asked.first?["id"] == id)
+        #expect(asked.first?["reason"] == "tap")
+        allow = true
+        try screen.sendRaw(Array(#"{"jsonrpc":"2.0","id":2,"method":"tap","params":{"x":5,"y":5}}"#.utf8) + [10])
+        while asked.count < 2 { try owner.call("ping") }
+        let allowed = try JSONValue.parse(try #require(try screen.readLine()))
+        #expect(allowed["result"]?["dismissed"] == true)
+    }
+
+    @Test func anUnansweredShouldDismissTimesOutAndAllows() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let owner = try daemon.connect(), screen = try daemon.connect()
+        try owner.call("present", ["style": "alert", "confirmDismiss": true])
+        try owner.call("advance", ["seconds": 1])
+        // The owner never reads, so it never answers.
+        let result = try screen.call("tap", ["x": 5, "y": 5])
+        #expect(result["dismissed"] == true)
+        #expect(result["confirmation"] == "timeout")
+    }
+}

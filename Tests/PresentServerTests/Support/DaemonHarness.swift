@@ -1,0 +1,163 @@
+// Starts the real presentd on a temporary socket for one test and stops it after.
+// Readiness is "a connection is accepted", as a client would see it.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import PresentClient
+import PresentJSON
+
+/// A presentd child process on its own socket in its own temporary directory.
+final class DaemonHarness {
+    let directory: String
+    let socketPath: String
+    let pid: pid_t
+    let stderrPath: String
+
+    /// The directory the test binary and the built executables live in.
+    static var binDirectory: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let exe = String(decoding: buffer[..<max(0, n)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // …/debug/presentdPackageTests.xctest → …/debug
+        return String(exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)])
+    }
+
+    static var presentdPath: String { binDirectory + "/presentd" }
+    static var presentctlPath: String { binDirectory + "/presentctl" }
+
+    init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
+        var template = Array("/tmp/presentd-test-XXXXXX".utf8CString)
+        guard let dir = mkdtemp(&template) else { throw HarnessError.setup("mkdtemp failed") }
+        directory = String(cString: dir)
+        socketPath = directory + "/presentd.sock"
+        stderrPath = directory + "/stderr.log"
+        pid = try Self.spawn(Self.presentdPath, ["--socket", socketPath] + arguments,
+                             stderr: stderrPath, environment: environment)
+        try waitUntilListening()
+    }
+
+    deinit {
+        stop()
+        _ = unlink(stderrPath)
+        _ = unlink(socketPath)
+        _ = rmdir(directory)
+    }
+
+    /// A new client connection.
+    func connect() throws -> PresentClient { try PresentClient(path: socketPath) }
+
+    /// SIGTERM, then waits; returns the exit status (or -1 if it had to be killed).
+    @discardableResult
+    func stop(signal: Int32 = SIGTERM) -> Int32 {
+        guard kill(pid, 0) == 0 else { return reap() }
+        kill(pid, signal)
+        for _ in 0..<500 {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid { return Self.exitStatus(status) }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        return reap()
+    }
+
+    private func reap() -> Int32 {
+        var status: Int32 = 0
+        return waitpid(pid, &status, 0) == pid ? Self.exitStatus(status) : -1
+    }
+
+    static func exitStatus(_ status: Int32) -> Int32 {
+        (status & 0x7f) == 0 ? (status >> 8) & 0xff : -(status & 0x7f)
+    }
+
+    /// What the daemon wrote to stderr so far.
+    var stderrText: String {
+        guard let f = fopen(stderrPath, "r") else { return "" }
+        defer { fclose(f) }
+        var out = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, f)
+            if n <= 0 { break }
+            out += chunk[..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func waitUntilListening() throws {
+        for _ in 0..<1000 {
+            if (try? PresentClient(path: socketPath)) != nil { return }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                throw HarnessError.setup("presentd exited with \(Self.exitStatus(status)): \(stderrText)")
+            }
+            usleep(5_000)
+        }
+        throw HarnessError.setup("presentd did not start listening: \(stderrText)")
+    }
+
+    /// Runs a program with stdout captured; returns (status, stdout).
+    static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+        var template = Array("/tmp/presentd-run-XXXXXX".utf8CString)
+        guard let dir = mkdtemp(&template) else { throw HarnessError.setup("mkdtemp failed") }
+        let out = String(cString: dir) + "/out"
+        defer { unlink(out); rmdir(dir) }
+        let pid = try spawn(path, arguments, stdout: out, stderr: out, environment: environment)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        let text = (try? String(contentsOfFile: out)) ?? ""
+        return (exitStatus(status), text)
+    }
+
+    static func spawn(_ path: String, _ arguments: [String], stdout: String? = nil, stderr: String,
+                      environment: [String: String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_APPEND, 0o600) }
+        var env = [String: String]()
+        var e = environ
+        while let entry = e.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+            e += 1
+        }
+        env.removeValue(forKey: "PRESENTD_SOCKET")
+        for (k, v) in environment { env[k] = v }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        // The test runner ignores SIGPIPE and children inherit that; restore the default
+        // so a daemon that forgot to ignore it would die here as it would in production.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard rc == 0 else { throw HarnessError.setup("cannot start \(path): \(String(cString: strerror(rc)))") }
+        return pid
+    }
+}
+
+enum HarnessError: Error { case setup(String) }
+
+extension String {
+    init(contentsOfFile path: String) throws {
+        guard let f = fopen(path, "r") else { throw HarnessError.setup("cannot open \(path)") }
+        defer { fclose(f) }
+        var out = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, f)
+            if n <= 0 { break }
+            out += chunk[..<n]
+        }
+        self = String(decoding: out, as: UTF8.self)
+    }
+}
