@@ -66,8 +66,10 @@ extension JSONValue {
         }
         // json-c stops at a NUL as if the text ended there; say what is really wrong.
         // (memchr: this runs over every byte of every message.)
-        if let nul = memchr(bytes.baseAddress!, 0, bytes.count) {
-            throw .at(UnsafeRawPointer(bytes.baseAddress!).distance(to: UnsafeRawPointer(nul)), .controlCharacter, "NUL byte")
+        let start = bytes.baseAddress!
+        if let nul = memchr(start, 0, bytes.count) {
+            let offset = UnsafeRawPointer(start).distance(to: UnsafeRawPointer(nul))
+            throw .at(offset, .controlCharacter, "NUL byte")
         }
     }
 

@@ -6,6 +6,10 @@
 /// Integers and fractional numbers are kept apart (`int` / `double`) because JSON-RPC ids
 /// and many parameters must be integers, and json-c itself distinguishes them: `1` parses
 /// as `.int(1)`, `1.0` and `1e0` as `.double(1)`.
+///
+/// Beware of `ExpressibleByNilLiteral` with optionals: `cond ? nil : someJSONValue` has type
+/// `JSONValue`, so its `nil` is JSON `null`, not a missing value. Write `.none` (or use
+/// `if`/`guard`) where "absent" is meant; `x == nil` on a `JSONValue?` does test absence.
 public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)

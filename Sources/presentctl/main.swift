@@ -129,11 +129,11 @@ func optionalDuration(_ scanner: inout ArgumentScanner, into params: inout JSONO
 func watch(_ client: PresentClient, topics: [String]) throws -> Never {
     let chosen = topics.isEmpty ? ["lifecycle", "stack", "statusBar"] : topics
     printJSON(try client.call("subscribe", ["topics": .array(chosen.map { .string($0) })]))
-    fflush(stdout)
+    fflush(nil)
     while true {
         if let n = try client.nextNotification(timeout: 3600) {
             printJSON(n)
-            fflush(stdout)
+            fflush(nil)
             if n["method"]?.stringValue == "shutdown" { exit(Exit.ok.rawValue) }
         }
     }
@@ -159,31 +159,31 @@ func run(_ arguments: [String]) -> Exit {
         let request = try buildRequest(command, &scanner)
         let client: PresentClient
         do { client = try PresentClient(path: path) } catch {
-            fputs("presentctl: \(error)\n", stderr)
+            printError("presentctl: \(error)")
             return .cannotConnect
         }
         if command == "watch" { try watch(client, topics: request.topics) }
         let result = try client.call(request.method, request.params)
         printJSON(result)
         if request.wait, let id = result["id"] {
-            fflush(stdout)
+            fflush(nil)
             try client.call("subscribe", ["topics": ["lifecycle"]])
             while let n = try client.nextNotification(timeout: 86400) {
                 printJSON(n)
-                fflush(stdout)
+                fflush(nil)
                 if n["params"]?["id"] == id && n["params"]?["event"] == "didDismiss" { break }
             }
         }
         return .ok
     } catch let error as UsageError {
-        fputs("presentctl: \(error)\n", stderr)
+        printError("presentctl: \(error)")
         return .usage
     } catch let error as ClientError {
-        fputs("presentctl: \(error)\n", stderr)
+        printError("presentctl: \(error)")
         if case .cannotConnect = error { return .cannotConnect }
         return .daemonError
     } catch {
-        fputs("presentctl: \(error)\n", stderr)
+        printError("presentctl: \(error)")
         return .daemonError
     }
 }

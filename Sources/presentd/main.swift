@@ -70,7 +70,7 @@ func parseConfiguration(_ arguments: [String]) throws -> ServerConfiguration? {
 }
 
 func fail(_ message: String, status: Int32) -> Never {
-    fputs("presentd: \(message)\n", stderr)
+    printError("presentd: \(message)")
     exit(status)
 }
 

@@ -1,143 +1,187 @@
-// Typed, validated reading of a params object. Every refusal names the exact field
-// (`transition.timing.bezier[1]`) and says why, so a client can fix its request.
-
 import PresentJSON
 
-/// Reads the fields of one JSON object, tracking where it sits in the request.
-public struct ParamReader {
-    public let object: JSONObject
-    /// The object's own path ("" for params itself).
+/// Reads a method's params object field by field, with types, ranges and the full field
+/// path in every error, so a decoder reads like the schema it enforces:
+///
+/// ```swift
+/// let p = try ParamReader(request.params)
+/// try p.rejectUnknownKeys(allowed: ["style", "transition"])
+/// let style = try p.enumValue("style", as: Style.self)
+/// let timing = try p.object("transition").object("timing")
+/// let bezier = try timing.doubles("bezier", count: 4...4, range: -2...2)
+/// // a bad element fails as: invalid params: transition.timing.bezier[1]: expected a number, got string
+/// for item in try p.objects("items", count: 1...16) { … try item.string("id") … }  // items[2].id
+/// ```
+///
+/// Conventions: a missing required field fails with "required"; optional readers return
+/// nil for a missing field *and* for an explicit `null`; every failure is
+/// `RPCError.invalidParams(field:reason:)`.
+public struct ParamReader: Sendable {
+    /// This object's own path ("" for the params object itself).
     public let path: String
+    /// The members being read.
+    public let object: JSONObject
 
-    /// `value` must be an object (nil = an empty one, for methods whose params are optional).
-    public init(_ value: JSONValue?, path: String = "") throws(RPCError) {
-        self.path = path
-        guard let value else { object = [:]; return }
-        guard case .object(let o) = value else {
-            throw .invalidParams(field: path.isEmpty ? "params" : path, reason: "expected an object, got \(value.typeName)")
+    /// A reader over `params`: nil (params omitted) reads as an empty object; anything but
+    /// an object fails, naming `path` (or "params" at the top).
+    public init(_ params: JSONValue?, path: String = "") throws(RPCError) {
+        switch params {
+        case nil:
+            object = [:]
+        case .object(let members)?:
+            object = members
+        case let other?:
+            throw .invalidParams(field: path.isEmpty ? "params" : path,
+                                 reason: "expected an object, got \(other.typeName)")
         }
-        object = o
+        self.path = path
     }
 
-    /// The full path of `key`.
-    public func field(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    /// The path of member `key`: `key` at the top, `path.key` below.
+    public func path(for key: String) -> String {
+        path.isEmpty ? key : "\(path).\(key)"
+    }
 
-    public func has(_ key: String) -> Bool { object[key] != nil }
+    /// An invalid-params error for member `key`, for checks the typed readers can't express.
+    public func invalid(_ key: String, _ reason: String) -> RPCError {
+        .invalidParams(field: path(for: key), reason: reason)
+    }
 
-    /// Refuses any key not listed: a typo must not be silently ignored.
+    /// Whether member `key` is present (even as null).
+    public func contains(_ key: String) -> Bool { object[key] != nil }
+
+    /// The raw member, or nil when absent.
+    public func value(_ key: String) -> JSONValue? { object[key] }
+
+    /// Member `key`, which must be present.
+    public func field(_ key: String) throws(RPCError) -> ParamValue {
+        guard let value = object[key] else { throw invalid(key, "required") }
+        return ParamValue(value, path: path(for: key))
+    }
+
+    /// Member `key`, or nil when it is absent or null.
+    public func optionalField(_ key: String) -> ParamValue? {
+        guard let value = object[key], !value.isNull else { return nil }
+        return ParamValue(value, path: path(for: key))
+    }
+
+    /// Fails on the first member (in message order) whose key is not in `allowed`:
+    /// a misspelt optional field must not be silently ignored.
     public func rejectUnknownKeys(allowed: Set<String>) throws(RPCError) {
         for key in object.keys where !allowed.contains(key) {
-            throw .invalidParams(field: field(key), reason: "unknown field")
+            throw invalid(key, "unknown field")
         }
-    }
-
-    // MARK: Required values
-
-    public func value(_ key: String) throws(RPCError) -> JSONValue {
-        guard let v = object[key] else { throw .invalidParams(field: field(key), reason: "required") }
-        return v
-    }
-
-    public func string(_ key: String, maxLength: Int = 256) throws(RPCError) -> String {
-        try Self.string(try value(key), field: field(key), maxLength: maxLength)
-    }
-
-    public func double(_ key: String, in range: ClosedRange<Double>, unit: String = "") throws(RPCError) -> Double {
-        try Self.number(try value(key), field: field(key), in: range, unit: unit)
-    }
-
-    public func int(_ key: String, in range: ClosedRange<Int>) throws(RPCError) -> Int {
-        let v = try value(key)
-        guard case .int(let i) = v else { throw .invalidParams(field: field(key), reason: "expected an integer, got \(v.typeName)") }
-        guard i >= Int64(range.lowerBound), i <= Int64(range.upperBound) else {
-            throw .invalidParams(field: field(key), reason: "must be between \(range.lowerBound) and \(range.upperBound)")
-        }
-        return Int(i)
-    }
-
-    public func bool(_ key: String) throws(RPCError) -> Bool {
-        let v = try value(key)
-        guard case .bool(let b) = v else { throw .invalidParams(field: field(key), reason: "expected a boolean, got \(v.typeName)") }
-        return b
-    }
-
-    public func choice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type = E.self) throws(RPCError) -> E
-    where E.RawValue == String {
-        try Self.choice(try value(key), field: field(key))
-    }
-
-    public func object(_ key: String) throws(RPCError) -> ParamReader {
-        try ParamReader(try value(key), path: field(key))
-    }
-
-    public func array(_ key: String, maxCount: Int = 64) throws(RPCError) -> [JSONValue] {
-        let v = try value(key)
-        guard case .array(let items) = v else { throw .invalidParams(field: field(key), reason: "expected an array, got \(v.typeName)") }
-        guard items.count <= maxCount else { throw .invalidParams(field: field(key), reason: "at most \(maxCount) items") }
-        return items
-    }
-
-    // MARK: Optional values (absent = nil; present but wrong = an error)
-
-    public func optionalString(_ key: String, maxLength: Int = 256) throws(RPCError) -> String? {
-        has(key) ? try string(key, maxLength: maxLength) : nil
-    }
-    public func optionalDouble(_ key: String, in range: ClosedRange<Double>, unit: String = "") throws(RPCError) -> Double? {
-        has(key) ? try double(key, in: range, unit: unit) : nil
-    }
-    public func optionalInt(_ key: String, in range: ClosedRange<Int>) throws(RPCError) -> Int? {
-        has(key) ? try int(key, in: range) : nil
-    }
-    public func optionalBool(_ key: String) throws(RPCError) -> Bool? { has(key) ? try bool(key) : nil }
-    public func optionalChoice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type = E.self) throws(RPCError) -> E?
-    where E.RawValue == String {
-        has(key) ? try choice(key) as E : nil
-    }
-    public func optionalObject(_ key: String) throws(RPCError) -> ParamReader? { has(key) ? try object(key) : nil }
-
-    // MARK: Checking single values (also for array items)
-
-    public static func string(_ v: JSONValue, field: String, maxLength: Int = 256) throws(RPCError) -> String {
-        guard case .string(let s) = v else { throw .invalidParams(field: field, reason: "expected a string, got \(v.typeName)") }
-        guard !s.isEmpty, s.count <= maxLength else {
-            throw .invalidParams(field: field, reason: "must be 1 to \(maxLength) characters")
-        }
-        return s
-    }
-
-    /// A finite number within `range` (integers are accepted as numbers).
-    public static func number(_ v: JSONValue, field: String, in range: ClosedRange<Double>, unit: String = "") throws(RPCError) -> Double {
-        guard let d = v.doubleValue, v.isNumber else {
-            throw .invalidParams(field: field, reason: "expected a number, got \(v.typeName)")
-        }
-        guard d.isFinite, range.contains(d) else {
-            let suffix = unit.isEmpty ? "" : " \(unit)"
-            throw .invalidParams(field: field, reason: "must be between \(format(range.lowerBound)) and \(format(range.upperBound))\(suffix)")
-        }
-        return d
-    }
-
-    public static func choice<E: RawRepresentable & CaseIterable>(_ v: JSONValue, field: String) throws(RPCError) -> E
-    where E.RawValue == String {
-        guard case .string(let s) = v else {
-            throw .invalidParams(field: field, reason: "expected a string, got \(v.typeName)")
-        }
-        guard let e = E(rawValue: s) else {
-            throw .invalidParams(field: field, reason: "must be one of \(E.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return e
-    }
-
-    static func format(_ d: Double) -> String {
-        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
     }
 }
 
-extension JSONValue {
-    var isNumber: Bool {
-        switch self {
-        case .int, .double: return true
-        default: return false
+// MARK: - Typed members
+
+extension ParamReader {
+    public func string(_ key: String, maxBytes: Int? = nil) throws(RPCError) -> String {
+        try field(key).string(maxBytes: maxBytes)
+    }
+
+    public func optionalString(_ key: String, maxBytes: Int? = nil) throws(RPCError) -> String? {
+        try optionalField(key)?.string(maxBytes: maxBytes)
+    }
+
+    /// A finite number (integer or fractional), within `range` if given; `unit` is named
+    /// in the reason ("must be between 0 and 60 (seconds)").
+    public func double(_ key: String, range: ClosedRange<Double>? = nil,
+                       unit: String? = nil) throws(RPCError) -> Double {
+        try field(key).double(range: range, unit: unit)
+    }
+
+    public func optionalDouble(_ key: String, range: ClosedRange<Double>? = nil,
+                               unit: String? = nil) throws(RPCError) -> Double? {
+        try optionalField(key)?.double(range: range, unit: unit)
+    }
+
+    /// An integer, within `range` if given. See `ParamValue.int(range:unit:)`.
+    public func int(_ key: String, range: ClosedRange<Int>? = nil,
+                    unit: String? = nil) throws(RPCError) -> Int {
+        try field(key).int(range: range, unit: unit)
+    }
+
+    public func optionalInt(_ key: String, range: ClosedRange<Int>? = nil,
+                            unit: String? = nil) throws(RPCError) -> Int? {
+        try optionalField(key)?.int(range: range, unit: unit)
+    }
+
+    public func bool(_ key: String) throws(RPCError) -> Bool {
+        try field(key).bool()
+    }
+
+    public func optionalBool(_ key: String) throws(RPCError) -> Bool? {
+        try optionalField(key)?.bool()
+    }
+
+    /// A string naming one case of `E`; the reason lists the allowed names.
+    public func enumValue<E: RawRepresentable<String> & CaseIterable>(
+        _ key: String, as type: E.Type = E.self
+    ) throws(RPCError) -> E {
+        try field(key).enumValue(as: type)
+    }
+
+    public func optionalEnumValue<E: RawRepresentable<String> & CaseIterable>(
+        _ key: String, as type: E.Type = E.self
+    ) throws(RPCError) -> E? {
+        try optionalField(key)?.enumValue(as: type)
+    }
+
+    /// A nested object, read with its path extended (`transition.timing`).
+    public func object(_ key: String) throws(RPCError) -> ParamReader {
+        try field(key).object()
+    }
+
+    public func optionalObject(_ key: String) throws(RPCError) -> ParamReader? {
+        try optionalField(key)?.object()
+    }
+
+    /// An array's elements, each with its path (`bezier[2]`); `count` bounds its length.
+    public func array(_ key: String, count: ClosedRange<Int>? = nil) throws(RPCError) -> [ParamValue] {
+        try field(key).array(count: count)
+    }
+
+    /// An array of finite numbers, each within `range` if given.
+    public func doubles(_ key: String, count: ClosedRange<Int>? = nil, range: ClosedRange<Double>? = nil,
+                        unit: String? = nil) throws(RPCError) -> [Double] {
+        var result: [Double] = []
+        for element in try array(key, count: count) {
+            result.append(try element.double(range: range, unit: unit))
         }
+        return result
+    }
+
+    /// An array of strings, each at most `maxBytes` long if given.
+    public func strings(_ key: String, count: ClosedRange<Int>? = nil,
+                        maxBytes: Int? = nil) throws(RPCError) -> [String] {
+        var result: [String] = []
+        for element in try array(key, count: count) {
+            result.append(try element.string(maxBytes: maxBytes))
+        }
+        return result
+    }
+
+    /// An array of objects, each read by its own reader (paths `items[0].id`, …).
+    public func objects(_ key: String, count: ClosedRange<Int>? = nil) throws(RPCError) -> [ParamReader] {
+        var result: [ParamReader] = []
+        for element in try array(key, count: count) {
+            result.append(try element.object())
+        }
+        return result
+    }
+
+    /// An array with each element converted by `each`. Swift 6 infers `any Error` for a
+    /// throwing closure, so spell the error type:
+    /// `try p.array("sizes") { (v) throws(RPCError) in try Size(v.object()) }`.
+    public func array<T>(_ key: String, count: ClosedRange<Int>? = nil,
+                         each: (ParamValue) throws(RPCError) -> T) throws(RPCError) -> [T] {
+        try field(key).array(count: count, each: each)
+    }
+
+    public func optionalArray<T>(_ key: String, count: ClosedRange<Int>? = nil,
+                                 each: (ParamValue) throws(RPCError) -> T) throws(RPCError) -> [T]? {
+        try optionalField(key)?.array(count: count, each: each)
     }
 }

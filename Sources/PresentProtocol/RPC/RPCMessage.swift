@@ -1,114 +1,167 @@
-// The JSON-RPC 2.0 envelope: what arrived (a request, a batch, a response to one of
-// the daemon's own requests) and how replies are written. Knows nothing of presentd's
-// methods.
-
 import PresentJSON
 
-/// A request id: a string or an integer (JSON-RPC forbids null ids on requests).
-public enum RPCID: Hashable, Sendable {
-    case string(String)
-    case int(Int64)
-
-    public var json: JSONValue {
-        switch self {
-        case .string(let s): return .string(s)
-        case .int(let i): return .int(i)
-        }
-    }
-
-    init?(_ value: JSONValue) {
-        switch value {
-        case .string(let s): self = .string(s)
-        case .int(let i): self = .int(i)
-        default: return nil
-        }
-    }
-}
-
-/// A request or notification (id nil).
-public struct RPCRequest: Sendable {
+/// A JSON-RPC request or notification, its envelope checked, its params not yet read.
+public struct RPCRequest: Sendable, Hashable {
+    /// nil for a notification, which must not be answered.
     public var id: RPCID?
     public var method: String
+    /// An object or an array, or nil when the member was absent.
     public var params: JSONValue?
+
+    public init(id: RPCID?, method: String, params: JSONValue? = nil) {
+        self.id = id
+        self.method = method
+        self.params = params
+    }
+
+    /// Whether this is a notification (no id, no reply).
+    public var isNotification: Bool { id == nil }
 }
 
-/// A client's answer to a request the daemon sent (`shouldDismiss`).
-public struct RPCResponse: Sendable {
-    public var id: RPCID
-    public var result: JSONValue?
-    public var error: JSONValue?
-}
-
-/// An envelope that could not be accepted, with the id when one could be read.
-public struct RPCFailure: Error, Sendable {
+/// Why a message was refused, with what is needed to answer it.
+public struct RPCEnvelopeError: Error, Sendable, Hashable {
+    /// The message's id when it could be read; nil means the reply carries `"id": null`.
     public var id: RPCID?
     public var error: RPCError
+    /// True when the message was a well-formed notification (only its method was refused):
+    /// JSON-RPC forbids answering it. Malformed messages are always answered.
+    public var isNotification: Bool
+
+    public init(id: RPCID?, error: RPCError, isNotification: Bool = false) {
+        self.id = id
+        self.error = error
+        self.isNotification = isNotification
+    }
+
+    /// The error response to send, or nil when none may be sent.
+    public var reply: JSONValue? {
+        // `.none`, not `nil`: in a ternary with a JSONValue, `nil` would become JSON null.
+        guard !isNotification else { return .none }
+        return RPCEncoding.error(id: id, error)
+    }
 }
 
-/// One parsed line.
-public enum RPCMessage: Sendable {
+/// One decoded JSON-RPC 2.0 message, as a peer of presentd may send it.
+public enum RPCMessage: Sendable, Hashable {
+    /// A request (with id) or a notification (without).
     case request(RPCRequest)
+    /// A response to a request presentd sent (clients answer `shouldDismiss`). The id is
+    /// nil only for an error response whose request could not be read.
+    case response(id: RPCID?, result: Result<JSONValue, RPCError>)
+    /// A batch: the elements, still undecoded; decode each with `allowBatch: false` and
+    /// answer with an array of the non-nil replies (none at all if all were notifications).
     case batch([JSONValue])
-    case response(RPCResponse)
+}
 
-    /// Checks the envelope against JSON-RPC 2.0.
-    public static func decode(_ value: JSONValue) -> Result<RPCMessage, RPCFailure> {
-        if case .array(let items) = value { return .success(.batch(items)) }
-        guard case .object(let o) = value else {
-            return .failure(RPCFailure(id: nil, error: .invalidRequest("expected a JSON object or a batch array, got \(value.typeName)")))
+extension RPCMessage {
+    /// Parses and decodes one line; text that is not JSON becomes a parse error (id null).
+    public static func parse(_ bytes: UnsafeRawBufferPointer,
+                             maxDepth: Int = 64) throws(RPCEnvelopeError) -> RPCMessage {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(bytes, maxDepth: maxDepth)
+        } catch {
+            throw RPCEnvelopeError(id: nil, error: .parseError(error.message))
         }
-        var id: RPCID?
-        if let raw = o["id"] {
-            guard let valid = RPCID(raw) else {
-                return .failure(RPCFailure(id: nil, error: .invalidRequest("id must be a string or an integer, got \(raw.typeName)")))
-            }
-            id = valid
+        return try RPCMessage(decoding: value)
+    }
+
+    /// Decodes a parsed message, applying JSON-RPC 2.0's rules:
+    /// - an object with `"jsonrpc": "2.0"`; with a string `method` it is a request, without
+    ///   one but with `result` or `error` it is a response;
+    /// - `id`, when present, is a string or an integer (null, fractional numbers, booleans,
+    ///   arrays and objects are invalid and reported with a null id);
+    /// - `params`, when present, is an object or an array;
+    /// - methods starting with `rpc.` are reserved: method not found;
+    /// - a non-empty array is a batch (only when `allowBatch`; batches do not nest).
+    ///
+    /// Errors carry the id whenever it could be read.
+    public init(decoding value: JSONValue, allowBatch: Bool = true) throws(RPCEnvelopeError) {
+        switch value {
+        case .object(let object):
+            self = try Self.decodeObject(object)
+        case .array(let elements) where allowBatch:
+            guard !elements.isEmpty else { throw Self.invalid(nil, "empty batch") }
+            self = .batch(elements)
+        default:
+            throw Self.invalid(nil, "expected a request object, got \(value.typeName)")
         }
-        guard o["jsonrpc"] == .string("2.0") else {
-            return .failure(RPCFailure(id: id, error: .invalidRequest("\"jsonrpc\" must be \"2.0\"")))
+    }
+
+    private static func invalid(_ id: RPCID?, _ detail: String) -> RPCEnvelopeError {
+        RPCEnvelopeError(id: id, error: .invalidRequest(detail))
+    }
+
+    private static func decodeObject(_ object: JSONObject) throws(RPCEnvelopeError) -> RPCMessage {
+        let id = object["id"].flatMap(RPCID.init)  // used in errors whenever it is valid
+        guard let version = object["jsonrpc"] else {
+            throw invalid(id, #"missing "jsonrpc": "2.0""#)
         }
-        if o["method"] == nil, let id, o["result"] != nil || o["error"] != nil {
-            return .success(.response(RPCResponse(id: id, result: o["result"], error: o["error"])))
+        guard version == "2.0" else {
+            throw invalid(id, #""jsonrpc" must be "2.0", got \#(version.serializedString)"#)
         }
-        guard case .string(let method)? = o["method"] else {
-            return .failure(RPCFailure(id: id, error: .invalidRequest("\"method\" must be a string")))
+        if object["method"] == nil && (object["result"] != nil || object["error"] != nil) {
+            return try decodeResponse(object)
+        }
+        return .request(try decodeRequest(object, id: id))
+    }
+
+    // MARK: Requests
+
+    private static func decodeRequest(_ object: JSONObject,
+                                      id: RPCID?) throws(RPCEnvelopeError) -> RPCRequest {
+        if let raw = object["id"], id == nil {
+            throw invalid(nil, "id must be a string or an integer, got \(idTypeName(raw))")
+        }
+        guard let methodValue = object["method"] else { throw invalid(id, #"missing "method""#) }
+        guard let method = methodValue.stringValue else {
+            throw invalid(id, "method must be a string, got \(methodValue.typeName)")
+        }
+        let params = object["params"]
+        if let params, params.objectValue == nil && params.arrayValue == nil {
+            throw invalid(id, "params must be an object or an array, got \(params.typeName)")
         }
         if method.hasPrefix("rpc.") {
-            return .failure(RPCFailure(id: id, error: RPCError(code: .methodNotFound, message: "\"rpc.\" methods are reserved")))
+            throw RPCEnvelopeError(id: id, error: .methodNotFound(method), isNotification: id == nil)
         }
-        let params = o["params"]
-        if let params, params.objectValue == nil, params.arrayValue == nil {
-            return .failure(RPCFailure(id: id, error: .invalidRequest("\"params\" must be an object or an array, got \(params.typeName)")))
+        return RPCRequest(id: id, method: method, params: params)
+    }
+
+    /// "fractional number" reads better than "number" when explaining a refused id.
+    private static func idTypeName(_ value: JSONValue) -> String {
+        if case .double = value { return "fractional number" }
+        return value.typeName
+    }
+
+    // MARK: Responses
+
+    private static func decodeResponse(_ object: JSONObject) throws(RPCEnvelopeError) -> RPCMessage {
+        guard let idValue = object["id"] else { throw invalid(nil, #"a response needs an "id""#) }
+        let id = RPCID(idValue)
+        if id == nil && !(idValue.isNull && object["error"] != nil) {
+            throw invalid(nil, "response id must be a string or an integer, got \(idTypeName(idValue))")
         }
-        return .success(.request(RPCRequest(id: id, method: method, params: params)))
-    }
-}
-
-/// Writing JSON-RPC messages.
-public enum RPCEncoding {
-    public static func result(id: RPCID?, _ result: JSONValue) -> JSONValue {
-        ["jsonrpc": "2.0", "id": id?.json ?? .null, "result": result]
-    }
-
-    public static func error(id: RPCID?, _ error: RPCError) -> JSONValue {
-        var e: JSONObject = ["code": .int(Int64(error.code.rawValue)), "message": .string(error.message)]
-        if let data = error.data { e["data"] = data }
-        return ["jsonrpc": "2.0", "id": id?.json ?? .null, "error": .object(e)]
+        switch (object["result"], object["error"]) {
+        case (let result?, nil):
+            return .response(id: id, result: .success(result))
+        case (nil, let error?):
+            return .response(id: id, result: .failure(try decodeErrorObject(error, id: id)))
+        default:
+            throw invalid(id, #"a response has "result" or "error", not both"#)
+        }
     }
 
-    public static func error(id: RPCID?, _ error: any Error) -> JSONValue {
-        Self.error(id: id, error as? RPCError ?? RPCError(code: .internalError, message: "internal error: \(error)"))
-    }
-
-    public static func notification(method: String, params: JSONValue?) -> JSONValue {
-        var o: JSONObject = ["jsonrpc": "2.0", "method": .string(method)]
-        if let params { o["params"] = params }
-        return .object(o)
-    }
-
-    public static func request(id: RPCID, method: String, params: JSONValue?) -> JSONValue {
-        var o: JSONObject = ["jsonrpc": "2.0", "id": id.json, "method": .string(method)]
-        if let params { o["params"] = params }
-        return .object(o)
+    private static func decodeErrorObject(_ value: JSONValue,
+                                          id: RPCID?) throws(RPCEnvelopeError) -> RPCError {
+        guard let object = value.objectValue else {
+            throw invalid(id, "error must be an object, got \(value.typeName)")
+        }
+        guard let code = object["code"]?.int64Value, let intCode = Int(exactly: code) else {
+            throw invalid(id, "error.code must be an integer, got \(object["code"]?.typeName ?? "nothing")")
+        }
+        guard let message = object["message"]?.stringValue else {
+            throw invalid(id, "error.message must be a string, got \(object["message"]?.typeName ?? "nothing")")
+        }
+        return RPCError(code: RPCErrorCode(rawValue: intCode), message: message, data: object["data"])
     }
 }

@@ -16,6 +16,7 @@ public struct RequestDecoder: Sendable {
 
     var durations: ClosedRange<Double> { 0...limits.maxDuration }
     var coordinates: ClosedRange<Double> { -limits.maxCoordinate...limits.maxCoordinate }
+    var dimensions: ClosedRange<Double> { 0...limits.maxDimension }
 
     public func decode(method: String, params: JSONValue?) throws(RPCError) -> Request {
         if case .array? = params {
@@ -25,11 +26,11 @@ public struct RequestDecoder: Sendable {
         switch method {
         case "hello":
             try p.rejectUnknownKeys(allowed: ["client", "protocol"])
-            let version = try p.optionalInt("protocol", in: 0...Int(Int32.max)) ?? ProtocolLimits.protocolVersion
+            let version = try p.optionalInt("protocol", range: 0...Int(Int32.max)) ?? ProtocolLimits.protocolVersion
             guard version == ProtocolLimits.protocolVersion else {
-                throw .invalidParams(field: "protocol", reason: "unsupported protocol version \(version); this daemon speaks \(ProtocolLimits.protocolVersion)")
+                throw p.invalid("protocol", "unsupported protocol version \(version); this daemon speaks \(ProtocolLimits.protocolVersion)")
             }
-            return .hello(client: try p.optionalString("client", maxLength: limits.maxNameLength), protocolVersion: version)
+            return .hello(client: try p.optionalField("client").map(name), protocolVersion: version)
         case "ping":
             try p.rejectUnknownKeys(allowed: [])
             return .ping
@@ -37,8 +38,7 @@ public struct RequestDecoder: Sendable {
             return .present(try presentRequest(p))
         case "dismiss":
             try p.rejectUnknownKeys(allowed: ["id", "animated", "transition"])
-            return .dismiss(id: try p.string("id", maxLength: limits.maxNameLength),
-                            animated: try p.optionalBool("animated") ?? true,
+            return .dismiss(id: try name(p.field("id")), animated: try p.optionalBool("animated") ?? true,
                             transition: try p.optionalObject("transition").map { o throws(RPCError) in try transition(o, for: nil) })
         case "dismissAll":
             try p.rejectUnknownKeys(allowed: ["animated"])
@@ -48,42 +48,49 @@ public struct RequestDecoder: Sendable {
             return .stack
         case "subscribe", "unsubscribe":
             try p.rejectUnknownKeys(allowed: ["topics"])
-            let topics = try topicList(p)
+            let topics = try p.field("topics").array(count: 1...16) { v throws(RPCError) in try v.enumValue(as: Topic.self) }
             return method == "subscribe" ? .subscribe(topics) : .unsubscribe(topics)
         case "setContainer":
             return .setContainer(try containerChange(p))
         case "keyboard":
             try p.rejectUnknownKeys(allowed: ["height", "duration", "curve"])
-            return .keyboard(height: try p.double("height", in: 0...limits.maxDimension, unit: "points"),
-                             duration: try p.optionalDouble("duration", in: durations, unit: "seconds"),
-                             curve: p.has("curve") ? try timing(p.value("curve"), field: p.field("curve")) : nil)
+            return .keyboard(height: try p.double("height", range: dimensions, unit: "points"),
+                             duration: try p.optionalDouble("duration", range: durations, unit: "seconds"),
+                             curve: try p.optionalField("curve").map(timing))
         case "tap":
             try p.rejectUnknownKeys(allowed: ["x", "y"])
-            return .tap(Point(x: try p.double("x", in: coordinates), y: try p.double("y", in: coordinates)))
+            return .tap(try point(p))
         case "swipe":
             try p.rejectUnknownKeys(allowed: ["phase", "dx", "dy", "vx", "vy"])
-            return .swipe(try p.choice("phase"),
-                          translation: Point(x: try p.double("dx", in: coordinates), y: try p.double("dy", in: coordinates)),
-                          velocity: Point(x: try p.optionalDouble("vx", in: coordinates) ?? 0,
-                                          y: try p.optionalDouble("vy", in: coordinates) ?? 0))
+            return .swipe(try p.enumValue("phase"),
+                          translation: Point(x: try p.double("dx", range: coordinates), y: try p.double("dy", range: coordinates)),
+                          velocity: Point(x: try p.optionalDouble("vx", range: coordinates) ?? 0,
+                                          y: try p.optionalDouble("vy", range: coordinates) ?? 0))
         case "advance":
             try p.rejectUnknownKeys(allowed: ["seconds"])
-            let seconds = try p.double("seconds", in: 0...limits.maxAdvance, unit: "seconds")
-            return .advance(seconds: seconds)
+            return .advance(seconds: try p.double("seconds", range: 0...limits.maxAdvance, unit: "seconds"))
         case "sync":
             try p.rejectUnknownKeys(allowed: ["nonce"])
-            return .sync(nonce: p.object["nonce"] ?? .null)
+            return .sync(nonce: p.value("nonce") ?? .null)
         default:
-            throw RPCError(code: .methodNotFound, message: "unknown method \"\(method)\"; methods: \(Request.methods.joined(separator: ", "))")
+            throw RPCError(code: .methodNotFound,
+                           message: "unknown method \"\(method)\"; methods: \(Request.methods.joined(separator: ", "))",
+                           data: ["method": .string(method)])
         }
     }
 
-    private func topicList(_ p: ParamReader) throws(RPCError) -> [Topic] {
-        var topics: [Topic] = []
-        for (i, item) in try p.array("topics", maxCount: Topic.allCases.count * 2).enumerated() {
-            topics.append(try ParamReader.choice(item, field: "topics[\(i)]"))
+    /// Ids, kinds, labels and client names: 1…maxNameLength characters.
+    func name(_ v: ParamValue) throws(RPCError) -> String {
+        let s = try v.string()
+        guard !s.isEmpty, s.count <= limits.maxNameLength else {
+            throw v.invalid("must be 1 to \(limits.maxNameLength) characters, got \(s.count)")
         }
-        return topics
+        return s
+    }
+
+    /// `{x, y}` in the container's coordinates.
+    func point(_ o: ParamReader) throws(RPCError) -> Point {
+        Point(x: try o.double("x", range: coordinates), y: try o.double("y", range: coordinates))
     }
 
     private func containerChange(_ p: ParamReader) throws(RPCError) -> ContainerChange {
@@ -91,18 +98,20 @@ public struct RequestDecoder: Sendable {
                                           "verticalSizeClass", "duration"])
         let size = 1...limits.maxDimension
         return ContainerChange(
-            width: try p.double("width", in: size, unit: "points"), height: try p.double("height", in: size, unit: "points"),
+            width: try p.double("width", range: size, unit: "points"),
+            height: try p.double("height", range: size, unit: "points"),
             safeArea: try p.optionalObject("safeArea").map { o throws(RPCError) in try insets(o) },
-            scale: try p.optionalDouble("scale", in: 0.1...16),
-            horizontalSizeClass: try p.optionalChoice("horizontalSizeClass"),
-            verticalSizeClass: try p.optionalChoice("verticalSizeClass"),
-            duration: try p.optionalDouble("duration", in: durations, unit: "seconds"))
+            scale: try p.optionalDouble("scale", range: 0.1...16),
+            horizontalSizeClass: try p.optionalEnumValue("horizontalSizeClass"),
+            verticalSizeClass: try p.optionalEnumValue("verticalSizeClass"),
+            duration: try p.optionalDouble("duration", range: durations, unit: "seconds"))
     }
 
     private func insets(_ o: ParamReader) throws(RPCError) -> EdgeInsets {
         try o.rejectUnknownKeys(allowed: ["top", "left", "bottom", "right"])
-        let r = 0...limits.maxDimension
-        return EdgeInsets(top: try o.optionalDouble("top", in: r) ?? 0, left: try o.optionalDouble("left", in: r) ?? 0,
-                          bottom: try o.optionalDouble("bottom", in: r) ?? 0, right: try o.optionalDouble("right", in: r) ?? 0)
+        return EdgeInsets(top: try o.optionalDouble("top", range: dimensions) ?? 0,
+                          left: try o.optionalDouble("left", range: dimensions) ?? 0,
+                          bottom: try o.optionalDouble("bottom", range: dimensions) ?? 0,
+                          right: try o.optionalDouble("right", range: dimensions) ?? 0)
     }
 }

@@ -78,12 +78,12 @@ extension Daemon {
     }
 
     /// An owner's answer to `shouldDismiss`: `{"allow": bool}`; anything else allows.
-    func answerConfirmation(_ response: RPCResponse, from client: Client) {
-        guard case .string(let questionID) = response.id, let pending = pendingConfirmations[questionID],
+    func answerConfirmation(id: RPCID?, result: Result<JSONValue, RPCError>, from client: Client) {
+        guard case .string(let questionID)? = id, let pending = pendingConfirmations[questionID],
               pending.ownerID == client.id else {
             return log.debug("\(client.label) sent a response to no question")
         }
-        let allow = response.result?["allow"]?.boolValue ?? true
+        let allow = (try? result.get())?["allow"]?.boolValue ?? true
         settleConfirmation(questionID, allow: allow, how: allow ? "allowed" : "vetoed")
     }
 

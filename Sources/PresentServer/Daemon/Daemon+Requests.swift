@@ -18,21 +18,20 @@ typealias Reply = (JSONValue) -> Void
 
 extension Daemon {
     func handleLine(_ line: UnsafeRawBufferPointer, from client: Client) {
-        let value: JSONValue
+        let message: RPCMessage
         do {
-            value = try JSONValue.parse(line, maxDepth: 64)
+            message = try RPCMessage.parse(line, maxDepth: 64)
         } catch {
-            return send(RPCEncoding.error(id: nil, RPCError(code: .parseError, message: "parse error: \(error.message)")), to: client)
+            if let reply = error.reply { send(reply, to: client) }
+            return
         }
-        switch RPCMessage.decode(value) {
-        case .success(.request(let request)):
+        switch message {
+        case .request(let request):
             handle(request, from: client) { [unowned self, unowned client] reply in self.send(reply, to: client) }
-        case .success(.batch(let items)):
+        case .batch(let items):
             handleBatch(items, from: client)
-        case .success(.response(let response)):
-            answerConfirmation(response, from: client)
-        case .failure(let failure):
-            send(RPCEncoding.error(id: failure.id, failure.error), to: client)
+        case .response(let id, let result):
+            answerConfirmation(id: id, result: result, from: client)
         }
     }
 
@@ -43,25 +42,28 @@ extension Daemon {
             return send(RPCEncoding.error(id: nil, .invalidRequest("empty batch")), to: client)
         }
         guard items.count <= configuration.maxBatch else {
-            return send(RPCEncoding.error(id: nil, RPCError(code: .limitExceeded,
-                message: "batch of \(items.count) requests; at most \(configuration.maxBatch)")), to: client)
+            return send(RPCEncoding.error(id: nil, .limitExceeded("batch of \(items.count) requests; at most \(configuration.maxBatch)",
+                                                                  limit: configuration.maxBatch)), to: client)
         }
         let collector = BatchCollector { [unowned self, unowned client] replies in
             if !replies.isEmpty { self.send(.array(replies), to: client) }
         }
         for item in items {
-            switch RPCMessage.decode(item) {
-            case .success(.request(let request)):
-                if request.id != nil { collector.expect() }
-                handle(request, from: client) { collector.add($0) }
-            case .success(.batch):
-                collector.expect()
-                collector.add(RPCEncoding.error(id: nil, .invalidRequest("a batch may not contain a batch")))
-            case .success(.response(let response)):
-                answerConfirmation(response, from: client)
-            case .failure(let failure):
-                collector.expect()
-                collector.add(RPCEncoding.error(id: failure.id, failure.error))
+            do {
+                switch try RPCMessage(decoding: item, allowBatch: false) {
+                case .request(let request):
+                    if request.id != nil { collector.expect() }
+                    handle(request, from: client) { collector.add($0) }
+                case .response(let id, let result):
+                    answerConfirmation(id: id, result: result, from: client)
+                case .batch:
+                    break  // not produced when allowBatch is false
+                }
+            } catch {
+                if let reply = error.reply {
+                    collector.expect()
+                    collector.add(reply)
+                }
             }
         }
         collector.seal()
@@ -69,18 +71,25 @@ extension Daemon {
 
     /// Runs one request; `reply` gets the result or error (never for a notification).
     func handle(_ request: RPCRequest, from client: Client, reply: @escaping Reply) {
-        let respond: Reply = { message in if request.id != nil { reply(message) } }
+        // Notifications run too, but get no reply (JSON-RPC).
+        let respond: (Result<JSONValue, RPCError>) -> Void = { outcome in
+            guard let id = request.id else { return }
+            switch outcome {
+            case .success(let result): reply(RPCEncoding.result(id: id, result))
+            case .failure(let error): reply(RPCEncoding.error(id: id, error))
+            }
+        }
         do {
             let typed = try decoder.decode(method: request.method, params: request.params)
             let outcome = try execute(typed, for: client) { [unowned self] result in
                 self.publishEvents()
-                respond(RPCEncoding.result(id: request.id, result))
+                respond(.success(result))
             }
             publishEvents()
-            if case .result(let result) = outcome { respond(RPCEncoding.result(id: request.id, result)) }
+            if case .result(let result) = outcome { respond(.success(result)) }
         } catch {
             publishEvents()
-            respond(RPCEncoding.error(id: request.id, error))
+            respond(.failure(error))
         }
     }
 
@@ -127,7 +136,7 @@ extension Daemon {
             return swipe(phase, translation: translation, velocity: velocity, later: later)
         case .advance(let seconds):
             guard configuration.clock == .manual else {
-                throw RPCError(code: .wrongClockMode, message: "advance needs the manual clock (presentd --clock manual)")
+                throw .wrongClockMode("advance needs the manual clock (presentd --clock manual)")
             }
             advanceManualClock(by: seconds)
             return .result(["time": .double(manualTime)])
@@ -144,7 +153,7 @@ extension Daemon {
             switch error {
             case .notFound(let id):
                 throw RPCError(code: .notFound, message: "no presentation with id \"\(id)\"",
-                               data: ["field": "id", "reason": "not found"])
+                               data: ["field": "id", "reason": "not on the stack or in the queue"])
             case .duplicateID(let id):
                 throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is already on the stack or queued")
             }
@@ -155,10 +164,12 @@ extension Daemon {
         let everyone = stack.allEntries.count
         let mine = stack.allEntries.filter { $0.owner == client.id }.count
         guard everyone < configuration.maxEntries else {
-            throw RPCError(code: .limitExceeded, message: "the stack holds \(everyone) presentations; at most \(configuration.maxEntries)")
+            throw .limitExceeded("the stack holds \(everyone) presentations; at most \(configuration.maxEntries)",
+                                 limit: configuration.maxEntries)
         }
         guard mine < configuration.maxEntriesPerClient else {
-            throw RPCError(code: .limitExceeded, message: "this connection has \(mine) presentations; at most \(configuration.maxEntriesPerClient)")
+            throw .limitExceeded("this connection has \(mine) presentations; at most \(configuration.maxEntriesPerClient)",
+                                 limit: configuration.maxEntriesPerClient)
         }
         let outcome = try stackCall { s throws(StackError) in try s.present(request.presentation, owner: client.id, at: now) }
         if !outcome.deduplicated && request.confirmDismiss { confirmDismiss.insert(outcome.id) }

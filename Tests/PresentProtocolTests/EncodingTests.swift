@@ -1,0 +1,76 @@
+import Testing
+import PresentJSON
+import PresentProtocol
+
+@Suite("JSON-RPC encoding and errors")
+struct EncodingTests {
+    @Test func result() {
+        let message = RPCEncoding.result(id: 1, ["ok": true])
+        #expect(message.serializedString == #"{"jsonrpc":"2.0","id":1,"result":{"ok":true}}"#)
+    }
+
+    @Test func errorWithData() {
+        let message = RPCEncoding.error(id: "a", .invalidParams(field: "size.width", reason: "required"))
+        #expect(message.serializedString == #"{"jsonrpc":"2.0","id":"a","error":{"code":-32602,"#
+                + #""message":"invalid params: size.width: required","data":{"field":"size.width","reason":"required"}}}"#)
+    }
+
+    @Test func errorWithoutID() {
+        let message = RPCEncoding.error(id: nil, .parseError("NaN is not valid JSON at byte 3"))
+        #expect(message.serializedString == #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"#
+                + #""message":"parse error: NaN is not valid JSON at byte 3"}}"#)
+    }
+
+    @Test func notification() {
+        #expect(RPCEncoding.notification(method: "frame").serializedString == #"{"jsonrpc":"2.0","method":"frame"}"#)
+        #expect(RPCEncoding.notification(method: "frame", params: ["seq": 3]).serializedString
+                == #"{"jsonrpc":"2.0","method":"frame","params":{"seq":3}}"#)
+    }
+
+    @Test func request() {
+        let message = RPCEncoding.request(id: 5, method: "shouldDismiss", params: ["id": "p1"])
+        #expect(message.serializedString == #"{"jsonrpc":"2.0","id":5,"method":"shouldDismiss","params":{"id":"p1"}}"#)
+    }
+
+    @Test(arguments: [
+        RPCRequest(id: 5, method: "present", params: ["a": [1, 2]]),
+        RPCRequest(id: "x", method: "dismiss", params: [1]),
+        RPCRequest(id: nil, method: "notify", params: nil),
+    ])
+    func requestsRoundTrip(request: RPCRequest) throws {
+        let text = RPCEncoding.encode(request).serializedString
+        let decoded = try RPCMessage(decoding: try JSONValue.parse(text))
+        #expect(decoded == .request(request))
+    }
+
+    @Test func responsesRoundTrip() throws {
+        let ok = try RPCMessage(decoding: RPCEncoding.result(id: 3, ["dismiss": false]))
+        #expect(ok == .response(id: 3, result: .success(["dismiss": false])))
+        let error = RPCError.limitExceeded("too many presentations", limit: 16)
+        let failed = try RPCMessage(decoding: RPCEncoding.error(id: "q", error))
+        #expect(failed == .response(id: "q", result: .failure(error)))
+    }
+
+    @Test func codes() {
+        let codes: [RPCErrorCode] = [.parseError, .invalidRequest, .methodNotFound, .invalidParams,
+                                     .internalError, .notFound, .notOwner, .limitExceeded, .wrongClockMode]
+        #expect(codes.map(\.rawValue) == [-32700, -32600, -32601, -32602, -32603, -32001, -32002, -32003, -32004])
+    }
+
+    @Test func constructors() {
+        let params = RPCError.invalidParams(field: "transition.timing.bezier[1]", reason: "expected a number, got string")
+        #expect(params.code == .invalidParams)
+        #expect(params.message == "invalid params: transition.timing.bezier[1]: expected a number, got string")
+        #expect(params.data == ["field": "transition.timing.bezier[1]", "reason": "expected a number, got string"])
+        #expect(RPCError.methodNotFound("frob").data == ["method": "frob"])
+        #expect(RPCError.methodNotFound("frob").message == "method not found: frob")
+        #expect(RPCError.limitExceeded("stack full", limit: 8).data == ["limit": 8])
+        #expect(RPCError.limitExceeded("stack full").data == nil)
+        #expect(RPCError.notFound("presentation p1").code == .notFound)
+        #expect(RPCError.notOwner("presentation p1").code == .notOwner)
+        #expect(RPCError.wrongClockMode("clock is real-time").code == .wrongClockMode)
+        #expect(RPCError.internalError("x").code == .internalError)
+        #expect(RPCError.invalidRequest("x").code == .invalidRequest)
+        #expect(RPCError.parseError("x").json == ["code": -32700, "message": "parse error: x"])
+    }
+}
