@@ -7,4 +7,9 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/stat.h>
+/* accept4 is declared only under _GNU_SOURCE, which must not be defined here (a
+   shim with it breaks any file that also imports Foundation). glibc always
+   exports it; declaring the prototype ourselves is enough. The listener uses it
+   to get SOCK_NONBLOCK | SOCK_CLOEXEC atomically. */
+extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);
 #endif

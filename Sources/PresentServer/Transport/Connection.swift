@@ -1,0 +1,352 @@
+import CLibUV
+import Glibc
+
+/// One client on the socket: incoming bytes become lines, outgoing bytes go through an
+/// outbound queue the connection owns, so a client that stops reading never blocks the loop.
+///
+/// Lifetime: the loop keeps the connection alive from creation until its close callback has
+/// run (after which `onClose` is called, once). Closures stored here may capture the
+/// connection; they are cleared when it closes, which breaks such cycles.
+///
+/// Writes: when nothing is queued a send first tries `uv_try_write`; whatever the kernel does
+/// not take is queued, and one `uv_write` at a time (of up to 16 queued items) drains the
+/// queue, continuing from its callback. Lossless sends are bounded by `maxQueuedBytes`;
+/// frames are coalesced (see `OutboundQueue`) and never count against the bound.
+final class Connection: LoopOwned {
+    /// Where the connection is in its life.
+    enum State {
+        case open
+        /// `closeAfterFlush`: no more reading or sending; closes once the queue is written.
+        case draining
+        case closing
+        case closed
+    }
+
+    /// How long `closeAfterFlush` waits for a slow reader by default, in seconds.
+    static let defaultFlushTimeout = 5.0
+    private static let maxBuffersPerWrite = 16
+
+    /// Unique on this loop, increasing in accept order.
+    let id: UInt64
+    let peer: PeerCredentials
+    let loop: EventLoop
+
+    /// A complete line, without its `\n` (or `\r\n`); the bytes are valid only during the call.
+    var onLine: (UnsafeRawBufferPointer) -> Void = { _ in }
+    /// A line exceeded `maxLineBytes`; it was dropped. The daemon is expected to close.
+    var onLineTooLong: () -> Void = {}
+    /// The connection closed: EOF (after flushing), a read or write error, or `close()`.
+    /// Called exactly once, after the socket is closed; `closeError` tells why.
+    var onClose: () -> Void = {}
+    /// A lossless send would have exceeded `maxQueuedBytes` and was dropped. Called once;
+    /// from then on every lossless send is dropped (the stream already lost a message). The
+    /// daemon is expected to `closeAfterFlush(sending: notice)`, which queues past the bound.
+    var onOverflow: () -> Void = {}
+
+    /// Longest line accepted, in bytes (without the terminator).
+    var maxLineBytes = 1 << 20
+    /// Bound on lossless bytes waiting to be written.
+    var maxQueuedBytes = 4 << 20
+
+    private(set) var state: State = .open
+    /// The read or write error that closed the connection (nil for EOF or a local close).
+    private(set) var closeError: TransportError?
+    /// Lossless bytes queued or being written.
+    var queuedBytes: Int { queue.losslessBytes }
+    /// Items (lossless or frame) queued or being written.
+    var queuedItems: Int { queue.count }
+    private(set) var isReadingPaused = false
+
+    private let pipe: UnsafeMutablePointer<uv_pipe_t>
+    private let writeRequest: UnsafeMutablePointer<uv_write_t>
+    private let writeBuffers: UnsafeMutablePointer<uv_buf_t>
+    private var queue = OutboundQueue()
+    private var framer = LineFramer()
+    private var isReading = false
+    private var drainScheduled = false
+    private var overflowed = false
+    private var flushTimer: Timer?
+
+    /// Takes over `fd`, a connected Unix stream socket (accepted, or one end of a
+    /// socketpair), reads its peer's credentials and starts reading. The fd is closed on
+    /// failure too. Set the callbacks right away: the first read happens on a later iteration.
+    init(loop: EventLoop, fd: Int32) throws {
+        let peer: PeerCredentials
+        do {
+            peer = try PeerCredentials.of(socket: fd)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        let pipe = try Self.makePipe(fd: fd, on: loop)
+        self.loop = loop
+        self.pipe = pipe
+        self.peer = peer
+        id = loop.makeConnectionID()
+        writeRequest = .allocate(capacity: 1)
+        writeBuffers = .allocate(capacity: Self.maxBuffersPerWrite)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        pipe.pointee.data = context
+        writeRequest.pointee.data = context
+        loop.keepAlive(self)
+        startReading()
+    }
+
+    /// `uv_pipe_init` + `uv_pipe_open`; closes `fd` on failure.
+    private static func makePipe(fd: Int32,
+                                 on loop: EventLoop) throws -> UnsafeMutablePointer<uv_pipe_t> {
+        let pipe = UnsafeMutablePointer<uv_pipe_t>.allocate(capacity: 1)
+        let status = uv_pipe_init(loop.raw, pipe, 0)
+        guard status == 0 else {
+            pipe.deallocate()
+            Glibc.close(fd)
+            throw TransportError.uv("uv_pipe_init", status: status)
+        }
+        let opened = uv_pipe_open(pipe, fd)
+        guard opened == 0 else {
+            // An initialised handle is linked into the loop: only its close callback may
+            // free it. The fd was not taken over, so it is ours to close.
+            uv_close(uvHandle(pipe), freeHandleOnClose)
+            Glibc.close(fd)
+            throw TransportError.uv("uv_pipe_open", status: opened)
+        }
+        return pipe
+    }
+
+    // MARK: Reading
+
+    /// Stops delivering lines (for a limit on requests in flight). Lines already received
+    /// stay buffered and are delivered, in order, after `resumeReading()`.
+    func pauseReading() {
+        isReadingPaused = true
+        stopReading()
+    }
+
+    /// Delivers buffered lines (on the next iteration) and reads again.
+    func resumeReading() {
+        guard isReadingPaused else { return }
+        isReadingPaused = false
+        startReading()
+        scheduleDrain()
+    }
+
+    private func startReading() {
+        guard state == .open, !isReadingPaused, !isReading else { return }
+        let status = uv_read_start(uvStream(pipe), { pipe, _, buffer in
+            // One loop-wide buffer: each read is consumed before the next one is made.
+            let loop = EventLoop.from(pipe!.pointee.loop)
+            buffer!.pointee = uv_buf_t(
+                base: loop.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self),
+                len: loop.readBuffer.count)
+        }, { pipe, count, buffer in
+            let connection = Unmanaged<Connection>.fromOpaque(pipe!.pointee.data)
+                .takeUnretainedValue()
+            connection.didRead(count, into: UnsafeRawPointer(buffer?.pointee.base))
+        })
+        guard status == 0 else { return fail(.uv("uv_read_start", status: status)) }
+        isReading = true
+    }
+
+    private func stopReading() {
+        guard isReading else { return }
+        uv_read_stop(uvStream(pipe))
+        isReading = false
+    }
+
+    private func didRead(_ count: Int, into base: UnsafeRawPointer?) {
+        if count > 0 {
+            deliver(UnsafeRawBufferPointer(start: base, count: count))
+        } else if count == Int(UV_EOF.rawValue) {
+            // libuv stopped reading. Replies already queued still go out: a client may have
+            // shut down only its writing side and wait for them.
+            isReading = false
+            closeAfterFlush()
+        } else if count < 0 {
+            fail(.uv("read", status: Int32(count)))
+        }   // 0: nothing read this time (EAGAIN)
+    }
+
+    /// Feeds the framer and hands out lines until it runs dry, or the connection is paused
+    /// or closing.
+    private func deliver(_ chunk: UnsafeRawBufferPointer) {
+        guard state == .open, !isReadingPaused else { return }
+        // The handlers call back into this object (send, pause, close); the framer is moved
+        // out while they run so none of that overlaps the framer's own mutation (a runtime
+        // exclusivity trap otherwise). Moving it out leaves its buffer uniquely referenced.
+        var framer = self.framer
+        self.framer = LineFramer(maxLineBytes: maxLineBytes)
+        framer.maxLineBytes = maxLineBytes
+        framer.feed(chunk) { event in
+            switch event {
+            case .line(let line): self.onLine(line)
+            case .tooLong: self.onLineTooLong()
+            }
+            return self.state == .open && !self.isReadingPaused
+        }
+        self.framer = framer
+    }
+
+    /// Delivers buffered lines on the next iteration: not from inside `resumeReading()`,
+    /// whose caller may be in the middle of handling a line.
+    private func scheduleDrain() {
+        guard !drainScheduled else { return }
+        drainScheduled = true
+        loop.post { [self] in
+            drainScheduled = false
+            deliver(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+    }
+
+    // MARK: Writing
+
+    /// Sends `bytes` losslessly (copied only if the kernel does not take them at once).
+    func send(_ bytes: [UInt8]) {
+        guard state == .open, !bytes.isEmpty, admitLossless(bytes.count) else { return }
+        enqueueCopy(bytes)
+    }
+
+    /// Writes or queues `bytes` without checking the bound.
+    private func enqueueCopy(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { bytes in
+            guard let written = writeNow(bytes), written < bytes.count else { return }
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[written...])
+            queue.append(SharedBuffer(copying: rest), kind: .lossless)
+            startWrite()
+        }
+    }
+
+    /// Sends shared broadcast bytes losslessly; retains `buffer` while it is queued.
+    func send(shared buffer: SharedBuffer) {
+        guard state == .open, buffer.count > 0, admitLossless(buffer.count) else { return }
+        enqueue(buffer, kind: .lossless)
+    }
+
+    /// Sends a frame: if an earlier frame is still waiting (not yet handed to the kernel) it
+    /// is dropped for this one, so a slow reader gets the newest frame, not a backlog.
+    func sendFrame(_ buffer: SharedBuffer) {
+        guard state == .open, buffer.count > 0 else { return }
+        enqueue(buffer, kind: .frame)
+    }
+
+    private func enqueue(_ buffer: SharedBuffer, kind: OutboundQueue.Kind) {
+        guard let written = writeNow(buffer.bytes), written < buffer.count else { return }
+        buffer.retain()
+        queue.append(buffer, offset: written, kind: kind)
+        startWrite()
+    }
+
+    /// Whether `count` more lossless bytes fit; reports the first overflow. The whole
+    /// message is checked before any of it is written, so none is ever cut short.
+    private func admitLossless(_ count: Int) -> Bool {
+        guard !overflowed else { return false }
+        if queue.losslessBytes + count <= maxQueuedBytes { return true }
+        overflowed = true
+        onOverflow()
+        return false
+    }
+
+    /// Writes what the kernel takes right now, only if nothing is queued (queued bytes must
+    /// go first). Returns the bytes written, or nil if the write failed and closed us.
+    private func writeNow(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard queue.isEmpty else { return 0 }
+        var buffer = uv_buf_t(
+            base: UnsafeMutableRawPointer(mutating: bytes.baseAddress)?
+                .assumingMemoryBound(to: CChar.self),
+            len: bytes.count)
+        let status = uv_try_write(uvStream(pipe), &buffer, 1)
+        if status >= 0 { return Int(status) }
+        if status == UV_EAGAIN.rawValue { return 0 }
+        fail(.uv("uv_try_write", status: status))
+        return nil
+    }
+
+    /// Starts a `uv_write` of the queue's head unless one is in flight.
+    private func startWrite() {
+        guard state == .open || state == .draining, !queue.isWriting else { return }
+        let count = queue.beginWrite(into: writeBuffers, capacity: Self.maxBuffersPerWrite)
+        guard count > 0 else { return }
+        writeRequest.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        let status = uv_write(writeRequest, uvStream(pipe), writeBuffers, UInt32(count)) {
+            request, status in
+            Unmanaged<Connection>.fromOpaque(request!.pointee.data).takeUnretainedValue()
+                .didWrite(status)
+        }
+        guard status == 0 else {
+            // No callback will come for a write that failed to start.
+            queue.abandonWrite()
+            return fail(.uv("uv_write", status: status))
+        }
+    }
+
+    private func didWrite(_ status: Int32) {
+        guard status == 0 else {
+            queue.abandonWrite()   // the items are released when the close completes
+            if status != UV_ECANCELED.rawValue { fail(.uv("write", status: status)) }
+            return
+        }
+        queue.completeWrite()
+        if !queue.isEmpty {
+            startWrite()
+        } else if state == .draining {
+            close()
+        }
+    }
+
+    // MARK: Closing
+
+    /// Stops reading and sending, closes once everything queued is written, or after
+    /// `timeout` seconds if the peer does not read it. `finalMessage` (an overflow or
+    /// shutdown notice) is queued last, even past `maxQueuedBytes`.
+    func closeAfterFlush(sending finalMessage: [UInt8] = [],
+                         timeout: Double = Connection.defaultFlushTimeout) {
+        guard state == .open else { return }
+        if !finalMessage.isEmpty { enqueueCopy(finalMessage) }
+        guard state == .open else { return }   // the write may have failed and closed us
+        stopReading()
+        guard !queue.isEmpty else { return close() }
+        state = .draining
+        do {
+            let timer = try Timer(loop: loop)
+            timer.onFire = { [weak self] in self?.close() }
+            timer.start(after: timeout)
+            flushTimer = timer
+        } catch {
+            close()
+        }
+    }
+
+    /// Closes now; queued bytes are dropped. `onClose` follows on a later iteration.
+    func close() {
+        guard state == .open || state == .draining else { return }
+        state = .closing
+        isReading = false
+        flushTimer?.close()
+        flushTimer = nil
+        uv_close(uvHandle(pipe)) { pipe in
+            Unmanaged<Connection>.fromOpaque(pipe!.pointee.data).takeUnretainedValue()
+                .finishClose()
+        }
+    }
+
+    private func fail(_ error: TransportError) {
+        if closeError == nil { closeError = error }
+        close()
+    }
+
+    /// The close callback: cancelled writes have had their callbacks, so every buffer can
+    /// be released and every allocation freed.
+    private func finishClose() {
+        queue.removeAll()
+        pipe.deallocate()
+        writeRequest.deallocate()
+        writeBuffers.deallocate()
+        state = .closed
+        let onClose = self.onClose
+        self.onClose = {}
+        onLine = { _ in }
+        onLineTooLong = {}
+        onOverflow = {}
+        onClose()
+        loop.endKeepAlive(self)
+    }
+}
