@@ -24,8 +24,6 @@ final class Connection: LoopOwned {
 
     /// How long `closeAfterFlush` waits for a slow reader by default, in seconds.
     static let defaultFlushTimeout = 5.0
-    /// Lossless bytes still accepted after `onOverflow`, so a final notice fits.
-    static let overflowNoticeReserve = 64 * 1024
     private static let maxBuffersPerWrite = 16
 
     /// Unique on this loop, increasing in accept order.
@@ -41,7 +39,8 @@ final class Connection: LoopOwned {
     /// Called exactly once, after the socket is closed; `closeError` tells why.
     var onClose: () -> Void = {}
     /// A lossless send would have exceeded `maxQueuedBytes` and was dropped. Called once;
-    /// the daemon is expected to send a final notice and `closeAfterFlush()`.
+    /// from then on every lossless send is dropped (the stream already lost a message). The
+    /// daemon is expected to `closeAfterFlush(sending: notice)`, which queues past the bound.
     var onOverflow: () -> Void = {}
 
     /// Longest line accepted, in bytes (without the terminator).
@@ -107,7 +106,7 @@ final class Connection: LoopOwned {
         guard opened == 0 else {
             // An initialised handle is linked into the loop: only its close callback may
             // free it. The fd was not taken over, so it is ours to close.
-            uv_close(handle(pipe), freeHandleOnClose)
+            uv_close(uvHandle(pipe), freeHandleOnClose)
             Glibc.close(fd)
             throw TransportError.uv("uv_pipe_open", status: opened)
         }
@@ -133,7 +132,7 @@ final class Connection: LoopOwned {
 
     private func startReading() {
         guard state == .open, !isReadingPaused, !isReading else { return }
-        let status = uv_read_start(stream(pipe), { pipe, _, buffer in
+        let status = uv_read_start(uvStream(pipe), { pipe, _, buffer in
             // One loop-wide buffer: each read is consumed before the next one is made.
             let loop = EventLoop.from(pipe!.pointee.loop)
             buffer!.pointee = uv_buf_t(
@@ -150,7 +149,7 @@ final class Connection: LoopOwned {
 
     private func stopReading() {
         guard isReading else { return }
-        uv_read_stop(stream(pipe))
+        uv_read_stop(uvStream(pipe))
         isReading = false
     }
 
@@ -203,6 +202,11 @@ final class Connection: LoopOwned {
     /// Sends `bytes` losslessly (copied only if the kernel does not take them at once).
     func send(_ bytes: [UInt8]) {
         guard state == .open, !bytes.isEmpty, admitLossless(bytes.count) else { return }
+        enqueueCopy(bytes)
+    }
+
+    /// Writes or queues `bytes` without checking the bound.
+    private func enqueueCopy(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { bytes in
             guard let written = writeNow(bytes), written < bytes.count else { return }
             let rest = UnsafeRawBufferPointer(rebasing: bytes[written...])
@@ -231,14 +235,13 @@ final class Connection: LoopOwned {
         startWrite()
     }
 
-    /// Whether `count` more lossless bytes fit; reports the first overflow.
+    /// Whether `count` more lossless bytes fit; reports the first overflow. The whole
+    /// message is checked before any of it is written, so none is ever cut short.
     private func admitLossless(_ count: Int) -> Bool {
-        let limit = overflowed ? maxQueuedBytes + Self.overflowNoticeReserve : maxQueuedBytes
-        if queue.losslessBytes + count <= limit { return true }
-        if !overflowed {
-            overflowed = true
-            onOverflow()
-        }
+        guard !overflowed else { return false }
+        if queue.losslessBytes + count <= maxQueuedBytes { return true }
+        overflowed = true
+        onOverflow()
         return false
     }
 
@@ -250,7 +253,7 @@ final class Connection: LoopOwned {
             base: UnsafeMutableRawPointer(mutating: bytes.baseAddress)?
                 .assumingMemoryBound(to: CChar.self),
             len: bytes.count)
-        let status = uv_try_write(stream(pipe), &buffer, 1)
+        let status = uv_try_write(uvStream(pipe), &buffer, 1)
         if status >= 0 { return Int(status) }
         if status == UV_EAGAIN.rawValue { return 0 }
         fail(.uv("uv_try_write", status: status))
@@ -263,7 +266,7 @@ final class Connection: LoopOwned {
         let count = queue.beginWrite(into: writeBuffers, capacity: Self.maxBuffersPerWrite)
         guard count > 0 else { return }
         writeRequest.pointee.data = Unmanaged.passUnretained(self).toOpaque()
-        let status = uv_write(writeRequest, stream(pipe), writeBuffers, UInt32(count)) {
+        let status = uv_write(writeRequest, uvStream(pipe), writeBuffers, UInt32(count)) {
             request, status in
             Unmanaged<Connection>.fromOpaque(request!.pointee.data).takeUnretainedValue()
                 .didWrite(status)
@@ -292,9 +295,13 @@ final class Connection: LoopOwned {
     // MARK: Closing
 
     /// Stops reading and sending, closes once everything queued is written, or after
-    /// `timeout` seconds if the peer does not read it.
-    func closeAfterFlush(timeout: Double = Connection.defaultFlushTimeout) {
+    /// `timeout` seconds if the peer does not read it. `finalMessage` (an overflow or
+    /// shutdown notice) is queued last, even past `maxQueuedBytes`.
+    func closeAfterFlush(sending finalMessage: [UInt8] = [],
+                         timeout: Double = Connection.defaultFlushTimeout) {
         guard state == .open else { return }
+        if !finalMessage.isEmpty { enqueueCopy(finalMessage) }
+        guard state == .open else { return }   // the write may have failed and closed us
         stopReading()
         guard !queue.isEmpty else { return close() }
         state = .draining
@@ -315,7 +322,7 @@ final class Connection: LoopOwned {
         isReading = false
         flushTimer?.close()
         flushTimer = nil
-        uv_close(handle(pipe)) { pipe in
+        uv_close(uvHandle(pipe)) { pipe in
             Unmanaged<Connection>.fromOpaque(pipe!.pointee.data).takeUnretainedValue()
                 .finishClose()
         }

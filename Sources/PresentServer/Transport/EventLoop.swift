@@ -73,9 +73,17 @@ final class EventLoop {
 
     /// Runs iterations until `condition` holds, at most `maxIterations` times (tests use this
     /// instead of sleeping). Returns whether the condition was met.
+    ///
+    /// With `nowait: false` each iteration may block, but never for long: libuv 1.44's
+    /// UV_RUN_ONCE runs timers that are already due *before* it polls, then polls with no
+    /// deadline if nothing else is scheduled, so a condition met by such a timer would
+    /// never be re-checked. A 10 ms tick bounds every wait.
     @discardableResult
     func run(until condition: () -> Bool, maxIterations: Int = 100_000,
              nowait: Bool = true) -> Bool {
+        let tick = nowait ? nil : try? Timer(loop: self)
+        tick?.start(after: 0.01, repeating: 0.01)
+        defer { tick?.close() }
         for _ in 0..<maxIterations {
             if condition() { return true }
             runOnce(nowait: nowait)
@@ -150,8 +158,8 @@ final class EventLoop {
         guard !isClosed else { return 0 }
         for object in Array(owned.values) { object.close() }
         posted.removeAll()
-        if uv_is_closing(handle(idle)) == 0 {
-            uv_close(handle(idle)) { handle in UnsafeMutableRawPointer(handle!).deallocate() }
+        if uv_is_closing(uvHandle(idle)) == 0 {
+            uv_close(uvHandle(idle), freeHandleOnClose)
         }
         // Close callbacks run at the end of an iteration; a few iterations cover handles
         // whose close is started by another's callback (a connection's flush timer).
@@ -182,13 +190,13 @@ final class EventLoop {
 
 /// A typed handle pointer seen as the `uv_handle_t` it starts with (libuv's C "inheritance").
 @inline(__always)
-func handle<T>(_ pointer: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<uv_handle_t> {
+func uvHandle<T>(_ pointer: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<uv_handle_t> {
     UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: uv_handle_t.self)
 }
 
 /// A typed stream handle pointer seen as the `uv_stream_t` it starts with.
 @inline(__always)
-func stream<T>(_ pointer: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<uv_stream_t> {
+func uvStream<T>(_ pointer: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<uv_stream_t> {
     UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: uv_stream_t.self)
 }
 

@@ -74,7 +74,7 @@ final class FrameTimer: LoopOwned {
         closing = true
         // The poll handle must be closed before its fd: closing the fd first would leave
         // epoll watching a number the kernel may hand out again.
-        uv_close(handle(poll)) { poll in
+        uv_close(uvHandle(poll)) { poll in
             let owner = Unmanaged<FrameTimer>.fromOpaque(poll!.pointee.data).takeUnretainedValue()
             owner.finishClose()
         }

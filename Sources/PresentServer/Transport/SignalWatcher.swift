@@ -52,7 +52,7 @@ final class SignalWatcher: LoopOwned {
             return
         }
         for watcher in handles {
-            uv_close(handle(watcher)) { watcher in
+            uv_close(uvHandle(watcher)) { watcher in
                 let owner = Unmanaged<SignalWatcher>.fromOpaque(watcher!.pointee.data)
                     .takeUnretainedValue()
                 UnsafeMutableRawPointer(watcher!).deallocate()

@@ -43,12 +43,12 @@ final class Timer: LoopOwned {
     }
 
     /// Whether the timer is armed.
-    var isActive: Bool { !closing && uv_is_active(handle(timer)) != 0 }
+    var isActive: Bool { !closing && uv_is_active(uvHandle(timer)) != 0 }
 
     func close() {
         guard !closing else { return }
         closing = true
-        uv_close(handle(timer)) { timer in
+        uv_close(uvHandle(timer)) { timer in
             let owner = Unmanaged<Timer>.fromOpaque(timer!.pointee.data).takeUnretainedValue()
             owner.finishClose()
         }

@@ -53,10 +53,14 @@ final class UnixListener: LoopOwned {
     }
 
     /// Adopts a socket that is already bound and listening (systemd socket activation,
-    /// `SD_LISTEN_FDS_START`). Its file is never unlinked: systemd owns it.
+    /// `SD_LISTEN_FDS_START`). Its file is never unlinked: systemd owns it. The listener
+    /// owns the fd from here on, and closes it on failure too.
     convenience init(loop: EventLoop, adopting fd: Int32) throws {
+        // Listening again only sets the backlog; it also fails early for a non-socket.
         guard Glibc.listen(fd, UnixSocket.backlog) == 0 else {
-            throw TransportError.posix("listen", path: "fd \(fd)")
+            let error = TransportError.posix("listen", path: "fd \(fd)")
+            Glibc.close(fd)
+            throw error
         }
         let path = UnixSocket.boundPath(of: fd) ?? "fd \(fd)"
         try self.init(loop: loop, fd: fd, path: path, boundFile: nil)
@@ -162,7 +166,7 @@ final class UnixListener: LoopOwned {
             UnixSocket.unlinkIfSame(path, device: boundFile.device, inode: boundFile.inode)
         }
         // The poll handle first, its fd in the close callback.
-        uv_close(handle(poll)) { poll in
+        uv_close(uvHandle(poll)) { poll in
             Unmanaged<UnixListener>.fromOpaque(poll!.pointee.data).takeUnretainedValue()
                 .finishClose()
         }
