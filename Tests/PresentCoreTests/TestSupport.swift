@@ -94,6 +94,11 @@ extension Array where Element == StackEvent {
     }
 }
 
+extension Array where Element == LifecycleNotice {
+    func notices(_ event: LifecycleEvent) -> [LifecycleNotice] { filter { $0.event == event } }
+    func notices(for id: String) -> [LifecycleNotice] { filter { $0.id == id } }
+}
+
 extension Scene {
     func layer(_ id: String, _ role: LayerRole) -> Layer? {
         layers.first { $0.entryID == id && $0.role == role }
