@@ -75,6 +75,7 @@ public struct ModalStack: Sendable {
         var entry = Entry(id: id, owner: owner, presentation: presentation, state: .queued, sequence: nextSequence)
         nextSequence += 1
         if presentation.precedence == .override, let top = topStaying, presentation.priority >= top.priority {
+            // One status-bar change, with the newcomer's transition (beginPresenting resolves it).
             beginDismissing(id: top.id, reason: .preempted, transition: nil, animated: true)
             beginPresenting(entry)
         } else if isTransitionRunning {
