@@ -121,9 +121,13 @@ func near(_ a: Rect, _ b: Rect, _ tolerance: Double = 1e-9) -> Bool {
 /// `ignoringDimmingFrames`: the dimming layer is the container's bounds by definition,
 /// so it follows a container change at once.
 func largestJump(_ a: Scene, _ b: Scene, ignoringDimmingFrames: Bool = false) -> Double {
-    guard a.layers.count == b.layers.count else { return .infinity }
+    largestJump(a.layers, b.layers, ignoringDimmingFrames: ignoringDimmingFrames)
+}
+
+func largestJump(_ a: [Layer], _ b: [Layer], ignoringDimmingFrames: Bool = false) -> Double {
+    guard a.count == b.count else { return .infinity }
     var jump = 0.0
-    for (x, y) in zip(a.layers, b.layers) {
+    for (x, y) in zip(a, b) {
         guard x.entryID == y.entryID, x.role == y.role, x.color == y.color, x.blur == y.blur,
               x.shadow == y.shadow, x.content == y.content, x.tintDimmed == y.tintDimmed else { return .infinity }
         var numbers = [(x.alpha, y.alpha), (x.scale, y.scale), (x.rotation, y.rotation),
