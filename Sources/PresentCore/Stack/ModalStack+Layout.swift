@@ -7,18 +7,29 @@ extension ModalStack {
     /// `duration` nil = the configured default; 0 = at once.
     public mutating func setContainer(_ new: Container, duration: Double? = nil, at t: Double) {
         advance(to: t)
+        let current = visuals()
         var next = new
         next.keyboardHeight = container.keyboardHeight
         container = next
         adaptEntries()
-        relayout(duration: duration ?? configuration.containerChangeDuration, curve: configuration.containerChangeTiming)
+        relayout(from: current, duration: duration ?? configuration.containerChangeDuration,
+                 curve: configuration.containerChangeTiming)
     }
 
     /// The keyboard rose to `height` (0 = hidden); entries avoid it by their keyboard mode.
     public mutating func setKeyboard(height: Double, duration: Double? = nil, curve: TimingCurve? = nil, at t: Double) {
         advance(to: t)
+        let current = visuals()
         container.keyboardHeight = max(0, height)
-        relayout(duration: duration ?? configuration.keyboardDuration, curve: curve ?? configuration.keyboardTiming)
+        relayout(from: current, duration: duration ?? configuration.keyboardDuration,
+                 curve: curve ?? configuration.keyboardTiming)
+    }
+
+    /// Where every on-screen entry is drawn now. Taken before the container changes: an
+    /// entry at rest is drawn at its layout in the *current* container, which is where
+    /// its re-layout must start from.
+    private func visuals() -> [VisualState] {
+        entries.map { $0.visual(at: time, in: container) }
     }
 
     /// Applies or reverts each entry's compact-height policy, reporting each change.
@@ -34,9 +45,10 @@ extension ModalStack {
         events.append(.stackChanged)
     }
 
-    /// Moves every entry towards its new target: transitions keep their end time,
-    /// entries at rest animate over `duration`.
-    private mutating func relayout(duration: Double, curve: TimingCurve) {
+    /// Moves every entry from `current` (its visual state before the change, by index)
+    /// towards its new target: transitions keep their end time, entries at rest animate
+    /// over `duration`.
+    private mutating func relayout(from current: [VisualState], duration: Double, curve: TimingCurve) {
         for i in entries.indices {
             var e = entries[i]
             let rest = e.restState(in: container)
@@ -48,9 +60,9 @@ extension ModalStack {
             case .presented where e.swipe != nil:
                 e.swipe?.base = rest
             case .presented:
-                let current = e.visual(at: time, in: container)
-                e.animation = duration > 0 && current != rest
-                    ? (e.animation ?? Animation(from: current, to: current, start: time, duration: 0, curve: .linear))
+                let now = current[i]
+                e.animation = duration > 0 && now != rest
+                    ? (e.animation ?? Animation(from: now, to: now, start: time, duration: 0, curve: .linear))
                         .redirected(to: rest, at: time, duration: duration, curve: curve)
                     : nil
             case .queued:
