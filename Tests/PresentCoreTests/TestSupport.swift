@@ -99,6 +99,15 @@ extension Array where Element == LifecycleNotice {
     func notices(for id: String) -> [LifecycleNotice] { filter { $0.id == id } }
 }
 
+extension HitTestResult {
+    /// "id part dismisses=…", for comparisons (the initializer is internal).
+    var summary: String { "\(id ?? "-") \(part) dismisses=\(dismisses)" }
+}
+
+extension SwipeResult {
+    var summary: String { "\(id ?? "-") \(progress) \(outcome)" }
+}
+
 extension Scene {
     func layer(_ id: String, _ role: LayerRole) -> Layer? {
         layers.first { $0.entryID == id && $0.role == role }
