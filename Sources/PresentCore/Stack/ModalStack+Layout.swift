@@ -1,6 +1,7 @@
 // Re-layout: the container changed (rotation, resize, traits) or the keyboard moved.
 // Every on-screen entry adapts to the new traits and retargets its motion to the new
-// frames; an animation in flight keeps its end time, so nothing jumps.
+// frames; an animation in flight keeps its end time, so nothing jumps. A swipe in
+// progress ends there: the entry glides from where it is to its new layout.
 
 extension ModalStack {
     /// Replaces the container (the keyboard stays as it is) and re-lays out every entry.
@@ -57,9 +58,10 @@ extension ModalStack {
                 e.animation = retarget(e.animation, to: rest, fallback: duration, curve: curve)
             case .dismissing:
                 e.animation = retarget(e.animation, to: dismissTarget(of: e), fallback: duration, curve: curve)
-            case .presented where e.swipe != nil:
-                e.swipe?.base = rest
             case .presented:
+                // A drag in progress ends: the new layout is no place to finish it, and
+                // moving its base under the finger would make the entry jump.
+                e.swipe = nil
                 let now = current[i]
                 e.animation = duration > 0 && now != rest
                     ? (e.animation ?? Animation(from: now, to: now, start: time, duration: 0, curve: .linear))
