@@ -116,6 +116,8 @@ public struct ModalStack: Sendable {
     }
 
     mutating func beginPresenting(_ entry: Entry) {
+        // What is covered can no longer be dragged out: a swipe in progress springs back.
+        if let swiped = entries.lastIndex(where: { $0.swipe != nil }) { springBack(swiped) }
         var e = entry
         e.state = .presenting
         e.isAdapted = e.wantsAdaptation(in: container)
