@@ -76,8 +76,9 @@ extension ModalStack {
     /// The entry a tap at `point` hits at time t. Every entry's dimming layer covers the
     /// container, so the topmost entry that is not leaving takes every tap.
     public func hitTest(_ point: Point, at t: Double) -> HitTestResult {
-        guard let top = entries.last(where: { $0.state != .dismissing }) else { return .nothing }
-        if top.visual(at: t, in: container).visibleFrame.contains(point) {
+        let now = caughtUp(to: t)
+        guard let top = now.entries.last(where: { $0.state != .dismissing }) else { return .nothing }
+        if top.visual(at: max(t, time), in: container).visibleFrame.contains(point) {
             return HitTestResult(id: top.id, part: .content, dismisses: false)
         }
         return HitTestResult(id: top.id, part: .dimming, dismisses: top.presentation.dismissOnTap)

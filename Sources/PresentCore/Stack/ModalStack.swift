@@ -58,7 +58,16 @@ public struct ModalStack: Sendable {
     public var isTransitionRunning: Bool { entries.contains { $0.isInTransition } }
 
     /// Anything moves at time t (transitions, re-layouts): frames are needed.
-    public func isAnimating(at t: Double) -> Bool { entries.contains { $0.isAnimating(at: t) } }
+    public func isAnimating(at t: Double) -> Bool { caughtUp(to: t).entries.contains { $0.isAnimating(at: t) } }
+
+    /// The stack as it will be at t if nothing else happens first; the queries that take
+    /// a time (scene, hit test, isAnimating) answer from it, so they agree with `advance`.
+    func caughtUp(to t: Double) -> ModalStack {
+        guard t > time else { return self }
+        var later = self
+        later.advance(to: t)
+        return later
+    }
 
     /// The topmost entry that is not leaving.
     var topStaying: Entry? { entries.last { $0.state != .dismissing } }
