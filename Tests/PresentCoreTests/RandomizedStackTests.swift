@@ -79,11 +79,12 @@ struct RandomRun {
     mutating func runStep() {
         step += 1
         let at = nextTime()
-        let before = stack.advanced(to: at)
-        var continuous = true, ignoreDimmingFrames = false
         let dice = Double.random(in: 0..<1, using: &rng)
         operation = ["present", "dismiss", "dismissAll", "removeAll", "setContainer", "setKeyboard", "advance", "tap", "swipe"][
             [0.30, 0.45, 0.47, 0.52, 0.59, 0.64, 0.84, 0.90, 1].firstIndex { dice < $0 }!]
+        let before = stack.advanced(to: at)
+        checkLookahead(before, at: at)
+        var continuous = true, ignoreDimmingFrames = false
         switch dice {
         case ..<0.30: present(at: at, before: before)
         case ..<0.45: continuous = dismiss(at: at, before: before)
@@ -174,6 +175,14 @@ struct RandomRun {
 
     mutating func expectOnlyTimePassed(_ before: ModalStack) {
         if stack.snapshot != before.snapshot { fail("a refused request changed the stack") }
+    }
+
+    /// Asking the stack about a later instant answers for the stack once time got there.
+    mutating func checkLookahead(_ later: ModalStack, at: Double) {
+        if stack.scene(at: at) != later.scene(at: at) { fail("before it, scene(at: \(at)) ahead of time differs from after advancing") }
+        if stack.isAnimating(at: at) != later.isAnimating(at: at) { fail("isAnimating(at: \(at)) ahead of time differs") }
+        let point = Point(x: number(0...stack.container.size.width), y: number(0...stack.container.size.height))
+        if stack.hitTest(point, at: at) != later.hitTest(point, at: at) { fail("hitTest ahead of time differs") }
     }
 
     mutating func checkContinuity(before: Scene, after: Scene, _ ignoreDimmingFrames: Bool) {

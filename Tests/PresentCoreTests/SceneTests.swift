@@ -66,6 +66,18 @@ import PresentCore
         #expect(stack.scene(at: 3).entryIDs == ["under", "full"])  // it leaves uncovering the presenter
     }
 
+    @Test func aFullScreenEntryBackAtRestAfterAnEmptySwipeHidesWhatIsBeneath() {
+        var stack = ModalStack()
+        stack.show(sheet("under", style: .popup), at: 0)
+        stack.show(sheet("full", style: .fullScreen, dismissOnSwipe: true), at: 1)
+        stack.advance(to: 2)
+        _ = stack.swipe(.began, translation: .zero, at: 2)
+        #expect(stack.swipe(.ended, translation: .zero, at: 2).outcome == .cancelled)
+        // It never moved, so it is at rest at once, covering the presenter.
+        #expect(stack.scene(at: 2).entryIDs == ["full"])
+        #expect(!stack.scene(at: 2).isAnimating)
+    }
+
     @Test func overFullScreenKeepsThePresenterVisible() {
         var stack = ModalStack()
         stack.show(sheet("under", style: .popup), at: 0)
