@@ -49,7 +49,7 @@ extension ModalStack {
     private func draw(at t: Double) -> Scene {
         var layers: [Layer] = []
         layers.reserveCapacity(entries.count * 2)
-        for index in entries.indices.dropFirst(firstVisibleIndex) {
+        for index in entries.indices.dropFirst(firstVisibleIndex(at: t)) {
             layers.append(contentsOf: self.layers(of: entries[index], at: t, tintDimmed: isTintDimmed(below: index)))
         }
         return Scene(time: t, container: container, layers: layers, statusBar: statusBar,
@@ -57,8 +57,10 @@ extension ModalStack {
     }
 
     /// Entries under a full-screen entry at rest are not drawn (UIKit removes the presenter).
-    var firstVisibleIndex: Int {
-        entries.lastIndex { $0.state == .presented && $0.animation == nil && $0.effectiveStyle.hidesPresenter } ?? 0
+    /// At rest means not moving at t: a re-layout or spring-back that has ended counts,
+    /// even before the next `advance` clears it away.
+    func firstVisibleIndex(at t: Double) -> Int {
+        entries.lastIndex { $0.state == .presented && !$0.isAnimating(at: t) && $0.effectiveStyle.hidesPresenter } ?? 0
     }
 
     private func isTintDimmed(below index: Int) -> Bool {
