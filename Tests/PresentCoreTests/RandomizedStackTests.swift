@@ -264,7 +264,7 @@ struct RandomRun {
     mutating func checkScene() {
         let scene = stack.scene(at: stack.time)
         let hider = stack.entries.lastIndex {
-            $0.state == .presented && $0.animation == nil && $0.effectiveStyle.hidesPresenter
+            $0.state == .presented && ($0.animation?.isFinished(at: stack.time) ?? true) && $0.effectiveStyle.hidesPresenter
         } ?? 0
         let ids = stack.entries[hider...].map(\.id)
         if scene.layers.map(\.entryID) != ids.flatMap({ [$0, $0] }) { fail("scene \(scene.entryIDs) ≠ entries \(ids)") }
