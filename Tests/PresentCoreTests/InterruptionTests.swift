@@ -35,6 +35,18 @@ let midFlight: [Double] = [0.05, 0.1375, 0.2, 0.31]
         #expect(stack.entries.isEmpty)
     }
 
+    /// A retarget keeps the presentation's end time; the way back still takes the share
+    /// of the whole presentation that had been used, not of the retargeted remainder.
+    @Test func aReversalAfterARetargetTakesTheShareItHadUsed() throws {
+        var stack = ModalStack()
+        stack.show(sheet("a", style: .alert, duration: 0.4), at: 0)
+        stack.setContainer(tablet, at: 0.25)
+        let (before, after) = try aroundOperation(&stack, at: 0.3) { try $0.dismiss(id: "a", at: 0.3) }
+        #expect(largestJump(before, after) < jumpTolerance)
+        let back = try #require(stack.entry(id: "a")?.animation)
+        #expect(near(back.duration, 0.3))  // 0.3 of 0.4 s used
+    }
+
     @Test(arguments: midFlight)
     func aPreemptedPresentationReversesWithoutAJump(t: Double) throws {
         var stack = ModalStack()
