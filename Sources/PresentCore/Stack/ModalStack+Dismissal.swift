@@ -90,10 +90,7 @@ extension ModalStack {
         let transition = override ?? e.presentation.effectiveDismissTransition
         e.exitTransition = transition
         let target = dismissTarget(of: e)
-        var duration = transition.duration
-        if e.state == .presenting, let a = e.animation, a.duration > 0 {
-            duration *= min(1, (time - a.start) / a.duration)
-        }
+        let duration = transition.duration * e.presentationShareUsed(at: time)
         startLeaving(&e, towards: target, duration: duration, curve: transition.timing, reason: reason)
         entries[i] = e
         return e.animation
