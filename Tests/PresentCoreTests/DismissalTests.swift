@@ -6,7 +6,8 @@
 import Testing
 import PresentCore
 
-/// A stack with a, b, c presented (bottom to top) and the events drained, at t = 1.
+/// A stack with a (popup), b (alert), c (bottom half) presented, bottom to top, at rest
+/// at t = 2 with the events drained.
 func threeUp(owners: [OwnerID] = [1, 1, 1]) -> ModalStack {
     var stack = ModalStack()
     for (i, id) in ["a", "b", "c"].enumerated() {
