@@ -77,7 +77,7 @@ func threeUp(owners: [OwnerID] = [1, 1, 1]) -> ModalStack {
 
     @Test func dismissingALeavingEntryAgainChangesNothing() throws {
         var stack = threeUp()
-        try stack.dismiss(id: "c", at: 2)
+        _ = try stack.dismiss(id: "c", at: 2)
         _ = stack.drainEvents()
         let before = stack.snapshot
         #expect(try stack.dismiss(id: "c", reason: .tap, at: 2) == ["c"])
@@ -88,10 +88,10 @@ func threeUp(owners: [OwnerID] = [1, 1, 1]) -> ModalStack {
 
     @Test func dismissingBelowALeavingTopKeepsItsMotionAndReason() throws {
         var stack = threeUp()
-        try stack.dismiss(id: "c", at: 2)
+        _ = try stack.dismiss(id: "c", at: 2)
         let motion = stack.entry(id: "c")?.animation
         _ = stack.drainEvents()
-        try stack.dismiss(id: "a", reason: .tap, at: 2.1)
+        _ = try stack.dismiss(id: "a", reason: .tap, at: 2.1)
         #expect(stack.entry(id: "c")?.animation == motion)
         #expect(stack.ids == ["c"])
         let events = stack.drainEvents().notices

@@ -56,7 +56,7 @@ extension ModalStack {
         stack.advance(to: 2)
         let onA = Point(x: 40, y: 160)  // inside the popup, outside the alert
         #expect(stack.hitTest(onA, at: 2).summary == "b dimming dismisses=false")
-        try stack.dismiss(id: "b", at: 2)
+        _ = try stack.dismiss(id: "b", at: 2)
         // A leaving entry takes no taps: the one below does, while b is still on screen.
         #expect(stack.hitTest(onA, at: 2.1).summary == "a content dismisses=false")
         #expect(stack.hitTest(Point(x: 5, y: 5), at: 2.1).summary == "a dimming dismisses=true")
@@ -67,7 +67,7 @@ extension ModalStack {
         #expect(stack.hitTest(Point(x: 100, y: 100), at: 0) == .nothing)
         stack.show(sheet("a"), at: 0)
         stack.advance(to: 1)
-        try stack.dismiss(id: "a", at: 1)
+        _ = try stack.dismiss(id: "a", at: 1)
         #expect(stack.hitTest(Point(x: 195, y: 422), at: 1.1) == .nothing)
     }
 

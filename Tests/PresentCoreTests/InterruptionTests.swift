@@ -17,7 +17,7 @@ let midFlight: [Double] = [0.05, 0.1375, 0.2, 0.31]
     func dismissingWhilePresentingReversesWithoutAJump(kind: TransitionKind, t: Double) throws {
         var stack = ModalStack()
         stack.show(sheet("a", transition: kind), at: 0)
-        let (before, after) = try aroundOperation(&stack, at: t) { try $0.dismiss(id: "a", at: t) }
+        let (before, after) = try aroundOperation(&stack, at: t) { _ = try $0.dismiss(id: "a", at: t) }
         #expect(largestJump(before, after) < jumpTolerance)
         #expect(stack.entry(id: "a")?.state == .dismissing)
 
@@ -41,7 +41,7 @@ let midFlight: [Double] = [0.05, 0.1375, 0.2, 0.31]
         var stack = ModalStack()
         stack.show(sheet("a", style: .alert, duration: 0.4), at: 0)
         stack.setContainer(tablet, at: 0.25)
-        let (before, after) = try aroundOperation(&stack, at: 0.3) { try $0.dismiss(id: "a", at: 0.3) }
+        let (before, after) = try aroundOperation(&stack, at: 0.3) { _ = try $0.dismiss(id: "a", at: 0.3) }
         #expect(largestJump(before, after) < jumpTolerance)
         let back = try #require(stack.entry(id: "a")?.animation)
         #expect(near(back.duration, 0.3))  // 0.3 of 0.4 s used
@@ -65,7 +65,7 @@ let midFlight: [Double] = [0.05, 0.1375, 0.2, 0.31]
         var stack = ModalStack()
         stack.show(sheet("a"), at: 0)
         stack.setContainer(tablet, at: 1)
-        let (before, after) = try aroundOperation(&stack, at: 1 + t) { try $0.dismiss(id: "a", at: 1 + t) }
+        let (before, after) = try aroundOperation(&stack, at: 1 + t) { _ = try $0.dismiss(id: "a", at: 1 + t) }
         #expect(largestJump(before, after) < jumpTolerance)
     }
 
@@ -91,7 +91,7 @@ let midFlight: [Double] = [0.05, 0.1375, 0.2, 0.31]
         var stack = ModalStack()
         stack.show(sheet("a", style: .bottomHalf), at: 0)
         stack.advance(to: 1)
-        try stack.dismiss(id: "a", at: 1)
+        _ = try stack.dismiss(id: "a", at: 1)
         let (before, after) = aroundOperation(&stack, at: 1 + t) { $0.setContainer(tablet, at: 1 + t) }
         #expect(largestJump(before, after, ignoringDimmingFrames: true) < jumpTolerance)
         // It now leaves through the new container's bottom edge, ending on time.

@@ -48,7 +48,7 @@ import PresentCore
         #expect(stack.scene(at: 0).isAnimating && stack.isAnimating(at: 0.2))
         stack.advance(to: 0.4)
         #expect(!stack.scene(at: 0.4).isAnimating)
-        try stack.dismiss(id: "a", at: 1)
+        _ = try stack.dismiss(id: "a", at: 1)
         #expect(stack.scene(at: 1).isAnimating)
     }
 
@@ -61,8 +61,8 @@ import PresentCore
         #expect(stack.scene(at: 1.4).entryIDs == ["full"])
         stack.show(sheet("over", style: .alert), at: 2)
         #expect(stack.scene(at: 2).entryIDs == ["full", "over"])
-        try stack.dismiss(id: "over", at: 2.5)
-        try stack.dismiss(id: "full", at: 3)
+        _ = try stack.dismiss(id: "over", at: 2.5)
+        _ = try stack.dismiss(id: "full", at: 3)
         #expect(stack.scene(at: 3).entryIDs == ["under", "full"])  // it leaves uncovering the presenter
     }
 
@@ -96,7 +96,7 @@ import PresentCore
         #expect(scene.content("a")?.tintDimmed == true && scene.content("b")?.tintDimmed == true)
         #expect(scene.content("c")?.tintDimmed == false)
         #expect(scene.layers.filter { $0.role == .dimming }.allSatisfy { !$0.tintDimmed })
-        try stack.dismiss(id: "c", at: 3)
+        _ = try stack.dismiss(id: "c", at: 3)
         #expect(stack.scene(at: 3).content("a")?.tintDimmed == false)
     }
 
@@ -132,7 +132,7 @@ import PresentCore
         var stack = ModalStack()
         stack.show(sheet("a"), at: 0)
         stack.advance(to: 1)
-        try stack.dismiss(id: "a", at: 1)
+        _ = try stack.dismiss(id: "a", at: 1)
         let later = stack.scene(at: 2)
         #expect(later.layers.isEmpty && !later.isAnimating)
     }

@@ -47,7 +47,7 @@ import PresentCore
         var stack = ModalStack()
         stack.show(sheet("a"), at: 0)
         stack.advance(to: 1)
-        try stack.dismiss(id: "a", at: 1)
+        _ = try stack.dismiss(id: "a", at: 1)
         #expect(stack.show(sheet("b"), at: 1.1)?.state == .queued)
         let end = try #require(stack.entry(id: "a")?.animation?.end)
         stack.advance(to: 2)
@@ -198,7 +198,7 @@ import PresentCore
         var stack = ModalStack()
         stack.show(sheet("a", kind: "menu"), at: 0)
         stack.advance(to: 1)
-        try stack.dismiss(id: "a", at: 1)
+        _ = try stack.dismiss(id: "a", at: 1)
         let again = stack.show(sheet("b", kind: "menu"), at: 1.1)
         #expect(again?.id == "b" && again?.deduplicated == false)
     }
@@ -260,7 +260,7 @@ import PresentCore
         var stack = ModalStack()
         stack.show(sheet("a"), at: 0)
         stack.advance(to: 1)
-        try stack.dismiss(id: "a", at: 1)
+        _ = try stack.dismiss(id: "a", at: 1)
         #expect(throws: StackError.duplicateID(id: "a")) { try stack.present(sheet("a"), owner: 1, at: 1.2) }
         // Leaving ends at 1.4: the same id may be presented again afterwards.
         #expect(try stack.present(sheet("a"), owner: 1, at: 2).state == .presenting)

@@ -64,7 +64,7 @@ func expectState(_ layer: Layer?, frame: Rect, alpha: Double, scale: Double, rot
         stack.show(sheet("a", transition: kind), at: 0)
         stack.advance(to: 1)
         _ = stack.drainEvents()
-        try stack.dismiss(id: "a", at: 1)
+        _ = try stack.dismiss(id: "a", at: 1)
         let end = expectedOffscreen(kind, phase: .dismissing)
 
         let start = stack.scene(at: 1)
@@ -92,7 +92,7 @@ func expectState(_ layer: Layer?, frame: Rect, alpha: Double, scale: Double, rot
         let will = try #require(stack.drainEvents().notices(.willPresent).first?.animation)
         #expect(will.from.scale == 0.1 && will.to.scale == 1 && will.duration == 0.3)
         stack.advance(to: 0.3)
-        try stack.dismiss(id: "z", at: 0.3)
+        _ = try stack.dismiss(id: "z", at: 0.3)
         let leave = try #require(stack.drainEvents().notices(.willDismiss).first?.animation)
         #expect(leave.from.scale == 1 && leave.to.scale == 0.001)
         // Scaling is about the centre: the drawn frame shrinks around the same midpoint.
@@ -136,7 +136,7 @@ func expectState(_ layer: Layer?, frame: Rect, alpha: Double, scale: Double, rot
         var stack = ModalStack()
         stack.show(sheet("a", transition: .coverVertical, dismissTransition: linear(.crossDissolve, 0.2)), at: 0)
         stack.advance(to: 0.4)
-        try stack.dismiss(id: "a", at: 0.4)
+        _ = try stack.dismiss(id: "a", at: 0.4)
         let mid = stack.scene(at: 0.5).content("a")!
         #expect(near(mid.alpha, 0.5))
         #expect(near(mid.frame, popupFrame))  // a cross-dissolve does not move
@@ -148,7 +148,7 @@ func expectState(_ layer: Layer?, frame: Rect, alpha: Double, scale: Double, rot
         var stack = ModalStack()
         stack.show(sheet("a"), at: 0)
         stack.advance(to: 0.4)
-        try stack.dismiss(id: "a", transition: linear(.coverHorizontalFromRight, 0.1), at: 0.4)
+        _ = try stack.dismiss(id: "a", transition: linear(.coverHorizontalFromRight, 0.1), at: 0.4)
         let late = stack.scene(at: 0.5 - 1e-12).content("a")!
         #expect(near(late.frame.minX, 390, 1e-6))
         stack.advance(to: 0.5)
