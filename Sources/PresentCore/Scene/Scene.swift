@@ -38,20 +38,29 @@ public struct Scene: Hashable, Sendable {
 }
 
 extension ModalStack {
-    /// The scene at time t (t ≥ the stack's time; an earlier t is treated as the stack's time).
+    /// The scene at time t (t ≥ the stack's time; an earlier t is treated as the stack's
+    /// time): what the stack shows once it has caught up with t — exits that ended by then
+    /// are gone and queued entries have started, each at its own time.
     public func scene(at t: Double) -> Scene {
-        let t = max(t, time)
+        caughtUp(to: t).draw(at: max(t, time))
+    }
+
+    /// The scene of this stack as it is, at t ≥ its time.
+    private func draw(at t: Double) -> Scene {
         var layers: [Layer] = []
         layers.reserveCapacity(entries.count * 2)
-        for index in entries.indices.dropFirst(firstVisibleIndex) {
+        for index in entries.indices.dropFirst(firstVisibleIndex(at: t)) {
             layers.append(contentsOf: self.layers(of: entries[index], at: t, tintDimmed: isTintDimmed(below: index)))
         }
-        return Scene(time: t, container: container, layers: layers, statusBar: statusBar, isAnimating: isAnimating(at: t))
+        return Scene(time: t, container: container, layers: layers, statusBar: statusBar,
+                     isAnimating: entries.contains { $0.isAnimating(at: t) })
     }
 
     /// Entries under a full-screen entry at rest are not drawn (UIKit removes the presenter).
-    var firstVisibleIndex: Int {
-        entries.lastIndex { $0.state == .presented && $0.animation == nil && $0.effectiveStyle.hidesPresenter } ?? 0
+    /// At rest means not moving at t: a re-layout or spring-back that has ended counts,
+    /// even before the next `advance` clears it away.
+    func firstVisibleIndex(at t: Double) -> Int {
+        entries.lastIndex { $0.state == .presented && !$0.isAnimating(at: t) && $0.effectiveStyle.hidesPresenter } ?? 0
     }
 
     private func isTintDimmed(below index: Int) -> Bool {

@@ -104,6 +104,17 @@ public struct Entry: Hashable, Sendable {
         return restState(in: container)
     }
 
+    /// How much of its presentation an entry has used at t, 0…1 (1 once presented).
+    /// A retarget restarts the animation but keeps its end time, so this counts back
+    /// from the end over the whole presentation's duration.
+    func presentationShareUsed(at t: Double) -> Double {
+        guard state == .presenting, let a = animation else { return 1 }
+        let transition = presentation.transition
+        let whole = max(0, transition.timing.effectiveDuration(transition.duration))
+        guard whole > 0 else { return 1 }
+        return min(1, max(0, 1 - (a.end - t) / whole))
+    }
+
     func isAnimating(at t: Double) -> Bool {
         guard let animation else { return false }
         return !animation.isFinished(at: t)

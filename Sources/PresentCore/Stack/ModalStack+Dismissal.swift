@@ -16,9 +16,11 @@ extension ModalStack {
         guard let index = entries.firstIndex(where: { $0.id == id }) else { throw .notFound(id: id) }
         let ids = entries[index...].map(\.id)
         // The top one animates (or continues leaving); those between are removed at once.
-        beginDismissing(id: entries[entries.count - 1].id, reason: reason, transition: transition, animated: animated)
+        let exit = beginDismissing(id: entries[entries.count - 1].id, reason: reason,
+                                   transition: transition, animated: animated)
         for other in ids.dropLast().reversed() { removeImmediately(id: other, reason: reason) }
         settle()
+        resolveStatusBar(duration: exit?.duration ?? 0)
         return ids
     }
 
@@ -41,15 +43,17 @@ extension ModalStack {
             removed.append(queue[q].id)
             withdraw(at: q, reason: reason)
         }
+        var exit: Animation?
         for e in entries.reversed() where e.owner == owner {
             removed.append(e.id)
             if e.id == entries.last?.id {
-                beginDismissing(id: e.id, reason: reason, transition: nil, animated: true)
+                exit = beginDismissing(id: e.id, reason: reason, transition: nil, animated: true)
             } else {
                 removeImmediately(id: e.id, reason: reason)
             }
         }
         settle()
+        resolveStatusBar(duration: exit?.duration ?? 0)
         return removed
     }
 
@@ -62,32 +66,34 @@ extension ModalStack {
         events.append(.stackChanged)
     }
 
-    /// Removes an on-screen entry without animation.
+    /// Removes an on-screen entry without animation. The caller resolves the status bar
+    /// once its whole operation is done.
     mutating func removeImmediately(id: String, reason: DismissReason) {
         guard let i = entries.firstIndex(where: { $0.id == id }) else { return }
         let e = entries.remove(at: i)
         if e.state != .dismissing { emit(e, .willDismiss, at: time, reason: reason) }
         emit(e, .didDismiss, at: time, reason: e.dismissReason ?? reason)
         events.append(.stackChanged)
-        resolveStatusBar(duration: 0)
     }
 
     /// Starts an entry's way out from wherever it is now. An entry still presenting
-    /// reverses: the way back takes the share of the duration it had used.
-    mutating func beginDismissing(id: String, reason: DismissReason, transition override: Transition?, animated: Bool) {
-        guard let i = entries.firstIndex(where: { $0.id == id }), entries[i].state != .dismissing else { return }
-        guard animated else { return removeImmediately(id: id, reason: reason) }
+    /// reverses: the way back takes the share of the duration it had used. Returns the
+    /// motion started (nil when it was already leaving or went at once); the caller
+    /// resolves the status bar with it once its whole operation is done, so an operation
+    /// that changes several entries reports one change, timed with the top's transition.
+    @discardableResult
+    mutating func beginDismissing(id: String, reason: DismissReason, transition override: Transition?,
+                                  animated: Bool) -> Animation? {
+        guard let i = entries.firstIndex(where: { $0.id == id }), entries[i].state != .dismissing else { return nil }
+        guard animated else { removeImmediately(id: id, reason: reason); return nil }
         var e = entries[i]
         let transition = override ?? e.presentation.effectiveDismissTransition
         e.exitTransition = transition
         let target = dismissTarget(of: e)
-        var duration = transition.duration
-        if e.state == .presenting, let a = e.animation, a.duration > 0 {
-            duration *= min(1, (time - a.start) / a.duration)
-        }
+        let duration = transition.duration * e.presentationShareUsed(at: time)
         startLeaving(&e, towards: target, duration: duration, curve: transition.timing, reason: reason)
         entries[i] = e
-        resolveStatusBar(duration: e.animation?.duration ?? 0)
+        return e.animation
     }
 
     /// Puts `e` into the dismissing state, animating from its current visual state.

@@ -49,10 +49,15 @@ extension SwipeInteraction {
 
     var progress: Double { min(1, max(0, displacement / distance)) }
 
+    /// How far the entry is drawn along the way out: the finger's displacement, or the
+    /// rubber-banded offset against it (negative).
+    var travel: Double {
+        displacement >= 0 ? displacement : -Self.rubberBand(-displacement, dimension: distance)
+    }
+
     /// The entry as dragged: moved along the way out (or rubber-banded against it),
     /// its dimming fading with the progress.
     var visual: VisualState {
-        let travel = displacement >= 0 ? displacement : -Self.rubberBand(-displacement, dimension: distance)
         var s = base
         switch edge {
         case .bottom: s.frame.origin.y += travel
@@ -71,8 +76,9 @@ extension ModalStack {
     /// The entry a tap at `point` hits at time t. Every entry's dimming layer covers the
     /// container, so the topmost entry that is not leaving takes every tap.
     public func hitTest(_ point: Point, at t: Double) -> HitTestResult {
-        guard let top = entries.last(where: { $0.state != .dismissing }) else { return .nothing }
-        if top.visual(at: t, in: container).visibleFrame.contains(point) {
+        let now = caughtUp(to: t)
+        guard let top = now.entries.last(where: { $0.state != .dismissing }) else { return .nothing }
+        if top.visual(at: max(t, time), in: container).visibleFrame.contains(point) {
             return HitTestResult(id: top.id, part: .content, dismisses: false)
         }
         return HitTestResult(id: top.id, part: .dimming, dismisses: top.presentation.dismissOnTap)
@@ -123,11 +129,19 @@ extension ModalStack {
         settle()
     }
 
-    /// Abandons a swipe: the entry returns to rest over progress × duration.
+    /// Abandons a swipe: the entry returns to rest.
     public mutating func cancelSwipe(at t: Double) {
         advance(to: t)
-        guard let i = entries.lastIndex(where: { $0.swipe != nil }), let s = entries[i].swipe else { return }
-        let duration = entries[i].presentation.effectiveDismissTransition.duration * s.progress
+        guard let i = entries.lastIndex(where: { $0.swipe != nil }) else { return }
+        springBack(i)
+    }
+
+    /// Ends the swipe on `entries[i]`: it returns to rest over the share of its dismiss
+    /// duration it is away from it — either way, so a rubber-banded entry glides back too.
+    mutating func springBack(_ i: Int) {
+        guard let s = entries[i].swipe else { return }
+        let away = min(1, abs(s.travel) / s.distance)
+        let duration = entries[i].presentation.effectiveDismissTransition.duration * away
         entries[i].swipe = nil
         entries[i].animation = Animation(from: s.visual, to: entries[i].restState(in: container),
                                          start: time, duration: duration, curve: .easeInEaseOut)

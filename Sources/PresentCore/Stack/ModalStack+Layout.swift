@@ -1,24 +1,36 @@
 // Re-layout: the container changed (rotation, resize, traits) or the keyboard moved.
 // Every on-screen entry adapts to the new traits and retargets its motion to the new
-// frames; an animation in flight keeps its end time, so nothing jumps.
+// frames; an animation in flight keeps its end time, so nothing jumps. A swipe in
+// progress ends there: the entry glides from where it is to its new layout.
 
 extension ModalStack {
     /// Replaces the container (the keyboard stays as it is) and re-lays out every entry.
     /// `duration` nil = the configured default; 0 = at once.
     public mutating func setContainer(_ new: Container, duration: Double? = nil, at t: Double) {
         advance(to: t)
+        let current = visuals()
         var next = new
         next.keyboardHeight = container.keyboardHeight
         container = next
         adaptEntries()
-        relayout(duration: duration ?? configuration.containerChangeDuration, curve: configuration.containerChangeTiming)
+        relayout(from: current, duration: duration ?? configuration.containerChangeDuration,
+                 curve: configuration.containerChangeTiming)
     }
 
     /// The keyboard rose to `height` (0 = hidden); entries avoid it by their keyboard mode.
     public mutating func setKeyboard(height: Double, duration: Double? = nil, curve: TimingCurve? = nil, at t: Double) {
         advance(to: t)
+        let current = visuals()
         container.keyboardHeight = max(0, height)
-        relayout(duration: duration ?? configuration.keyboardDuration, curve: curve ?? configuration.keyboardTiming)
+        relayout(from: current, duration: duration ?? configuration.keyboardDuration,
+                 curve: curve ?? configuration.keyboardTiming)
+    }
+
+    /// Where every on-screen entry is drawn now. Taken before the container changes: an
+    /// entry at rest is drawn at its layout in the *current* container, which is where
+    /// its re-layout must start from.
+    private func visuals() -> [VisualState] {
+        entries.map { $0.visual(at: time, in: container) }
     }
 
     /// Applies or reverts each entry's compact-height policy, reporting each change.
@@ -34,9 +46,10 @@ extension ModalStack {
         events.append(.stackChanged)
     }
 
-    /// Moves every entry towards its new target: transitions keep their end time,
-    /// entries at rest animate over `duration`.
-    private mutating func relayout(duration: Double, curve: TimingCurve) {
+    /// Moves every entry from `current` (its visual state before the change, by index)
+    /// towards its new target: transitions keep their end time, entries at rest animate
+    /// over `duration`.
+    private mutating func relayout(from current: [VisualState], duration: Double, curve: TimingCurve) {
         for i in entries.indices {
             var e = entries[i]
             let rest = e.restState(in: container)
@@ -45,12 +58,13 @@ extension ModalStack {
                 e.animation = retarget(e.animation, to: rest, fallback: duration, curve: curve)
             case .dismissing:
                 e.animation = retarget(e.animation, to: dismissTarget(of: e), fallback: duration, curve: curve)
-            case .presented where e.swipe != nil:
-                e.swipe?.base = rest
             case .presented:
-                let current = e.visual(at: time, in: container)
-                e.animation = duration > 0 && current != rest
-                    ? (e.animation ?? Animation(from: current, to: current, start: time, duration: 0, curve: .linear))
+                // A drag in progress ends: the new layout is no place to finish it, and
+                // moving its base under the finger would make the entry jump.
+                e.swipe = nil
+                let now = current[i]
+                e.animation = duration > 0 && now != rest
+                    ? (e.animation ?? Animation(from: now, to: now, start: time, duration: 0, curve: .linear))
                         .redirected(to: rest, at: time, duration: duration, curve: curve)
                     : nil
             case .queued:

@@ -58,7 +58,16 @@ public struct ModalStack: Sendable {
     public var isTransitionRunning: Bool { entries.contains { $0.isInTransition } }
 
     /// Anything moves at time t (transitions, re-layouts): frames are needed.
-    public func isAnimating(at t: Double) -> Bool { entries.contains { $0.isAnimating(at: t) } }
+    public func isAnimating(at t: Double) -> Bool { caughtUp(to: t).entries.contains { $0.isAnimating(at: t) } }
+
+    /// The stack as it will be at t if nothing else happens first; the queries that take
+    /// a time (scene, hit test, isAnimating) answer from it, so they agree with `advance`.
+    func caughtUp(to t: Double) -> ModalStack {
+        guard t > time else { return self }
+        var later = self
+        later.advance(to: t)
+        return later
+    }
 
     /// The topmost entry that is not leaving.
     var topStaying: Entry? { entries.last { $0.state != .dismissing } }
@@ -75,6 +84,7 @@ public struct ModalStack: Sendable {
         var entry = Entry(id: id, owner: owner, presentation: presentation, state: .queued, sequence: nextSequence)
         nextSequence += 1
         if presentation.precedence == .override, let top = topStaying, presentation.priority >= top.priority {
+            // One status-bar change, with the newcomer's transition (beginPresenting resolves it).
             beginDismissing(id: top.id, reason: .preempted, transition: nil, animated: true)
             beginPresenting(entry)
         } else if isTransitionRunning {
@@ -115,6 +125,8 @@ public struct ModalStack: Sendable {
     }
 
     mutating func beginPresenting(_ entry: Entry) {
+        // What is covered can no longer be dragged out: a swipe in progress springs back.
+        if let swiped = entries.lastIndex(where: { $0.swipe != nil }) { springBack(swiped) }
         var e = entry
         e.state = .presenting
         e.isAdapted = e.wantsAdaptation(in: container)
