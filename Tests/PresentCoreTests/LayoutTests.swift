@@ -3,8 +3,8 @@ import PresentCore
 
 /// The three reference screens, without safe areas unless a test adds them.
 private let portrait = Container(size: Size(width: 390, height: 844))
-private let landscape = Container(size: Size(width: 844, height: 390))
-private let tablet = Container(size: Size(width: 1024, height: 1366))
+private let landscapePhone = Container(size: Size(width: 844, height: 390))
+private let largeTablet = Container(size: Size(width: 1024, height: 1366))
 
 private func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Rect {
     Rect(x: x, y: y, width: w, height: h)
@@ -59,8 +59,8 @@ struct LayoutTests {
         (slideIn(.top), rect(0, 0, 844, 260)),
         (slideIn(.bottom), rect(0, 130, 844, 260)),
     ])
-    func landscapePhone(style: PresentationStyle, expected: Rect) {
-        #expect(close(style.frame(in: landscape), expected), "\(style.name)")
+    func landscape(style: PresentationStyle, expected: Rect) {
+        #expect(close(style.frame(in: landscapePhone), expected), "\(style.name)")
     }
 
     @Test("Tablet, 1024 × 1366", arguments: [
@@ -78,7 +78,7 @@ struct LayoutTests {
         (slideIn(.bottom), rect(0, 1366 / 3, 1024, 1366 * 2 / 3)),
     ])
     func tabletLayout(style: PresentationStyle, expected: Rect) {
-        #expect(close(style.frame(in: tablet), expected), "\(style.name)")
+        #expect(close(style.frame(in: largeTablet), expected), "\(style.name)")
     }
 
     @Test("Custom sizes and positions", arguments: [
@@ -100,9 +100,9 @@ struct LayoutTests {
         (portrait, CustomLayout(width: .sideMargin(15.5), height: .fluid(0.333)),
          rect(15.5, 281.5, 359, 281)),
         // Presentr's topCenter puts a half-height view 1 pt above the top: centre y 390/4 − 1.
-        (landscape, CustomLayout(width: .half, height: .half, position: .topCenter),
+        (landscapePhone, CustomLayout(width: .half, height: .half, position: .topCenter),
          rect(211, -1, 422, 195)),
-        (tablet, CustomLayout(width: .fluid(0.5), height: .fluid(0.5)), rect(256, 341.5, 512, 683)),
+        (largeTablet, CustomLayout(width: .fluid(0.5), height: .fluid(0.5)), rect(256, 341.5, 512, 683)),
     ])
     func customLayouts(container: Container, layout: CustomLayout, expected: Rect) {
         #expect(close(PresentationStyle.custom(layout).frame(in: container), expected))

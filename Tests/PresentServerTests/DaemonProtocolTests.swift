@@ -188,7 +188,7 @@ struct DaemonProtocolTests {
             try app.call("present", ["style": ["type": "slideIn", "direction": "left"], "statusBar": ["style": "lightContent"],
                                      "transition": ["type": "slide", "duration": 0.4, "timing": "system"]])
             try app.call("advance", ["seconds": 0.25])
-            let id = try #require(try app.call("stack")["entries"]?[0]?["id"])
+            let id = try #require(try app.call("stack")["entries"]?.arrayValue?.first?["id"])
             try app.call("dismiss", ["id": id])
             try app.call("advance", ["seconds": 1])
             try app.call("sync", ["nonce": 1])

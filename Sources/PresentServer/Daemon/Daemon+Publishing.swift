@@ -37,6 +37,7 @@ extension Daemon {
         for (key, value) in params.objectValue ?? [:] { numbered[key] = value }
         let buffer = SharedBuffer(RPCEncoding.notification(method: method, params: .object(numbered)).serializedLine())
         for client in subscribers { client.connection.send(shared: buffer) }
+        buffer.release()  // the creator's reference; queued writes hold their own
     }
 
     /// The scene at `t` to every frame subscriber; each keeps only the newest unsent frame.
@@ -48,6 +49,7 @@ extension Daemon {
         let line = RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(scene, seq: frameSeq)).serializedLine()
         let buffer = SharedBuffer(line)
         for client in subscribers { client.connection.sendFrame(buffer) }
+        buffer.release()
     }
 
     // MARK: The frame clock

@@ -227,10 +227,6 @@ extension Daemon {
     func send(_ message: JSONValue, to client: Client) {
         client.connection.send(message.serializedLine())
     }
-
-    func sendNotification(_ method: String, _ params: JSONValue, to client: Client) {
-        send(RPCEncoding.notification(method: method, params: params), to: client)
-    }
 }
 
 /// Collects a batch's replies, some of which may arrive later, and hands them over once.

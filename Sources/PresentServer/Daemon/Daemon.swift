@@ -101,14 +101,15 @@ public final class Daemon {
         let client = Client(connection: connection)
         clients[client.id] = client
         connection.maxQueuedBytes = configuration.maxQueuedBytes
+        connection.maxLineBytes = configuration.maxLineBytes
         connection.onLine = { [unowned self, unowned client] line in self.handleLine(line, from: client) }
         connection.onLineTooLong = { [unowned self, unowned client] in self.lineTooLong(client) }
         connection.onOverflow = { [unowned self, unowned client] in self.overflowed(client) }
         connection.onClose = { [unowned self, unowned client] in self.disconnected(client) }
         if clients.count > configuration.maxConnections {
             log.warning("refusing \(client.label): \(configuration.maxConnections) connections already")
-            sendNotification("closing", ["reason": "tooManyConnections"], to: client)
-            connection.closeAfterFlush()
+            connection.closeAfterFlush(sending: RPCEncoding.notification(
+                method: "closing", params: ["reason": "tooManyConnections"]).serializedLine())
             return
         }
         log.info("\(client.label) connected")
@@ -126,14 +127,13 @@ public final class Daemon {
 
     private func lineTooLong(_ client: Client) {
         log.warning("\(client.label) sent a line over \(configuration.maxLineBytes) bytes; closing")
-        send(RPCEncoding.error(id: nil, .invalidRequest("line exceeds \(configuration.maxLineBytes) bytes")), to: client)
-        client.connection.closeAfterFlush()
+        client.connection.closeAfterFlush(sending: RPCEncoding.error(
+            id: nil, .invalidRequest("line exceeds \(configuration.maxLineBytes) bytes")).serializedLine())
     }
 
     private func overflowed(_ client: Client) {
         log.warning("\(client.label) is not reading: over \(configuration.maxQueuedBytes) bytes of events queued; closing")
-        client.connection.send(RPCEncoding.notification(method: "closing", params: ["reason": "backlog"]).serializedLine())
-        client.connection.closeAfterFlush()
+        client.connection.closeAfterFlush(sending: RPCEncoding.notification(method: "closing", params: ["reason": "backlog"]).serializedLine())
     }
 
     // MARK: Shutdown
@@ -148,11 +148,8 @@ public final class Daemon {
         frameTimer?.stop()
         for watcher in signalWatchers { watcher.close() }
         signalWatchers.removeAll()
-        let notice = SharedBuffer(RPCEncoding.notification(method: "shutdown", params: ["reason": .string(reason)]).serializedLine())
-        for client in clients.values {
-            client.connection.send(shared: notice)
-            client.connection.closeAfterFlush()
-        }
+        let notice = RPCEncoding.notification(method: "shutdown", params: ["reason": .string(reason)]).serializedLine()
+        for client in clients.values { client.connection.closeAfterFlush(sending: notice) }
         if clients.isEmpty { return loop.stop() }
         // A client that never drains must not hold the daemon up.
         shutdownTimer = try? Timer(loop: loop)
