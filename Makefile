@@ -1,7 +1,8 @@
 # presentd — `make run` sets up a fresh Debian 12 machine and starts the daemon;
 # `make test` sets it up and runs every test. See README.md.
 
-SWIFT        ?= swift
+# The toolchain: swift on PATH, else the usual install location.
+SWIFT        ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PREFIX       ?= /usr/local
 DESTDIR      ?=
 BUILD_FLAGS  ?=
@@ -10,7 +11,7 @@ DEB_PACKAGES := libuv1-dev libjson-c-dev libsystemd-dev pkg-config socat python3
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test test-core bench fuzz soak clean
+.PHONY: all deps build release run test test-swift clean
 
 all: build
 
@@ -23,7 +24,7 @@ deps:
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
-	@command -v $(SWIFT) >/dev/null || { echo "error: no Swift toolchain on PATH (Swift 6 is needed)" >&2; exit 1; }
+	@test -x "$(SWIFT)" || command -v "$(SWIFT)" >/dev/null || { echo "error: no Swift 6 toolchain (swift on PATH or /opt/swift)" >&2; exit 1; }
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
@@ -33,10 +34,21 @@ release: deps
 
 ## run: build in release mode and start the daemon in the foreground
 run: release
-	$$($(SWIFT) build -c release --show-bin-path)/presentd $(RUN_ARGS)
+	@bin=$$($(SWIFT) build -c release --show-bin-path); \
+	echo "presentd: starting; try, in another terminal:"; \
+	echo "  $$bin/presentctl hello"; \
+	echo "  $$bin/presentctl present --style alert --transition zoom --wait"; \
+	exec $$bin/presentd $(RUN_ARGS)
 
-## test: every test (unit, protocol, integration against the real daemon)
-test: deps
+## test: every test suite. Each suite is a target; other parts of the tree add theirs to
+## TEST_SUITES (clients, systemd units, …).
+TEST_SUITES := test-swift
+
+test: deps $(TEST_SUITES)
+	@echo "make test: all suites passed ($(TEST_SUITES))"
+
+## test-swift: unit, protocol and transport tests, and integration tests against the real daemon
+test-swift: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 
