@@ -238,4 +238,34 @@ struct DaemonProtocolTests {
         #expect(result["dismissed"] == true)
         #expect(result["confirmation"] == "timeout")
     }
+
+    @Test func aTapperThatLeavesBeforeTheOwnerAnswersIsHarmless() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let owner = try daemon.connect()
+        var asked = 0
+        owner.answerRequest = { _, _ in asked += 1; return ["allow": false] }
+        try owner.call("present", ["style": "alert", "confirmDismiss": true])
+        try owner.call("advance", ["seconds": 1])
+        do {
+            let screen = try daemon.connect()
+            try screen.sendRaw(Array(#"{"jsonrpc":"2.0","id":1,"method":"tap","params":{"x":5,"y":5}}"#.utf8) + [10])
+            try screen.sendRaw(Array(#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.utf8) + [10])
+            _ = try screen.readLine()  // the ping's reply: the tap has been seen
+        }  // the screen disconnects with its tap unanswered
+        while asked == 0 { try owner.call("ping") }
+        #expect(try owner.call("stack")["entries"]?.arrayValue?.count == 1, "the owner vetoed")
+        #expect(try daemon.connect().call("ping") == [:])
+    }
+
+    @Test func gesturesWaitingForAnswersAreBounded() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let owner = try daemon.connect(), screen = try daemon.connect()
+        try owner.call("present", ["style": "alert", "confirmDismiss": true])
+        try owner.call("advance", ["seconds": 1])
+        let tap = Array(#"{"jsonrpc":"2.0","id":1,"method":"tap","params":{"x":5,"y":5}}"#.utf8) + [10]
+        try screen.sendRaw(Array(repeating: tap, count: 17).flatMap { $0 })
+        // The owner never reads: 16 taps wait, the 17th is refused at once.
+        let refused = try JSONValue.parse(try #require(try screen.readLine(timeout: 0.5)))
+        #expect(refused["error"]?["code"] == -32003)
+    }
 }

@@ -27,7 +27,10 @@ extension Daemon {
         }
         switch message {
         case .request(let request):
-            handle(request, from: client) { [unowned self, unowned client] reply in self.send(reply, to: client) }
+            // Weak: a deferred reply may come after the client has gone.
+            handle(request, from: client) { [unowned self, weak client] reply in
+                if let client { self.send(reply, to: client) }
+            }
         case .batch(let items):
             handleBatch(items, from: client)
         case .response(let id, let result):
@@ -45,8 +48,8 @@ extension Daemon {
             return send(RPCEncoding.error(id: nil, .limitExceeded("batch of \(items.count) requests; at most \(configuration.maxBatch)",
                                                                   limit: configuration.maxBatch)), to: client)
         }
-        let collector = BatchCollector { [unowned self, unowned client] replies in
-            if !replies.isEmpty { self.send(.array(replies), to: client) }
+        let collector = BatchCollector { [unowned self, weak client] replies in
+            if let client, !replies.isEmpty { self.send(.array(replies), to: client) }
         }
         for item in items {
             do {
@@ -131,9 +134,12 @@ extension Daemon {
             visualsDirty = true
             return .result([:])
         case .tap(let point):
-            return tap(at: point, later: later)
+            try admitDeferrable(for: client)
+            return counted(tap(at: point, later: countedReply(for: client, later)), for: client)
         case .swipe(let phase, let translation, let velocity):
-            return swipe(phase, translation: translation, velocity: velocity, later: later)
+            try admitDeferrable(for: client)
+            return counted(swipe(phase, translation: translation, velocity: velocity,
+                                 later: countedReply(for: client, later)), for: client)
         case .advance(let seconds):
             guard configuration.clock == .manual else {
                 throw .wrongClockMode("advance needs the manual clock (presentd --clock manual)")
@@ -142,6 +148,29 @@ extension Daemon {
             return .result(["time": .double(manualTime)])
         case .sync(let nonce):
             return .result(["nonce": nonce])
+        }
+    }
+
+    // MARK: Replies that wait
+
+    /// Refuses a gesture when the client already has the maximum of replies waiting for
+    /// an owner's `shouldDismiss` answer: nothing a client sends can pile up unbounded.
+    private func admitDeferrable(for client: Client) throws(RPCError) {
+        guard client.deferredReplies < configuration.maxDeferredReplies else {
+            throw .limitExceeded("\(client.deferredReplies) gestures are already waiting for an owner's answer",
+                                 limit: configuration.maxDeferredReplies)
+        }
+    }
+
+    private func counted(_ outcome: Outcome, for client: Client) -> Outcome {
+        if case .deferred = outcome { client.deferredReplies += 1 }
+        return outcome
+    }
+
+    private func countedReply(for client: Client, _ later: @escaping (JSONValue) -> Void) -> (JSONValue) -> Void {
+        { [weak client] result in
+            client?.deferredReplies -= 1
+            later(result)
         }
     }
 
@@ -202,6 +231,7 @@ extension Daemon {
             "maxEntries": .int(Int64(configuration.maxEntries)),
             "maxEntriesPerClient": .int(Int64(configuration.maxEntriesPerClient)),
             "maxBatch": .int(Int64(configuration.maxBatch)),
+            "maxDeferredReplies": .int(Int64(configuration.maxDeferredReplies)),
             "maxQueuedBytes": .int(Int64(configuration.maxQueuedBytes)),
             "maxDuration": .double(configuration.limits.maxDuration),
             "maxNameLength": .int(Int64(configuration.limits.maxNameLength)),

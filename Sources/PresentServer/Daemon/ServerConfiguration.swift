@@ -48,6 +48,8 @@ public struct ServerConfiguration: Sendable {
     public var maxEntriesPerClient = 64
     /// Requests in one batch.
     public var maxBatch = 64
+    /// Gestures of one connection waiting for an owner's `shouldDismiss` answer.
+    public var maxDeferredReplies = 16
     /// Lossless bytes (replies, events) waiting for a slow reader before it is disconnected.
     public var maxQueuedBytes = 4 << 20
     /// Install SIGINT/SIGTERM handlers (in-process tests turn this off).
