@@ -105,7 +105,9 @@ public final class PresentClient {
     public func sendRaw(_ bytes: [UInt8]) throws(ClientError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            // MSG_NOSIGNAL: a daemon that went away is an error here, not a SIGPIPE that
+            // kills the program this library lives in.
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw .io("write failed: \(Self.errnoText())") }
             offset += n
