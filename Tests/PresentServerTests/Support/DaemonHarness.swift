@@ -71,18 +71,7 @@ final class DaemonHarness {
     }
 
     /// What the daemon wrote to stderr so far.
-    var stderrText: String {
-        guard let f = fopen(stderrPath, "r") else { return "" }
-        defer { fclose(f) }
-        var out = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, f)
-            if n <= 0 { break }
-            out += chunk[..<n]
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    var stderrText: String { (try? String(contentsOfFile: stderrPath)) ?? "" }
 
     private func waitUntilListening() throws {
         for _ in 0..<1000 {
