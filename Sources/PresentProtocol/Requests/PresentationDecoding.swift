@@ -108,9 +108,7 @@ extension RequestDecoder {
             }
         }
         let (o, key) = try soleKey(v, of: ["point", "origin"])
-        let at = try o.object(key)
-        try at.rejectUnknownKeys(allowed: ["x", "y"])
-        let pt = try point(at)
+        let pt = try point(try o.object(key))
         return key == "point" ? .point(pt) : .origin(pt)
     }
 

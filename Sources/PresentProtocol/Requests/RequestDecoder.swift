@@ -58,7 +58,6 @@ public struct RequestDecoder: Sendable {
                              duration: try p.optionalDouble("duration", range: durations, unit: "seconds"),
                              curve: try p.optionalField("curve").map(timing))
         case "tap":
-            try p.rejectUnknownKeys(allowed: ["x", "y"])
             return .tap(try point(p))
         case "swipe":
             try p.rejectUnknownKeys(allowed: ["phase", "dx", "dy", "vx", "vy"])
@@ -88,9 +87,11 @@ public struct RequestDecoder: Sendable {
         return s
     }
 
-    /// `{x, y}` in the container's coordinates.
+    /// `{x, y}` in the container's coordinates (tap params, positions, shadow offsets);
+    /// any other member is refused, as everywhere.
     func point(_ o: ParamReader) throws(RPCError) -> Point {
-        Point(x: try o.double("x", range: coordinates), y: try o.double("y", range: coordinates))
+        try o.rejectUnknownKeys(allowed: ["x", "y"])
+        return Point(x: try o.double("x", range: coordinates), y: try o.double("y", range: coordinates))
     }
 
     private func containerChange(_ p: ParamReader) throws(RPCError) -> ContainerChange {
