@@ -268,4 +268,57 @@ struct DaemonProtocolTests {
         let refused = try JSONValue.parse(try #require(try screen.readLine(timeout: 0.5)))
         #expect(refused["error"]?["code"] == -32003)
     }
+
+    @Test func theOwnerPolicyCoversEverythingADismissalTakesAlong() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--dismiss-policy", "owner"])
+        let mine = try daemon.connect(), theirs = try daemon.connect()
+        let myID = try #require(try mine.call("present", ["style": "popup", "transition": ["duration": 0]])["id"])
+        try theirs.call("present", ["style": "alert", "transition": ["duration": 0]])
+        // Dismissing my own entry would take theirs (above it) along: refused.
+        #expect(mine.expectError("dismiss", ["id": myID])?.code == -32002)
+        #expect(mine.expectError("dismissAll")?.code == -32002)
+        #expect(try mine.call("stack")["entries"]?.arrayValue?.count == 2, "nothing changed")
+    }
+
+    @Test func aSubscribeSnapshotAndItsSeqAgree() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let app = try daemon.connect(), late = try daemon.connect()
+        try app.call("present", ["style": "popup", "transition": ["duration": 0.2]])
+        try app.call("advance", ["seconds": 1])
+        let reply = try late.call("subscribe", ["topics": ["lifecycle", "stack"]])
+        let seq = try #require(reply["seq"]?.int64Value)
+        #expect(reply["snapshot"]?["entries"]?.arrayValue?.first?["state"] == "presented")
+        try app.call("dismissAll")
+        let next = try #require(try late.nextNotification(timeout: 2))
+        #expect(next["params"]?["seq"]?.int64Value ?? 0 > seq)
+    }
+
+    @Test func aTimingTheDaemonWroteCanBeSentBack() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let c = try daemon.connect()
+        try c.call("subscribe", ["topics": ["lifecycle"]])
+        try c.call("present", ["style": "alert", "transition": ["type": "zoom", "timing": ["spring": ["duration": 0.5, "dampingRatio": 0.6]]]])
+        let will = try #require(try c.awaitNotification("lifecycle") { $0["event"] == "willPresent" })
+        let timing = try #require(will["animation"]?["timing"])
+        let echoed = try c.call("present", ["style": "popup", "kind": "echo", "transition": ["type": "zoom", "timing": timing]])
+        #expect(echoed["state"] == "queued")
+        try c.call("present", ["style": "popup", "kind": "sys", "transition": ["timing": "system"]])
+        try c.call("advance", ["seconds": 3])
+        let sys = try #require(try c.awaitNotification("lifecycle") { $0["event"] == "willPresent" && $0["animation"]?["timing"] == "system" })
+        #expect(sys["animation"]?["duration"]?.doubleValue == 0.5)
+    }
+
+    @Test func aDismissTransitionWithoutATypeKeepsTheEntrysOwn() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let c = try daemon.connect()
+        try c.call("subscribe", ["topics": ["lifecycle"]])
+        let id = try #require(try c.call("present", ["style": "topHalf"])["id"])
+        try c.call("advance", ["seconds": 1])
+        try c.call("dismiss", ["id": id, "transition": ["duration": 0.2]])
+        let will = try #require(try c.awaitNotification("lifecycle") { $0["event"] == "willDismiss" })
+        // A top half leaves upwards (coverVerticalFromTop): its bottom edge ends at y = 0.
+        let to = try #require(will["animation"]?["to"]?["frame"])
+        #expect((to["y"]?.doubleValue ?? 0) + (to["height"]?.doubleValue ?? 0) == 0)
+        #expect(will["animation"]?["duration"]?.doubleValue == 0.2)
+    }
 }

@@ -39,7 +39,7 @@ public struct RequestDecoder: Sendable {
         case "dismiss":
             try p.rejectUnknownKeys(allowed: ["id", "animated", "transition"])
             return .dismiss(id: try name(p.field("id")), animated: try p.optionalBool("animated") ?? true,
-                            transition: try p.optionalObject("transition").map { o throws(RPCError) in try transition(o, for: nil) })
+                            transition: try p.optionalObject("transition").map(transitionOverride))
         case "dismissAll":
             try p.rejectUnknownKeys(allowed: ["animated"])
             return .dismissAll(animated: try p.optionalBool("animated") ?? true)

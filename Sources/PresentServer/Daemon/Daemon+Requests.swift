@@ -106,13 +106,16 @@ extension Daemon {
             return .result([:])
         case .present(let present):
             return .result(try self.present(present, for: client))
-        case .dismiss(let id, let animated, let transition):
+        case .dismiss(let id, let animated, let override):
             try authorizeDismiss(of: id, by: client)
+            let transition = override.map { o in
+                stack.entry(id: id).map { o.applied(to: $0.presentation.effectiveDismissTransition) } }
             let ids = try stackCall { s throws(StackError) in
-                try s.dismiss(id: id, animated: animated, transition: transition, reason: .request, at: now) }
+                try s.dismiss(id: id, animated: animated, transition: transition ?? nil, reason: .request, at: now) }
             visualsDirty = true
             return .result(["dismissed": .array(ids.map { .string($0) })])
         case .dismissAll(let animated):
+            try authorize(stack.allEntries, by: client)
             let ids = stack.dismissAll(animated: animated, reason: .request, at: now)
             visualsDirty = true
             return .result(["dismissed": .array(ids.map { .string($0) })])
@@ -120,6 +123,10 @@ extension Daemon {
             stack.advance(to: now)
             return .result(["entries": CoreEncoding.entries(of: stack)])
         case .subscribe(let topics):
+            // Catch up and publish first: what that causes is in the snapshot, and its
+            // events carry numbers up to the `seq` the reply returns.
+            stack.advance(to: now)
+            publishEvents()
             client.topics.formUnion(topics)
             return .result(subscribeResult())
         case .unsubscribe(let topics):
@@ -208,17 +215,27 @@ extension Daemon {
         return .object(result)
     }
 
-    /// The dismiss policy: the owner always; others as configured.
+    /// The dismiss policy applies to everything a dismissal takes along: a queued entry
+    /// alone, or an on-screen entry and every entry above it.
     private func authorizeDismiss(of id: String, by client: Client) throws(RPCError) {
-        guard let entry = stack.entry(id: id) else { return }  // the stack reports notFound
-        guard entry.owner != client.id else { return }
-        let ownerUID = clients[entry.owner]?.peer.uid
+        if let queued = stack.queue.first(where: { $0.id == id }) { return try authorize([queued], by: client) }
+        guard let index = stack.entries.firstIndex(where: { $0.id == id }) else { return }  // notFound later
+        try authorize(Array(stack.entries[index...]), by: client)
+    }
+
+    private func authorize(_ entries: [Entry], by client: Client) throws(RPCError) {
+        guard let refused = entries.first(where: { !mayDismiss($0, client) }) else { return }
+        throw RPCError(code: .notOwner,
+                       message: "presentation \"\(refused.id)\" belongs to another client (dismiss policy \(configuration.dismissPolicy.rawValue))",
+                       data: ["field": "id", "reason": "not the owner"])
+    }
+
+    private func mayDismiss(_ entry: Entry, _ client: Client) -> Bool {
+        guard entry.owner != client.id else { return true }
         switch configuration.dismissPolicy {
-        case .anyone: return
-        case .user where client.peer.uid == 0 || client.peer.uid == ownerUID: return
-        default:
-            throw RPCError(code: .notOwner, message: "presentation \"\(id)\" belongs to another client",
-                           data: ["field": "id", "reason": "not the owner"])
+        case .anyone: return true
+        case .user: return client.peer.uid == 0 || client.peer.uid == clients[entry.owner]?.peer.uid
+        case .owner: return false
         }
     }
 
@@ -242,7 +259,6 @@ extension Daemon {
 
     /// The full state a new subscriber starts from, and the event sequence it is at.
     private func subscribeResult() -> JSONValue {
-        stack.advance(to: now)
         let scene = stack.scene(at: now)
         return ["seq": .int(Int64(truncatingIfNeeded: eventSeq)),
                 "snapshot": ["time": .double(scene.time), "container": CoreEncoding.container(stack.container),
