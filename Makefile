@@ -8,7 +8,7 @@ DESTDIR      ?=
 BUILD_FLAGS  ?=
 # Debian packages the build and the tests need (checked, and installed when missing).
 DEB_PACKAGES := libuv1-dev libjson-c-dev libsystemd-dev pkg-config socat python3 systemd
-DEB_PACKAGES += python3-pytest python3-pip python3-setuptools python3-wheel
+DEB_PACKAGES += python3-pytest python3-pip python3-setuptools python3-wheel gcc
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -45,6 +45,7 @@ run: release
 ## TEST_SUITES (clients, systemd units, …).
 TEST_SUITES := test-swift
 TEST_SUITES += test-python
+TEST_SUITES += test-c
 
 test: deps $(TEST_SUITES)
 	@echo "make test: all suites passed ($(TEST_SUITES))"
@@ -63,7 +64,7 @@ PYTHON ?= /usr/bin/python3
 CLIENTS_PYTEST = bin=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS)) && \
 	PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) -m pytest -c Clients/pytest.ini
 
-.PHONY: clients-bin test-python
+.PHONY: clients-bin test-python test-c
 clients-bin: deps
 	$(SWIFT) build --product presentd $(BUILD_FLAGS)
 	$(SWIFT) build --product presentctl $(BUILD_FLAGS)
@@ -71,3 +72,7 @@ clients-bin: deps
 ## test-python: the Python package (sync and asyncio clients, pip install) against the real daemon
 test-python: clients-bin
 	$(CLIENTS_PYTEST) Clients/python/tests
+
+## test-c: the C client library (Clients/c) and its example renderer, against the real daemon
+test-c: clients-bin
+	$(MAKE) -C Clients/c test PRESENTD=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/presentd
