@@ -8,7 +8,7 @@ DESTDIR      ?=
 BUILD_FLAGS  ?=
 # Debian packages the build and the tests need (checked, and installed when missing).
 DEB_PACKAGES := libuv1-dev libjson-c-dev libsystemd-dev pkg-config socat python3 systemd
-DEB_PACKAGES += python3-pytest python3-pip python3-setuptools python3-wheel gcc
+DEB_PACKAGES += python3-pytest python3-pip python3-setuptools python3-wheel python3-pil fonts-dejavu-core gcc
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -69,7 +69,7 @@ clients-bin: deps
 	$(SWIFT) build --product presentd $(BUILD_FLAGS)
 	$(SWIFT) build --product presentctl $(BUILD_FLAGS)
 
-## test-python: the Python package (sync and asyncio clients, pip install) against the real daemon
+## test-python: the Python package (sync and asyncio clients, the recorder, pip install) against the real daemon
 test-python: clients-bin
 	$(CLIENTS_PYTEST) Clients/python/tests
 

@@ -29,7 +29,7 @@ def test_pip_install_gives_an_importable_package(tmp_path):
                           "--target", str(target), str(tmp_path / "Clients/python")],
                          capture_output=True, text=True)
     assert pip.returncode == 0, pip.stderr
-    check = "import presentd, presentd.aio; print(presentd.__file__)"
+    check = "import presentd, presentd.aio, presentd.record; print(presentd.__file__)"
     out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": str(target)}, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
