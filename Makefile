@@ -8,7 +8,7 @@ DESTDIR      ?=
 BUILD_FLAGS  ?=
 # Debian packages the build and the tests need (checked, and installed when missing).
 DEB_PACKAGES := libuv1-dev libjson-c-dev libsystemd-dev pkg-config socat python3 systemd
-DEB_PACKAGES += python3-pytest python3-pip python3-setuptools python3-wheel python3-pil fonts-dejavu-core gcc
+DEB_PACKAGES += python3-pytest python3-pip python3-setuptools python3-wheel python3-pil fonts-dejavu-core gcc chromium
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -46,6 +46,7 @@ run: release
 TEST_SUITES := test-swift
 TEST_SUITES += test-python
 TEST_SUITES += test-c
+TEST_SUITES += test-web
 
 test: deps $(TEST_SUITES)
 	@echo "make test: all suites passed ($(TEST_SUITES))"
@@ -64,7 +65,7 @@ PYTHON ?= /usr/bin/python3
 CLIENTS_PYTEST = bin=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS)) && \
 	PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) -m pytest -c Clients/pytest.ini
 
-.PHONY: clients-bin test-python test-c
+.PHONY: clients-bin test-python test-c test-web
 clients-bin: deps
 	$(SWIFT) build --product presentd $(BUILD_FLAGS)
 	$(SWIFT) build --product presentctl $(BUILD_FLAGS)
@@ -76,3 +77,7 @@ test-python: clients-bin
 ## test-c: the C client library (Clients/c) and its example renderer, against the real daemon
 test-c: clients-bin
 	$(MAKE) -C Clients/c test PRESENTD=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/presentd
+
+## test-web: the browser viewer's bridge (python -m presentd.web) and the page in headless Chromium
+test-web: clients-bin
+	$(CLIENTS_PYTEST) Clients/web/tests

@@ -29,8 +29,10 @@ def test_pip_install_gives_an_importable_package(tmp_path):
                           "--target", str(target), str(tmp_path / "Clients/python")],
                          capture_output=True, text=True)
     assert pip.returncode == 0, pip.stderr
-    check = "import presentd, presentd.aio, presentd.record; print(presentd.__file__)"
+    check = ("import presentd, presentd.aio, presentd.record, presentd.web; print(presentd.__file__); "
+             "print((presentd.web.default_root() / 'index.html').is_file())")
     out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": str(target)}, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith(str(target))
+    where, has_viewer = out.stdout.split()
+    assert where.startswith(str(target)) and has_viewer == "True"  # the page is packaged too
