@@ -8,7 +8,7 @@ DESTDIR      ?=
 BUILD_FLAGS  ?=
 # Debian packages the build and the tests need (checked, and installed when missing).
 DEB_PACKAGES := libuv1-dev libjson-c-dev libsystemd-dev pkg-config socat python3 systemd
-DEB_PACKAGES += python3-pytest python3-pip python3-setuptools python3-wheel python3-pil fonts-dejavu-core gcc chromium
+DEB_PACKAGES += python3-pytest python3-pip python3-setuptools python3-wheel python3-pil fonts-dejavu-core gcc chromium tmux
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -47,6 +47,7 @@ TEST_SUITES := test-swift
 TEST_SUITES += test-python
 TEST_SUITES += test-c
 TEST_SUITES += test-web
+TEST_SUITES += test-terminal
 
 test: deps $(TEST_SUITES)
 	@echo "make test: all suites passed ($(TEST_SUITES))"
@@ -65,7 +66,7 @@ PYTHON ?= /usr/bin/python3
 CLIENTS_PYTEST = bin=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS)) && \
 	PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) -m pytest -c Clients/pytest.ini
 
-.PHONY: clients-bin test-python test-c test-web
+.PHONY: clients-bin test-python test-c test-web test-terminal
 clients-bin: deps
 	$(SWIFT) build --product presentd $(BUILD_FLAGS)
 	$(SWIFT) build --product presentctl $(BUILD_FLAGS)
@@ -81,3 +82,7 @@ test-c: clients-bin
 ## test-web: the browser viewer's bridge (python -m presentd.web) and the page in headless Chromium
 test-web: clients-bin
 	$(CLIENTS_PYTEST) Clients/web/tests
+
+## test-terminal: presentctl watch --draw in tmux, read back with capture-pane
+test-terminal: clients-bin
+	$(CLIENTS_PYTEST) Clients/terminal/tests
