@@ -54,17 +54,18 @@ class Browser:
 
     def close(self) -> None:
         try:
-            self.send("Browser.close", session=False)
-        except Exception:
-            pass
+            self.send("Browser.close", session=False, timeout=5)
+        except (OSError, TimeoutError, RuntimeError):
+            pass  # already gone
         try:
             self.process.wait(5)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        os.close(self._to_browser)
-        os.close(self._from_browser)
-        shutil.rmtree(self.profile, ignore_errors=True)
+        finally:
+            os.close(self._to_browser)
+            os.close(self._from_browser)
+            shutil.rmtree(self.profile, ignore_errors=True)
 
     def __enter__(self) -> "Browser":
         return self
