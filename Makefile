@@ -8,6 +8,7 @@ DESTDIR      ?=
 BUILD_FLAGS  ?=
 # Debian packages the build and the tests need (checked, and installed when missing).
 DEB_PACKAGES := libuv1-dev libjson-c-dev libsystemd-dev pkg-config socat python3 systemd
+DEB_PACKAGES += python3-pytest python3-pip python3-setuptools python3-wheel python3-pil fonts-dejavu-core gcc chromium tmux
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -43,6 +44,10 @@ run: release
 ## test: every test suite. Each suite is a target; other parts of the tree add theirs to
 ## TEST_SUITES (clients, systemd units, …).
 TEST_SUITES := test-swift
+TEST_SUITES += test-python
+TEST_SUITES += test-c
+TEST_SUITES += test-web
+TEST_SUITES += test-terminal
 
 test: deps $(TEST_SUITES)
 	@echo "make test: all suites passed ($(TEST_SUITES))"
@@ -54,3 +59,30 @@ test-swift: deps
 
 clean:
 	rm -rf .build
+
+## Clients/ (see README.md, Clients): the Python-driven suites run Debian's python3 and
+## pytest against the daemon built here, found through $PRESENTD and $PRESENTCTL.
+PYTHON ?= /usr/bin/python3
+CLIENTS_PYTEST = bin=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS)) && \
+	PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) -m pytest -c Clients/pytest.ini
+
+.PHONY: clients-bin test-python test-c test-web test-terminal
+clients-bin: deps
+	$(SWIFT) build --product presentd $(BUILD_FLAGS)
+	$(SWIFT) build --product presentctl $(BUILD_FLAGS)
+
+## test-python: the Python package (sync and asyncio clients, the recorder, pip install) against the real daemon
+test-python: clients-bin
+	$(CLIENTS_PYTEST) Clients/python/tests
+
+## test-c: the C client library (Clients/c) and its example renderer, against the real daemon
+test-c: clients-bin
+	$(MAKE) -C Clients/c test PRESENTD=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/presentd
+
+## test-web: the browser viewer's bridge (python -m presentd.web) and the page in headless Chromium
+test-web: clients-bin
+	$(CLIENTS_PYTEST) Clients/web/tests
+
+## test-terminal: presentctl watch --draw in tmux, read back with capture-pane
+test-terminal: clients-bin
+	$(CLIENTS_PYTEST) Clients/terminal/tests
