@@ -321,4 +321,18 @@ struct DaemonProtocolTests {
         #expect((to["y"]?.doubleValue ?? 0) + (to["height"]?.doubleValue ?? 0) == 0)
         #expect(will["animation"]?["duration"]?.doubleValue == 0.2)
     }
+
+    @Test func aMotionEndingBetweenTicksStillGetsItsRestingFrame() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--fps", "30"])
+        let renderer = try daemon.connect(), app = try daemon.connect()
+        try renderer.call("subscribe", ["topics": ["frames"]])
+        try app.call("present", ["style": "alert", "transition": ["type": "zoom", "duration": 0.61]])
+        try app.call("advance", ["seconds": 0.6])   // the last tick before the end: still moving
+        try app.call("advance", ["seconds": 0.02])  // the end (0.61) falls inside, before the next tick
+        try app.call("advance", ["seconds": 0.1])   // the next tick owes the resting frame
+        try renderer.call("sync", ["nonce": 1])
+        let frames = renderer.notifications.compactMap { $0["params"] }
+        #expect(frames.last?["animating"] == false)
+        #expect(frames.last?["layers"]?.arrayValue?.last?["scale"]?.doubleValue == 1)
+    }
 }

@@ -31,6 +31,8 @@ public final class Daemon {
     var manualTime = 0.0
     /// Something changed that the next frame must show even if nothing animates.
     var visualsDirty = false
+    /// The last frame sent said `animating: true`: the resting frame is still owed.
+    var owesRestingFrame = false
 
     // Dismissal confirmation (shouldDismiss)
     var confirmDismiss: Set<String> = []
