@@ -107,13 +107,7 @@ extension Daemon {
         case .present(let present):
             return .result(try self.present(present, for: client))
         case .dismiss(let id, let animated, let override):
-            try authorizeDismiss(of: id, by: client)
-            let transition = override.map { o in
-                stack.entry(id: id).map { o.applied(to: $0.presentation.effectiveDismissTransition) } }
-            let ids = try stackCall { s throws(StackError) in
-                try s.dismiss(id: id, animated: animated, transition: transition ?? nil, reason: .request, at: now) }
-            visualsDirty = true
-            return .result(["dismissed": .array(ids.map { .string($0) })])
+            return .result(try dismiss(id, animated: animated, override: override, for: client))
         case .dismissAll(let animated):
             try authorize(stack.allEntries, by: client)
             let ids = stack.dismissAll(animated: animated, reason: .request, at: now)
@@ -194,6 +188,16 @@ extension Daemon {
                 throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is already on the stack or queued")
             }
         }
+    }
+
+    private func dismiss(_ id: String, animated: Bool, override: TransitionOverride?, for client: Client) throws(RPCError) -> JSONValue {
+        try authorizeDismiss(of: id, by: client)
+        // The parts a request gives replace those of the entry's own dismiss transition.
+        let transition = stack.entry(id: id).flatMap { e in override?.applied(to: e.presentation.effectiveDismissTransition) }
+        let ids = try stackCall { s throws(StackError) in
+            try s.dismiss(id: id, animated: animated, transition: transition, reason: .request, at: now) }
+        visualsDirty = true
+        return ["dismissed": .array(ids.map { .string($0) })]
     }
 
     private func present(_ request: PresentRequest, for client: Client) throws(RPCError) -> JSONValue {
