@@ -1,9 +1,9 @@
-#if canImport(Glibc)
-import Glibc  // floor, and libm for the whole module
-#endif
-
 // Where the presented view sits: UIPresentationController's
 // frameOfPresentedViewInContainerView, with Presentr's presets and formulas.
+
+#if canImport(Glibc)
+import Glibc  // rounding (libm)
+#endif
 
 /// An edge of the container.
 public enum Edge: String, Sendable, CaseIterable {
