@@ -11,7 +11,7 @@ DEB_PACKAGES := libuv1-dev libjson-c-dev libsystemd-dev pkg-config socat python3
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test test-swift clean
+.PHONY: all deps build release run test test-swift clean fuzz fuzz-quick
 
 all: build
 
@@ -43,6 +43,7 @@ run: release
 ## test: every test suite. Each suite is a target; other parts of the tree add theirs to
 ## TEST_SUITES (clients, systemd units, …).
 TEST_SUITES := test-swift
+TEST_SUITES += fuzz-quick
 
 test: deps $(TEST_SUITES)
 	@echo "make test: all suites passed ($(TEST_SUITES))"
@@ -51,6 +52,15 @@ test: deps $(TEST_SUITES)
 test-swift: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+
+## fuzz: libFuzzer (with AddressSanitizer) over line → JSON-RPC → typed request → stack,
+## for FUZZ_SECONDS (default 300); fuzz-quick is the 30-second run `make test` includes.
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	SWIFT=$(SWIFT) Tests/Fuzz/run-fuzzer.sh $(FUZZ_SECONDS)
+
+fuzz-quick: deps
+	SWIFT=$(SWIFT) Tests/Fuzz/run-fuzzer.sh 30
 
 clean:
 	rm -rf .build
