@@ -115,7 +115,9 @@ final class DaemonHarness {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_APPEND, 0o600) }
+        // Never the test runner's stdout: a daemon outliving a crashed test would keep
+        // `swift test` waiting for that pipe to close.
+        posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o600)
         var env = [String: String]()
         var e = environ
         while let entry = e.pointee {
