@@ -26,6 +26,8 @@ Options:
                           owner, user (same uid or root; default), anyone
   --max-connections N     simultaneous connections (default 1024)
   --log-level LEVEL       error, warning, notice (default), info, debug
+  --check-invariants      check the stack's invariants after every change and log
+                          any broken one as an error (tests, soak runs)
   --version               print the version and exit
   -h, --help              print this help and exit
 
@@ -48,6 +50,7 @@ func parseConfiguration(_ arguments: [String]) throws -> ServerConfiguration? {
         case "--clock": config.clock = try scanner.choice(for: name, inline: inline, of: ClockMode.self)
         case "--dismiss-policy": config.dismissPolicy = try scanner.choice(for: name, inline: inline, of: DismissPolicy.self)
         case "--max-connections": config.maxConnections = try scanner.int(for: name, inline: inline, in: 1...65536)
+        case "--check-invariants": config.checkInvariants = true
         case "--log-level":
             let text = try scanner.value(for: name, inline: inline)
             guard let level = LogLevel(name: text) else {

@@ -37,6 +37,9 @@ public final class Daemon {
     var pendingConfirmations: [String: PendingConfirmation] = [:]
     var nextConfirmationID = 1
 
+    /// What `--check-invariants` last logged (the same problems are not logged per frame).
+    var reportedInvariantProblems: [String] = []
+
     var signalWatchers: [SignalWatcher] = []
     var shuttingDown = false
     var shutdownTimer: Timer?

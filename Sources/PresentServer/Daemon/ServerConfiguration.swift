@@ -50,6 +50,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBatch = 64
     /// Lossless bytes (replies, events) waiting for a slow reader before it is disconnected.
     public var maxQueuedBytes = 4 << 20
+    /// Check the stack's invariants after every change and log broken ones (tests, soak).
+    public var checkInvariants = false
     /// Install SIGINT/SIGTERM handlers (in-process tests turn this off).
     public var handleSignals = true
     public var log = Log()
