@@ -179,26 +179,13 @@ extension Daemon {
         return .object(result)
     }
 
-    /// The dismiss policy: the owner always; others as configured.
-    private func authorizeDismiss(of id: String, by client: Client) throws(RPCError) {
-        guard let entry = stack.entry(id: id) else { return }  // the stack reports notFound
-        guard entry.owner != client.id else { return }
-        let ownerUID = clients[entry.owner]?.peer.uid
-        switch configuration.dismissPolicy {
-        case .anyone: return
-        case .user where client.peer.uid == 0 || client.peer.uid == ownerUID: return
-        default:
-            throw RPCError(code: .notOwner, message: "presentation \"\(id)\" belongs to another client",
-                           data: ["field": "id", "reason": "not the owner"])
-        }
-    }
-
     private func helloResult() -> JSONValue {
         ["server": "presentd", "version": .string(presentdVersion), "protocol": .int(Int64(ProtocolLimits.protocolVersion)),
          "clock": .string(configuration.clock.rawValue), "time": .double(now), "fps": .int(Int64(configuration.fps)),
          "limits": [
             "maxLineBytes": .int(Int64(configuration.maxLineBytes)),
             "maxConnections": .int(Int64(configuration.maxConnections)),
+            "maxConnectionsPerUid": .int(Int64(configuration.maxConnectionsPerUID)),
             "maxEntries": .int(Int64(configuration.maxEntries)),
             "maxEntriesPerClient": .int(Int64(configuration.maxEntriesPerClient)),
             "maxBatch": .int(Int64(configuration.maxBatch)),

@@ -113,6 +113,14 @@ final class Connection: LoopOwned {
         return pipe
     }
 
+    /// The socket's descriptor, for queries libuv does not make (SO_PEERGROUPS); -1 once
+    /// the connection is closing.
+    var fileDescriptor: Int32 {
+        guard state == .open || state == .draining else { return -1 }
+        var fd: uv_os_fd_t = -1
+        return uv_fileno(uvHandle(pipe), &fd) == 0 ? fd : -1
+    }
+
     // MARK: Reading
 
     /// Stops delivering lines (for a limit on requests in flight). Lines already received
