@@ -18,6 +18,7 @@ typealias Reply = (JSONValue) -> Void
 
 extension Daemon {
     func handleLine(_ line: UnsafeRawBufferPointer, from client: Client) {
+        charge(client)
         let message: RPCMessage
         do {
             message = try RPCMessage.parse(line, maxDepth: 64)
@@ -45,6 +46,7 @@ extension Daemon {
             return send(RPCEncoding.error(id: nil, .limitExceeded("batch of \(items.count) requests; at most \(configuration.maxBatch)",
                                                                   limit: configuration.maxBatch)), to: client)
         }
+        charge(client, requests: items.count - 1)   // the line itself was charged already
         let collector = BatchCollector { [unowned self, unowned client] replies in
             if !replies.isEmpty { self.send(.array(replies), to: client) }
         }

@@ -130,11 +130,12 @@ final class Connection: LoopOwned {
         stopReading()
     }
 
-    /// Delivers buffered lines (on the next iteration) and reads again.
+    /// Delivers buffered lines (on the next iteration), then reads again — only once they
+    /// are all delivered: reading first would let a peer that keeps being paused grow the
+    /// buffer without bound.
     func resumeReading() {
         guard isReadingPaused else { return }
         isReadingPaused = false
-        startReading()
         scheduleDrain()
     }
 
@@ -202,6 +203,7 @@ final class Connection: LoopOwned {
         loop.post { [self] in
             drainScheduled = false
             deliver(UnsafeRawBufferPointer(start: nil, count: 0))
+            startReading()   // no-op if a line paused (or closed) us again
         }
     }
 
