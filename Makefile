@@ -12,7 +12,7 @@ DEB_PACKAGES += python3-pytest python3-pip python3-setuptools python3-wheel pyth
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test test-swift clean
+.PHONY: all deps build release run test test-swift clean fuzz fuzz-quick
 
 all: build
 
@@ -48,6 +48,7 @@ TEST_SUITES += test-python
 TEST_SUITES += test-c
 TEST_SUITES += test-web
 TEST_SUITES += test-terminal
+TEST_SUITES += fuzz-quick
 
 test: deps $(TEST_SUITES)
 	@echo "make test: all suites passed ($(TEST_SUITES))"
@@ -56,6 +57,15 @@ test: deps $(TEST_SUITES)
 test-swift: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+
+## fuzz: libFuzzer (with AddressSanitizer) over line → JSON-RPC → typed request → stack,
+## for FUZZ_SECONDS (default 300); fuzz-quick is the 30-second run `make test` includes.
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	SWIFT=$(SWIFT) Tests/Fuzz/run-fuzzer.sh $(FUZZ_SECONDS)
+
+fuzz-quick: deps
+	SWIFT=$(SWIFT) Tests/Fuzz/run-fuzzer.sh 30
 
 clean:
 	rm -rf .build

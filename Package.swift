@@ -39,6 +39,9 @@ let package = Package(
         .executableTarget(name: "presentd", dependencies: ["PresentServer", "PresentProtocol", "PresentCommandLine"]),
         .executableTarget(name: "presentctl",
                           dependencies: ["PresentClient", "PresentJSON", "PresentProtocol", "PresentCommandLine"]),
+        // libFuzzer over the protocol layer (make fuzz); a plain build makes a corpus replayer.
+        .executableTarget(name: "ProtocolFuzzer", dependencies: ["PresentProtocol", "PresentCore", "PresentJSON"],
+                          path: "Tests/Fuzz/ProtocolFuzzer"),
 
         .testTarget(name: "PresentCoreTests", dependencies: ["PresentCore"]),
         .testTarget(name: "PresentJSONTests", dependencies: ["PresentJSON"]),

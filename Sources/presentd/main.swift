@@ -22,10 +22,16 @@ Options:
   --fps N                 frames per second while anything moves, 1-240 (default 60)
   --clock MODE            monotonic (default) or manual (time moves only by `advance`)
   --container WxH         the screen size in points (default 390x844)
-  --dismiss-policy P      who may dismiss another client's presentation:
-                          owner, user (same uid or root; default), anyone
+  --dismiss-policy P      who may dismiss another client's presentation: owner (only
+                          it), user (same uid or an administrator; default), anyone
+  --admin-group NAME      members of this group are administrators (with root)
+  --no-root-admin         root is not an administrator
   --max-connections N     simultaneous connections (default 1024)
+  --max-connections-per-uid N
+                          simultaneous connections from one uid (default 256)
   --log-level LEVEL       error, warning, notice (default), info, debug
+  --check-invariants      check the stack's invariants after every change and log
+                          any broken one as an error (tests, soak runs)
   --version               print the version and exit
   -h, --help              print this help and exit
 
@@ -48,6 +54,11 @@ func parseConfiguration(_ arguments: [String]) throws -> ServerConfiguration? {
         case "--clock": config.clock = try scanner.choice(for: name, inline: inline, of: ClockMode.self)
         case "--dismiss-policy": config.dismissPolicy = try scanner.choice(for: name, inline: inline, of: DismissPolicy.self)
         case "--max-connections": config.maxConnections = try scanner.int(for: name, inline: inline, in: 1...65536)
+        case "--max-connections-per-uid":
+            config.maxConnectionsPerUID = try scanner.int(for: name, inline: inline, in: 1...65536)
+        case "--admin-group": config.adminGroup = try scanner.value(for: name, inline: inline)
+        case "--no-root-admin": config.rootIsAdmin = false
+        case "--check-invariants": config.checkInvariants = true
         case "--log-level":
             let text = try scanner.value(for: name, inline: inline)
             guard let level = LogLevel(name: text) else {

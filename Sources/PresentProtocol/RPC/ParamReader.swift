@@ -37,9 +37,19 @@ public struct ParamReader: Sendable {
         self.path = path
     }
 
-    /// The path of member `key`: `key` at the top, `path.key` below.
+    /// The path of member `key`: `key` at the top, `path.key` below. A key that is not a
+    /// plain name (empty, or with dots, brackets, spaces…: only unknown keys can be) is
+    /// written as a quoted subscript, `params[""]` or `transition["a.b"]`, so the path
+    /// stays unambiguous.
     public func path(for key: String) -> String {
-        path.isEmpty ? key : "\(path).\(key)"
+        guard Self.isPlainName(key) else {
+            return (path.isEmpty ? "params" : path) + "[" + JSONValue.string(key).serializedString + "]"
+        }
+        return path.isEmpty ? key : "\(path).\(key)"
+    }
+
+    private static func isPlainName(_ key: String) -> Bool {
+        !key.isEmpty && key.utf8.allSatisfy { $0 == UInt8(ascii: "_") || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) || ($0 >= 48 && $0 <= 57) }
     }
 
     /// An invalid-params error for member `key`, for checks the typed readers can't express.

@@ -38,6 +38,15 @@ public struct TransitionOverride: Hashable, Sendable {
     }
 }
 
+extension ModalStack {
+    /// The transition a dismiss request means for entry `id`: the entry's own dismiss
+    /// transition with the request's parts in place of its own; nil when none was given.
+    public func dismissTransition(for id: String, override: TransitionOverride?) -> Transition? {
+        guard let override, let entry = entry(id: id) else { return nil }
+        return override.applied(to: entry.presentation.effectiveDismissTransition)
+    }
+}
+
 /// A container change; nil fields keep their current value, size classes absent are derived.
 public struct ContainerChange: Hashable, Sendable {
     public var width: Double

@@ -12,6 +12,9 @@ final class Client {
     var topics: Set<Topic> = []
     /// Replies still owed (requests waiting for a `shouldDismiss` answer).
     var deferredReplies = 0
+    /// Requests handled since this client last yielded to the others (Fairness.swift).
+    var requestsThisTurn = 0
+    var isYielding = false
 
     init(connection: Connection) { self.connection = connection }
 

@@ -9,6 +9,7 @@ import PresentProtocol
 extension Daemon {
     /// Sends the events the stack produced since the last call to their subscribers.
     func publishEvents() {
+        checkInvariantsIfEnabled()
         for event in stack.drainEvents() {
             switch event {
             case .lifecycle(let notice):

@@ -18,6 +18,7 @@ typealias Reply = (JSONValue) -> Void
 
 extension Daemon {
     func handleLine(_ line: UnsafeRawBufferPointer, from client: Client) {
+        charge(client)
         let message: RPCMessage
         do {
             message = try RPCMessage.parse(line, maxDepth: 64)
@@ -48,6 +49,7 @@ extension Daemon {
             return send(RPCEncoding.error(id: nil, .limitExceeded("batch of \(items.count) requests; at most \(configuration.maxBatch)",
                                                                   limit: configuration.maxBatch)), to: client)
         }
+        charge(client, requests: items.count - 1)   // the line itself was charged already
         let collector = BatchCollector { [unowned self, weak client] replies in
             if let client, !replies.isEmpty { self.send(.array(replies), to: client) }
         }
@@ -192,8 +194,7 @@ extension Daemon {
 
     private func dismiss(_ id: String, animated: Bool, override: TransitionOverride?, for client: Client) throws(RPCError) -> JSONValue {
         try authorizeDismiss(of: id, by: client)
-        // The parts a request gives replace those of the entry's own dismiss transition.
-        let transition = stack.entry(id: id).flatMap { e in override?.applied(to: e.presentation.effectiveDismissTransition) }
+        let transition = stack.dismissTransition(for: id, override: override)
         let ids = try stackCall { s throws(StackError) in
             try s.dismiss(id: id, animated: animated, transition: transition, reason: .request, at: now) }
         visualsDirty = true
@@ -219,36 +220,13 @@ extension Daemon {
         return .object(result)
     }
 
-    /// The dismiss policy applies to everything a dismissal takes along: a queued entry
-    /// alone, or an on-screen entry and every entry above it.
-    private func authorizeDismiss(of id: String, by client: Client) throws(RPCError) {
-        if let queued = stack.queue.first(where: { $0.id == id }) { return try authorize([queued], by: client) }
-        guard let index = stack.entries.firstIndex(where: { $0.id == id }) else { return }  // notFound later
-        try authorize(Array(stack.entries[index...]), by: client)
-    }
-
-    private func authorize(_ entries: [Entry], by client: Client) throws(RPCError) {
-        guard let refused = entries.first(where: { !mayDismiss($0, client) }) else { return }
-        throw RPCError(code: .notOwner,
-                       message: "presentation \"\(refused.id)\" belongs to another client (dismiss policy \(configuration.dismissPolicy.rawValue))",
-                       data: ["field": "id", "reason": "not the owner"])
-    }
-
-    private func mayDismiss(_ entry: Entry, _ client: Client) -> Bool {
-        guard entry.owner != client.id else { return true }
-        switch configuration.dismissPolicy {
-        case .anyone: return true
-        case .user: return client.peer.uid == 0 || client.peer.uid == clients[entry.owner]?.peer.uid
-        case .owner: return false
-        }
-    }
-
     private func helloResult() -> JSONValue {
         ["server": "presentd", "version": .string(presentdVersion), "protocol": .int(Int64(ProtocolLimits.protocolVersion)),
          "clock": .string(configuration.clock.rawValue), "time": .double(now), "fps": .int(Int64(configuration.fps)),
          "limits": [
             "maxLineBytes": .int(Int64(configuration.maxLineBytes)),
             "maxConnections": .int(Int64(configuration.maxConnections)),
+            "maxConnectionsPerUid": .int(Int64(configuration.maxConnectionsPerUID)),
             "maxEntries": .int(Int64(configuration.maxEntries)),
             "maxEntriesPerClient": .int(Int64(configuration.maxEntriesPerClient)),
             "maxBatch": .int(Int64(configuration.maxBatch)),

@@ -16,6 +16,7 @@ public final class Daemon {
     var log: Log { configuration.log }
     var listener: UnixListener?
     var clients: [UInt64: Client] = [:]
+    let access: AccessControl
     var stack: ModalStack
     let decoder: RequestDecoder
 
@@ -39,6 +40,9 @@ public final class Daemon {
     var pendingConfirmations: [String: PendingConfirmation] = [:]
     var nextConfirmationID = 1
 
+    /// What `--check-invariants` last logged (the same problems are not logged per frame).
+    var reportedInvariantProblems: [String] = []
+
     var signalWatchers: [SignalWatcher] = []
     var shuttingDown = false
     var shutdownTimer: Timer?
@@ -50,6 +54,7 @@ public final class Daemon {
         self.stack = ModalStack(container: configuration.container, configuration: configuration.stack,
                                 time: 0)
         self.decoder = RequestDecoder(limits: configuration.limits, defaults: configuration.stack)
+        self.access = AccessControl(adminGID: try configuration.adminGroup.map(Self.groupID))
         stack.advance(to: now)
     }
 
@@ -61,6 +66,7 @@ public final class Daemon {
     /// Binds (or adopts) the socket, serves until shut down, then releases everything.
     public func run() throws {
         SignalWatcher.ignoreSIGPIPE()
+        Self.raiseDescriptorLimit(for: configuration.maxConnections, log: log)
         try listen()
         if configuration.handleSignals { try watchSignals() }
         frameTimer = try FrameTimer(loop: loop)
@@ -108,17 +114,13 @@ public final class Daemon {
         connection.onLineTooLong = { [unowned self, unowned client] in self.lineTooLong(client) }
         connection.onOverflow = { [unowned self, unowned client] in self.overflowed(client) }
         connection.onClose = { [unowned self, unowned client] in self.disconnected(client) }
-        if clients.count > configuration.maxConnections {
-            log.warning("refusing \(client.label): \(configuration.maxConnections) connections already")
-            connection.closeAfterFlush(sending: RPCEncoding.notification(
-                method: "closing", params: ["reason": "tooManyConnections"]).serializedLine())
-            return
-        }
+        guard admit(client) else { return }
         log.info("\(client.label) connected")
     }
 
     func disconnected(_ client: Client) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
+        access.release(client)
         log.info("\(client.label) disconnected")
         cancelConfirmations(involving: client)
         let removed = stack.removeAll(ownedBy: client.id, at: now)

@@ -17,7 +17,7 @@ public enum ClockMode: String, Sendable, CaseIterable {
 public enum DismissPolicy: String, Sendable, CaseIterable {
     /// Only the connection that presented it.
     case owner
-    /// Any connection of the same uid (and root).
+    /// Any connection of the same uid, and administrators (root, the admin group).
     case user
     /// Any connection.
     case anyone
@@ -37,12 +37,19 @@ public struct ServerConfiguration: Sendable {
     public var stack = StackConfiguration.standard
     public var limits = ProtocolLimits()
     public var dismissPolicy = DismissPolicy.user
+    /// Members of this group (primary or supplementary) may dismiss any presentation
+    /// under the `user` policy; nil = no admin group.
+    public var adminGroup: String?
+    /// Root counts as an administrator.
+    public var rootIsAdmin = true
     /// How long an owner may take to answer `shouldDismiss` before the dismissal is allowed.
     public var shouldDismissTimeout = 1.0
     /// Longest request line, bytes (longer: error −32600, then the connection is closed).
     public var maxLineBytes = 1 << 20
     /// Simultaneous connections; more are told `closing` and closed.
     public var maxConnections = 1024
+    /// Simultaneous connections from one uid (dbus-daemon's max_connections_per_user).
+    public var maxConnectionsPerUID = 256
     /// Presentations on the stack and in the queue, for everyone / per connection.
     public var maxEntries = 256
     public var maxEntriesPerClient = 64
@@ -52,6 +59,8 @@ public struct ServerConfiguration: Sendable {
     public var maxDeferredReplies = 16
     /// Lossless bytes (replies, events) waiting for a slow reader before it is disconnected.
     public var maxQueuedBytes = 4 << 20
+    /// Check the stack's invariants after every change and log broken ones (tests, soak).
+    public var checkInvariants = false
     /// Install SIGINT/SIGTERM handlers (in-process tests turn this off).
     public var handleSignals = true
     public var log = Log()

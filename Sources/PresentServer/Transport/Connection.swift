@@ -113,6 +113,14 @@ final class Connection: LoopOwned {
         return pipe
     }
 
+    /// The socket's descriptor, for queries libuv does not make (SO_PEERGROUPS); -1 once
+    /// the connection is closing.
+    var fileDescriptor: Int32 {
+        guard state == .open || state == .draining else { return -1 }
+        var fd: uv_os_fd_t = -1
+        return uv_fileno(uvHandle(pipe), &fd) == 0 ? fd : -1
+    }
+
     // MARK: Reading
 
     /// Stops delivering lines (for a limit on requests in flight). Lines already received
@@ -122,11 +130,12 @@ final class Connection: LoopOwned {
         stopReading()
     }
 
-    /// Delivers buffered lines (on the next iteration) and reads again.
+    /// Delivers buffered lines (on the next iteration), then reads again — only once they
+    /// are all delivered: reading first would let a peer that keeps being paused grow the
+    /// buffer without bound.
     func resumeReading() {
         guard isReadingPaused else { return }
         isReadingPaused = false
-        startReading()
         scheduleDrain()
     }
 
@@ -194,6 +203,7 @@ final class Connection: LoopOwned {
         loop.post { [self] in
             drainScheduled = false
             deliver(UnsafeRawBufferPointer(start: nil, count: 0))
+            startReading()   // no-op if a line paused (or closed) us again
         }
     }
 

@@ -1,0 +1,26 @@
+// Fairness between clients. libuv reads up to 32 × 64 KiB from one ready socket per
+// wakeup — ≈ 45 000 pipelined pings — and every line read is handled before any other
+// connection's turn: one client sending as fast as it can stalled everyone else for
+// seconds. Now a connection that has had `requestsPerTurn` requests handled stops reading
+// until the next loop iteration, so every other ready connection (and the frame clock)
+// is served in between. Its unread bytes wait in the kernel: the sender is slowed down,
+// nothing is dropped.
+
+extension Daemon {
+    /// Requests (batch elements count one each) a connection may have handled per turn.
+    static let requestsPerTurn = 64
+
+    /// Counts `requests` against the client's turn; at the end of its turn it yields.
+    func charge(_ client: Client, requests: Int = 1) {
+        client.requestsThisTurn += requests
+        guard client.requestsThisTurn >= Self.requestsPerTurn, !client.isYielding else { return }
+        client.isYielding = true
+        client.connection.pauseReading()
+        loop.post { [weak client] in
+            guard let client else { return }
+            client.requestsThisTurn = 0
+            client.isYielding = false
+            client.connection.resumeReading()
+        }
+    }
+}

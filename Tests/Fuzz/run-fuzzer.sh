@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds the protocol fuzzer (libFuzzer + AddressSanitizer, release) and runs it for a
+# bounded time over the seed corpus. Usage: run-fuzzer.sh SECONDS
+# Exit status: 0 when no input crashed, hung, leaked or broke a property; 1 otherwise,
+# with the input in .build/fuzz-findings/ (replay it: swift build --product ProtocolFuzzer
+# && .build/debug/ProtocolFuzzer -v FILE).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-300}
+swift=${SWIFT:-swift}
+scratch=.build/fuzz-asan
+work=.build/fuzz-corpus       # what the fuzzer learns; seeds stay in Tests/Fuzz/corpus
+findings=.build/fuzz-findings
+mkdir -p "$work" "$findings"
+
+"$swift" build -c release --product ProtocolFuzzer --sanitize=fuzzer --sanitize=address \
+  -Xswiftc -DFUZZING --scratch-path "$scratch" 2>&1 | grep -Ev '^\[|^Building|ld.gold: warning' || true
+fuzzer="$scratch/release/ProtocolFuzzer"
+test -x "$fuzzer" || { echo "fuzz: the fuzzer did not build" >&2; exit 1; }
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+# SWIFT_BACKTRACE off: Swift's backtracer would otherwise keep libFuzzer from writing
+# the crashing input. -timeout: an input slower than 10 s counts as a hang.
+SWIFT_BACKTRACE=enable=no "$fuzzer" -dict=Tests/Fuzz/protocol.dict \
+  -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  -print_final_stats=1 -artifact_prefix="$findings/" "$work" Tests/Fuzz/corpus >"$log" 2>&1 || status=$?
+
+# A binary without coverage instrumentation would "pass" while exploring nothing.
+if ! grep -qE 'INITED cov: [0-9]+' "$log"; then
+  grep -E 'WARNING|ERROR' "$log" | head -5
+  echo "fuzz: the fuzzer reports no coverage (not instrumented?); remove $scratch and retry" >&2
+  exit 1
+fi
+grep -E '^(INFO: seed corpus|#[0-9]+ +DONE)|stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$log" || true
+if [ "$status" -ne 0 ]; then
+  grep -E 'ERROR|Fatal error|SUMMARY|Test unit written|artifact' "$log" | head -20
+  echo "fuzz: FAILED after a finding (status $status); inputs in $findings/" >&2
+  exit 1
+fi
+echo "fuzz: $seconds s, no crash, hang, leak or broken property"

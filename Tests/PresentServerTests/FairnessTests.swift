@@ -1,0 +1,46 @@
+// A connection that yields after every line (what the daemon's fairness does to a busy
+// client) must not keep reading meanwhile: found by the blast flood, where the daemon
+// grew by 47 MiB buffering a sender it only served 64 requests per turn.
+
+import Glibc
+import Testing
+@testable import PresentServer
+
+@Suite("Fairness")
+struct FairnessTests {
+    @Test func aConnectionThatKeepsYieldingDoesNotBufferWithoutBound() throws {
+        let loop = try EventLoop()
+        var fds: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
+        let (ours, theirs) = (fds[0], fds[1])
+        defer { close(theirs) }
+        _ = fcntl(theirs, F_SETFL, fcntl(theirs, F_GETFL) | O_NONBLOCK)
+        let connection = try Connection(loop: loop, fd: ours)
+        var delivered = 0
+        connection.onLine = { _ in
+            delivered += 1
+            connection.pauseReading()
+            loop.post { connection.resumeReading() }   // one line per turn
+        }
+        // The peer writes as fast as the kernel lets it while the loop turns 300 times.
+        let line = [UInt8](repeating: UInt8(ascii: "x"), count: 99) + [10]
+        let chunk = Array((0..<100).map { _ in line }.joined())
+        var written = 0
+        for _ in 0..<300 {
+            while true {
+                let n = chunk.withUnsafeBytes { send(theirs, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                if n <= 0 { break }
+                written += n
+            }
+            loop.runOnce()
+        }
+        // Only what the kernel holds plus about one read is outstanding; before, every
+        // turn read 64 KiB more into the line buffer (≈ 19 MiB here).
+        let outstanding = written - delivered * line.count
+        #expect(delivered > 0)
+        #expect(outstanding < 2 << 20, "\(outstanding) bytes written but not yet delivered")
+        connection.close()
+        #expect(loop.run(until: { connection.state == .closed }))
+        #expect(loop.close() == 0)
+    }
+}
