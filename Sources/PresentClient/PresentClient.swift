@@ -101,11 +101,12 @@ public final class PresentClient {
 
     // MARK: Raw access (tests, presentctl's --raw)
 
-    /// Writes bytes as they are.
+    /// Writes bytes as they are. A daemon that went away (a restart, an idle exit) is an
+    /// error here, not a SIGPIPE that kills the calling process (MSG_NOSIGNAL).
     public func sendRaw(_ bytes: [UInt8]) throws(ClientError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw .io("write failed: \(Self.errnoText())") }
             offset += n
