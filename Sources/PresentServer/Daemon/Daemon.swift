@@ -11,13 +11,14 @@ import PresentProtocol
 
 /// The running daemon. Create it, then `run()`; everything happens on the calling thread.
 public final class Daemon {
-    public let configuration: ServerConfiguration
+    /// Replaced by a reload (SIGHUP), except what needs a restart.
+    public internal(set) var configuration: ServerConfiguration
     let loop: EventLoop
     var log: Log { configuration.log }
     var listener: UnixListener?
     var clients: [UInt64: Client] = [:]
     var stack: ModalStack
-    let decoder: RequestDecoder
+    var decoder: RequestDecoder
 
     // Broadcast state
     var eventSeq: UInt64 = 0
@@ -38,6 +39,8 @@ public final class Daemon {
     var nextConfirmationID = 1
 
     var signalWatchers: [SignalWatcher] = []
+    /// systemd's notify protocol and the idle exit (Systemd/).
+    var systemd: ServiceManager?
     var shuttingDown = false
     var shutdownTimer: Timer?
     public private(set) var exitCode: Int32 = 0
@@ -63,7 +66,9 @@ public final class Daemon {
         if configuration.handleSignals { try watchSignals() }
         frameTimer = try FrameTimer(loop: loop)
         frameTimer?.onTick = { [unowned self] deadline, _ in self.frameTick(deadline: deadline) }
-        log.notice("listening on \(configuration.socketPath) (\(configuration.clock.rawValue) clock, \(configuration.fps) fps)")
+        let origin = isSocketActivated ? ", adopted from systemd" : ""
+        log.notice("listening on \(listener?.path ?? configuration.socketPath)\(origin) (\(configuration.clock.rawValue) clock, \(configuration.fps) fps)")
+        try serviceStarted()
         loop.run()
         let leftOpen = loop.close()
         if leftOpen != 0 { log.warning("event loop closed with handles still open: \(loop.openHandleNames())") }
@@ -92,6 +97,9 @@ public final class Daemon {
             self.shutdown(reason: signal == SIGINT ? "SIGINT" : "SIGTERM")
         }
         signalWatchers.append(watcher)
+        signalWatchers.append(try SignalWatcher(loop: loop, signals: [SIGHUP]) { [unowned self] _ in
+            self.reloadConfiguration()
+        })
     }
 
     // MARK: Connections
@@ -113,6 +121,7 @@ public final class Daemon {
             return
         }
         log.info("\(client.label) connected")
+        serviceStateChanged()
     }
 
     func disconnected(_ client: Client) {
@@ -143,6 +152,7 @@ public final class Daemon {
         guard !shuttingDown else { return }
         shuttingDown = true
         log.notice("shutting down (\(reason))")
+        serviceStopping()
         listener?.close()
         listener = nil
         frameTimer?.stop()
