@@ -19,7 +19,7 @@ public struct PresentOutcome: Hashable, Sendable {
 
 /// The modal stack of one screen.
 public struct ModalStack: Sendable {
-    public let configuration: StackConfiguration
+    public internal(set) var configuration: StackConfiguration
     public internal(set) var container: Container
     /// The latest time the stack has caught up with.
     public internal(set) var time: Double

@@ -133,7 +133,7 @@ extension RequestDecoder {
     ]
 
     /// A curve name, `{"bezier":[x1,y1,x2,y2]}` or `{"spring":{…}}`.
-    func timing(_ v: ParamValue) throws(RPCError) -> TimingCurve {
+    public func timing(_ v: ParamValue) throws(RPCError) -> TimingCurve {
         if case .string(let name) = v.value {
             guard let curve = Self.timingNames[name] else {
                 throw v.invalid("must be linear, easeIn, easeOut, easeInEaseOut, default, system, {\"bezier\":[…]} or {\"spring\":{…}}")
@@ -219,7 +219,7 @@ extension RequestDecoder {
         return Color(red: channel(24), green: channel(16), blue: channel(8), alpha: channel(0))
     }
 
-    func statusBar(_ o: ParamReader) throws(RPCError) -> StatusBarAppearance {
+    public func statusBar(_ o: ParamReader) throws(RPCError) -> StatusBarAppearance {
         try o.rejectUnknownKeys(allowed: ["style", "hidden"])
         return StatusBarAppearance(style: try o.optionalEnumValue("style") ?? .default,
                                    hidden: try o.optionalBool("hidden") ?? false)

@@ -27,6 +27,7 @@ extension Daemon {
             broadcast(.stack, method: "stack", params: ["entries": CoreEncoding.entries(of: stack)])
         }
         if visualsDirty || stack.isAnimating(at: stack.time) { startFrames() }
+        serviceStateChanged()
     }
 
     /// One lossless notification to every subscriber of `topic`, numbered by `seq`.
