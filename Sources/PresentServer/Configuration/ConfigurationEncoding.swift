@@ -10,8 +10,10 @@ extension ServerConfiguration {
     /// configuration file gives the same configuration.
     public var fileJSON: JSONValue {
         let limits: JSONValue = [
-            "maxConnections": .int(Int64(maxConnections)), "maxEntries": .int(Int64(maxEntries)),
+            "maxConnections": .int(Int64(maxConnections)), "maxConnectionsPerUID": .int(Int64(maxConnectionsPerUID)),
+            "maxEntries": .int(Int64(maxEntries)),
             "maxEntriesPerClient": .int(Int64(maxEntriesPerClient)), "maxBatch": .int(Int64(maxBatch)),
+            "maxDeferredReplies": .int(Int64(maxDeferredReplies)),
             "maxLineBytes": .int(Int64(maxLineBytes)), "maxQueuedBytes": .int(Int64(maxQueuedBytes)),
             "maxDuration": .double(self.limits.maxDuration), "maxNameLength": .int(Int64(self.limits.maxNameLength)),
         ]
@@ -28,6 +30,8 @@ extension ServerConfiguration {
             "clock": .string(clock.rawValue),
             "logLevel": .string(log.level.name),
             "dismissPolicy": .string(dismissPolicy.rawValue),
+            "adminGroup": adminGroup.map { .string($0) } ?? .null,
+            "rootIsAdmin": .bool(rootIsAdmin),
             "shouldDismissTimeout": .double(shouldDismissTimeout),
             "exitIdleTime": .double(exitIdleTime),
             "limits": limits,

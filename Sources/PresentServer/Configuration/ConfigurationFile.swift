@@ -62,8 +62,8 @@ struct ConfigurationFileReader {
             issues = [ConfigurationIssue(field: "", reason: "expected a JSON object, got \(json.typeName)")]
             return
         }
-        check(root, allowed: ["socket", "fps", "clock", "logLevel", "dismissPolicy", "shouldDismissTimeout",
-                              "exitIdleTime", "limits", "container", "statusBar", "defaults"])
+        check(root, allowed: ["socket", "fps", "clock", "logLevel", "dismissPolicy", "adminGroup", "rootIsAdmin",
+                              "shouldDismissTimeout", "exitIdleTime", "limits", "container", "statusBar", "defaults"])
         readTopLevel(root, into: &configuration)
         if let socket = section(root, "socket") { readSocket(socket, into: &configuration) }
         if let limits = section(root, "limits") { readLimits(limits, into: &configuration) }
@@ -80,6 +80,14 @@ struct ConfigurationFileReader {
         set(&c.fps) { () throws(RPCError) in try p.optionalInt("fps", range: ServerConfiguration.fpsRange, unit: "frames per second") }
         set(&c.clock) { () throws(RPCError) in try p.optionalEnumValue("clock") }
         set(&c.dismissPolicy) { () throws(RPCError) in try p.optionalEnumValue("dismissPolicy") }
+        set(&c.adminGroup) { () throws(RPCError) in
+            try p.optionalField("adminGroup").map { v throws(RPCError) in
+                let name = try v.string(maxBytes: 64)
+                guard !name.isEmpty else { throw v.invalid("must not be empty (omit it or use null for none)") }
+                return name
+            }
+        }
+        set(&c.rootIsAdmin) { () throws(RPCError) in try p.optionalBool("rootIsAdmin") }
         set(&c.shouldDismissTimeout) { () throws(RPCError) in
             try p.optionalDouble("shouldDismissTimeout", range: 0...60, unit: "seconds") }
         set(&c.exitIdleTime) { () throws(RPCError) in
@@ -115,9 +123,12 @@ struct ConfigurationFileReader {
 
     private mutating func readLimits(_ p: ParamReader, into c: inout ServerConfiguration) {
         typealias Limits = ServerConfiguration.LimitRanges
-        check(p, allowed: ["maxConnections", "maxEntries", "maxEntriesPerClient", "maxBatch", "maxLineBytes",
-                           "maxQueuedBytes", "maxDuration", "maxNameLength"])
+        check(p, allowed: ["maxConnections", "maxConnectionsPerUID", "maxEntries", "maxEntriesPerClient", "maxBatch",
+                           "maxDeferredReplies", "maxLineBytes", "maxQueuedBytes", "maxDuration", "maxNameLength"])
         set(&c.maxConnections) { () throws(RPCError) in try p.optionalInt("maxConnections", range: ServerConfiguration.maxConnectionsRange) }
+        set(&c.maxConnectionsPerUID) { () throws(RPCError) in
+            try p.optionalInt("maxConnectionsPerUID", range: ServerConfiguration.maxConnectionsRange) }
+        set(&c.maxDeferredReplies) { () throws(RPCError) in try p.optionalInt("maxDeferredReplies", range: 1...1024) }
         set(&c.maxEntries) { () throws(RPCError) in try p.optionalInt("maxEntries", range: Limits.entries) }
         set(&c.maxEntriesPerClient) { () throws(RPCError) in try p.optionalInt("maxEntriesPerClient", range: Limits.entries) }
         set(&c.maxBatch) { () throws(RPCError) in try p.optionalInt("maxBatch", range: Limits.batch) }
