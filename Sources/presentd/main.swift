@@ -30,6 +30,11 @@ Options:
   --max-connections-per-uid N
                           simultaneous connections from one uid (default 256)
   --log-level LEVEL       error, warning, notice (default), info, debug
+  --state-file PATH       where the stack is kept across restarts (default:
+                          $RUNTIME_DIRECTORY/presentd-state.json, else beside the
+                          socket); "none" keeps nothing
+  --resume-grace S        how long restored presentations wait for their owners to
+                          reconnect and resume them (default 10)
   --check-invariants      check the stack's invariants after every change and log
                           any broken one as an error (tests, soak runs)
   --version               print the version and exit
@@ -59,6 +64,10 @@ func parseConfiguration(_ arguments: [String]) throws -> ServerConfiguration? {
         case "--admin-group": config.adminGroup = try scanner.value(for: name, inline: inline)
         case "--no-root-admin": config.rootIsAdmin = false
         case "--check-invariants": config.checkInvariants = true
+        case "--state-file":
+            let path = try scanner.value(for: name, inline: inline)
+            config.stateFile = path == "none" ? .none : .path(path)
+        case "--resume-grace": config.resumeGrace = try scanner.double(for: name, inline: inline, in: 0...86400)
         case "--log-level":
             let text = try scanner.value(for: name, inline: inline)
             guard let level = LogLevel(name: text) else {

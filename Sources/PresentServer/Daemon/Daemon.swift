@@ -17,6 +17,7 @@ public final class Daemon {
     var listener: UnixListener?
     var clients: [UInt64: Client] = [:]
     let access: AccessControl
+    let continuity: Continuity
     var stack: ModalStack
     let decoder: RequestDecoder
 
@@ -53,6 +54,7 @@ public final class Daemon {
                                 time: 0)
         self.decoder = RequestDecoder(limits: configuration.limits, defaults: configuration.stack)
         self.access = AccessControl(adminGID: try configuration.adminGroup.map(Self.groupID))
+        self.continuity = Continuity(path: configuration.stateFile.path(socketPath: configuration.socketPath))
         stack.advance(to: now)
     }
 
@@ -65,6 +67,7 @@ public final class Daemon {
     public func run() throws {
         SignalWatcher.ignoreSIGPIPE()
         Self.raiseDescriptorLimit(for: configuration.maxConnections, log: log)
+        restoreState()
         try listen()
         if configuration.handleSignals { try watchSignals() }
         frameTimer = try FrameTimer(loop: loop)
@@ -143,6 +146,7 @@ public final class Daemon {
     /// Stops accepting, tells everyone `shutdown`, flushes, removes the socket, stops the loop.
     public func shutdown(reason: String) {
         guard !shuttingDown else { return }
+        saveState()   // as it is now: the disconnections that follow must not empty it
         shuttingDown = true
         log.notice("shutting down (\(reason))")
         listener?.close()
