@@ -85,8 +85,7 @@ extension Daemon {
     func saveStateSoon() {
         guard continuity.path != nil, !continuity.saveScheduled, !shuttingDown else { return }
         continuity.saveScheduled = true
-        loop.post { [weak self] in
-            guard let self else { return }
+        loop.post { [unowned self] in   // the daemon outlives its loop
             self.continuity.saveScheduled = false
             self.saveState()
         }
