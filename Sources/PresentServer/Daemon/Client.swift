@@ -14,9 +14,9 @@ final class Client {
     var deferredReplies = 0
     /// Requests handled since this client last yielded to the others (Fairness.swift).
     var requestsThisTurn = 0
+    var isYielding = false
     /// Given by `hello`; proves ownership of its entries after a daemon restart.
     var resumeToken: String?
-    var isYielding = false
 
     init(connection: Connection) { self.connection = connection }
 
