@@ -38,6 +38,11 @@ Options (each overrides the configuration file):
   --exit-idle-time S      when socket-activated: exit after S seconds with no clients
                           and an empty stack (default 0: never)
   --log-level LEVEL       error, warning, notice (default), info, debug
+  --state-file PATH       where the stack is kept across restarts (default:
+                          $RUNTIME_DIRECTORY/presentd-state.json, else beside the
+                          socket); "none" keeps nothing
+  --resume-grace S        how long restored presentations wait for their owners to
+                          reconnect and resume them (default 10)
   --check-invariants      check the stack's invariants after every change and log
                           any broken one as an error (tests, soak runs)
   --check-config FILE     check a configuration file, list every error; exit 0 or 1
@@ -101,6 +106,12 @@ func parseInvocation(_ arguments: [String]) throws -> Invocation {
             overrides.append { $0.adminGroup = group }
         case "--no-root-admin": overrides.append { $0.rootIsAdmin = false }
         case "--check-invariants": overrides.append { $0.checkInvariants = true }
+        case "--state-file":
+            let path = try scanner.value(for: name, inline: inline)
+            overrides.append { $0.stateFile = path == "none" ? .none : .path(path) }
+        case "--resume-grace":
+            let seconds = try scanner.double(for: name, inline: inline, in: 0...86400)
+            overrides.append { $0.resumeGrace = seconds }
         case "--log-level":
             let text = try scanner.value(for: name, inline: inline)
             guard let level = LogLevel(name: text) else {

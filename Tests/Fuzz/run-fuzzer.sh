@@ -13,13 +13,15 @@ work=.build/fuzz-corpus       # what the fuzzer learns; seeds stay in Tests/Fuzz
 findings=.build/fuzz-findings
 mkdir -p "$work" "$findings"
 
-"$swift" build -c release --product ProtocolFuzzer --sanitize=fuzzer --sanitize=address \
-  -Xswiftc -DFUZZING --scratch-path "$scratch" 2>&1 | grep -Ev '^\[|^Building|ld.gold: warning' || true
-fuzzer="$scratch/release/ProtocolFuzzer"
-test -x "$fuzzer" || { echo "fuzz: the fuzzer did not build" >&2; exit 1; }
-
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+if ! "$swift" build -c release --product ProtocolFuzzer --sanitize=fuzzer --sanitize=address \
+     -Xswiftc -DFUZZING --scratch-path "$scratch" >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "fuzz: the fuzzer did not build" >&2
+  exit 1
+fi
+fuzzer="$scratch/release/ProtocolFuzzer"
 status=0
 # SWIFT_BACKTRACE off: Swift's backtracer would otherwise keep libFuzzer from writing
 # the crashing input. -timeout: an input slower than 10 s counts as a hang.

@@ -47,7 +47,8 @@ struct SwipeInteraction: Hashable, Sendable {
 /// One presentation the stack knows about.
 public struct Entry: Hashable, Sendable {
     public let id: String
-    public let owner: OwnerID
+    /// Changes only when a client resumes its entries after a daemon restart.
+    public internal(set) var owner: OwnerID
     public internal(set) var presentation: Presentation
     public internal(set) var state: EntryState
     /// Arrival order, for FIFO among equal priorities.

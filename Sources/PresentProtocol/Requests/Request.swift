@@ -67,7 +67,9 @@ public struct ContainerChange: Hashable, Sendable {
 
 /// Every request a client can make.
 public enum Request: Sendable {
-    case hello(client: String?, protocolVersion: Int)
+    /// `resume`: the token an earlier `hello` returned, to take back that client's
+    /// presentations after the daemon restarted.
+    case hello(client: String?, protocolVersion: Int, resume: String?)
     case ping
     case present(PresentRequest)
     case dismiss(id: String, animated: Bool, transition: TransitionOverride?)

@@ -25,12 +25,13 @@ public struct RequestDecoder: Sendable {
         let p = try ParamReader(params)
         switch method {
         case "hello":
-            try p.rejectUnknownKeys(allowed: ["client", "protocol"])
+            try p.rejectUnknownKeys(allowed: ["client", "protocol", "resume"])
             let version = try p.optionalInt("protocol", range: 0...Int(Int32.max)) ?? ProtocolLimits.protocolVersion
             guard version == ProtocolLimits.protocolVersion else {
                 throw p.invalid("protocol", "unsupported protocol version \(version); this daemon speaks \(ProtocolLimits.protocolVersion)")
             }
-            return .hello(client: try p.optionalField("client").map(name), protocolVersion: version)
+            return .hello(client: try p.optionalField("client").map(name), protocolVersion: version,
+                          resume: try p.optionalField("resume").map(name))
         case "ping":
             try p.rejectUnknownKeys(allowed: [])
             return .ping

@@ -100,11 +100,12 @@ extension Daemon {
     // MARK: Dismissal
 
     /// The dismiss policy applies to everything a dismissal takes along: a queued entry
-    /// alone, or an on-screen entry and every entry above it.
+    /// alone, or an on-screen entry and every entry above it that is not already leaving
+    /// (those go anyway, and the dismissal does not change how).
     func authorizeDismiss(of id: String, by client: Client) throws(RPCError) {
         if let queued = stack.queue.first(where: { $0.id == id }) { return try authorize([queued], by: client) }
         guard let index = stack.entries.firstIndex(where: { $0.id == id }) else { return }  // notFound later
-        try authorize(Array(stack.entries[index...]), by: client)
+        try authorize(stack.entries[index...].filter { $0.id == id || $0.state != .dismissing }, by: client)
     }
 
     /// Refuses (−32002) unless `client` may dismiss every one of `entries`.

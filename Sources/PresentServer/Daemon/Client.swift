@@ -15,6 +15,8 @@ final class Client {
     /// Requests handled since this client last yielded to the others (Fairness.swift).
     var requestsThisTurn = 0
     var isYielding = false
+    /// Given by `hello`; proves ownership of its entries after a daemon restart.
+    var resumeToken: String?
 
     init(connection: Connection) { self.connection = connection }
 

@@ -10,7 +10,9 @@ extension Daemon {
     /// Sends the events the stack produced since the last call to their subscribers.
     func publishEvents() {
         checkInvariantsIfEnabled()
-        for event in stack.drainEvents() {
+        let events = stack.drainEvents()
+        if !events.isEmpty || visualsDirty { saveStateSoon() }
+        for event in events {
             switch event {
             case .lifecycle(let notice):
                 if notice.event == .didDismiss { confirmDismiss.remove(notice.id) }

@@ -91,7 +91,10 @@ extension Daemon {
                 respond(.success(result))
             }
             publishEvents()
-            if case .result(let result) = outcome { respond(.success(result)) }
+            if case .result(let result) = outcome {
+                rememberPresentation(typed, params: request.params, result: result)
+                respond(.success(result))
+            }
         } catch {
             publishEvents()
             respond(.failure(error))
@@ -101,9 +104,8 @@ extension Daemon {
     /// Applies a request. `later` delivers a deferred result.
     func execute(_ request: Request, for client: Client, later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
         switch request {
-        case .hello(let name, _):
-            client.name = name
-            return .result(helloResult())
+        case .hello(let name, _, let resume):
+            return .result(hello(client, name: name, resume: resume))
         case .ping:
             return .result([:])
         case .present(let present):
@@ -220,7 +222,7 @@ extension Daemon {
         return .object(result)
     }
 
-    private func helloResult() -> JSONValue {
+    func helloResult() -> JSONValue {
         ["server": "presentd", "version": .string(presentdVersion), "protocol": .int(Int64(ProtocolLimits.protocolVersion)),
          "clock": .string(configuration.clock.rawValue), "time": .double(now), "fps": .int(Int64(configuration.fps)),
          "limits": [
@@ -235,6 +237,7 @@ extension Daemon {
             "maxDuration": .double(configuration.limits.maxDuration),
             "maxNameLength": .int(Int64(configuration.limits.maxNameLength)),
             "shouldDismissTimeout": .double(configuration.shouldDismissTimeout),
+            "resumeGrace": .double(configuration.resumeGrace),
          ],
          "container": CoreEncoding.container(stack.container)]
     }

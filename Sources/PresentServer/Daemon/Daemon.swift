@@ -18,6 +18,7 @@ public final class Daemon {
     var listener: UnixListener?
     var clients: [UInt64: Client] = [:]
     let access: AccessControl
+    let continuity: Continuity
     var stack: ModalStack
     var decoder: RequestDecoder
 
@@ -58,6 +59,7 @@ public final class Daemon {
                                 time: 0)
         self.decoder = RequestDecoder(limits: configuration.limits, defaults: configuration.stack)
         self.access = AccessControl(adminGID: try configuration.adminGroup.map(Self.groupID))
+        self.continuity = Continuity(path: configuration.stateFile.path(socketPath: configuration.socketPath))
         stack.advance(to: now)
     }
 
@@ -70,6 +72,7 @@ public final class Daemon {
     public func run() throws {
         SignalWatcher.ignoreSIGPIPE()
         Self.raiseDescriptorLimit(for: configuration.maxConnections, log: log)
+        restoreState()
         try listen()
         if configuration.handleSignals { try watchSignals() }
         frameTimer = try FrameTimer(loop: loop)
@@ -154,6 +157,7 @@ public final class Daemon {
     /// Stops accepting, tells everyone `shutdown`, flushes, removes the socket, stops the loop.
     public func shutdown(reason: String) {
         guard !shuttingDown else { return }
+        saveState()   // as it is now: the disconnections that follow must not empty it
         shuttingDown = true
         log.notice("shutting down (\(reason))")
         serviceStopping()

@@ -63,6 +63,10 @@ public struct ServerConfiguration: Sendable {
     public var maxDeferredReplies = 16
     /// Lossless bytes (replies, events) waiting for a slow reader before it is disconnected.
     public var maxQueuedBytes = 4 << 20
+    /// Where the stack is saved for a restart (Continuity.swift).
+    public var stateFile = StateFile.automatic
+    /// How long restored presentations wait for their owners to resume them, seconds.
+    public var resumeGrace = 10.0
     /// Check the stack's invariants after every change and log broken ones (tests, soak).
     public var checkInvariants = false
     /// Install SIGINT/SIGTERM handlers (in-process tests turn this off).
@@ -76,4 +80,22 @@ public struct ServerConfiguration: Sendable {
     public static let fpsRange = 1...240
     public static let maxConnectionsRange = 1...65536
     public static let exitIdleTimeRange = 0.0...86400
+}
+
+/// Where the daemon keeps its stack between runs.
+public enum StateFile: Sendable, Equatable {
+    /// `$RUNTIME_DIRECTORY/presentd-state.json`, else beside the socket.
+    case automatic
+    case path(String)
+    /// Not kept: a restart starts empty.
+    case none
+
+    /// The file, or nil when state is not kept.
+    public func path(socketPath: String) -> String? {
+        switch self {
+        case .automatic: return Continuity.defaultPath(socketPath: socketPath)
+        case .path(let path): return path
+        case .none: return nil
+        }
+    }
 }

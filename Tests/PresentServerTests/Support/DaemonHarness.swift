@@ -11,8 +11,10 @@ import PresentJSON
 final class DaemonHarness {
     let directory: String
     let socketPath: String
-    let pid: pid_t
+    private(set) var pid: pid_t
     let stderrPath: String
+    private let arguments: [String]
+    private let environment: [String: String]
 
     /// The directory the test binary and the built executables live in.
     static var binDirectory: String {
@@ -32,6 +34,16 @@ final class DaemonHarness {
         directory = String(cString: dir)
         socketPath = directory + "/presentd.sock"
         stderrPath = directory + "/stderr.log"
+        self.arguments = arguments
+        self.environment = environment
+        pid = try Self.spawn(Self.presentdPath, ["--socket", socketPath] + arguments,
+                             stderr: stderrPath, environment: environment)
+        try waitUntilListening()
+    }
+
+    /// Starts the daemon again on the same socket and directory (after `stop`, or after a
+    /// crash), with the same arguments; returns once it accepts connections.
+    func restart() throws {
         pid = try Self.spawn(Self.presentdPath, ["--socket", socketPath] + arguments,
                              stderr: stderrPath, environment: environment)
         try waitUntilListening()
@@ -40,6 +52,9 @@ final class DaemonHarness {
     deinit {
         stop()
         _ = unlink(stderrPath)
+        _ = unlink(directory + "/presentd-state.json")
+        _ = unlink(directory + "/presentd-state.json.bad")
+        _ = unlink(directory + "/presentd-state.json.tmp")
         _ = unlink(socketPath)
         _ = rmdir(directory)
     }

@@ -1,0 +1,176 @@
+// Continuity across crashes and restarts: what is on screen survives the daemon.
+//
+// - Whenever the stack changes, its state — the container, and per entry its id, state,
+//   the `present` params it was made with (validated, its id filled in) and its owner's
+//   identity (uid, pid, hello name, resume token) — is written atomically (a temporary
+//   file renamed over the old one, mode 0600) to `$RUNTIME_DIRECTORY/presentd-state.json`,
+//   else beside the socket (`--state-file` overrides; `none` disables). At most one write
+//   per loop iteration, and none when nothing changed.
+// - At start the file is read back through the same request decoder that validated it:
+//   entries that were on screen are shown at rest, in their order (a transition caught
+//   by the crash jumps to its end; entries that were leaving are gone); queued entries
+//   present again. They belong to stand-in owners until reclaimed.
+// - `hello` returns a `resumeToken`. A client that reconnects after a restart and says
+//   `hello {resume: TOKEN}` from the same uid takes its entries back (`resumed: [ids]`)
+//   and keeps its token. What nobody reclaims within `--resume-grace` seconds leaves with
+//   `ownerGone`.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import PresentCore
+import PresentJSON
+import PresentProtocol
+
+/// Who made a presentation, as the state file remembers it.
+struct OwnerRecord: Hashable {
+    var token: String?
+    var uid: UInt32
+    var pid: Int32
+    var name: String?
+}
+
+/// The daemon's continuity bookkeeping.
+public final class Continuity {
+    /// Where the state is kept; nil when persistence is off.
+    let path: String?
+    /// Each entry's `present` params (validated, with its id), by entry id.
+    var params: [String: JSONValue] = [:]
+    /// Restored owners nobody has reclaimed yet, by their stand-in owner id.
+    var orphans: [OwnerID: OwnerRecord] = [:]
+    var graceTimer: Timer?
+    var saveScheduled = false
+    /// The bytes last written, so an unchanged state is not written again.
+    var lastSaved: [UInt8] = []
+
+    /// Stand-in owner ids: far above any connection id.
+    static let firstOrphanID: OwnerID = 1 << 62
+
+    init(path: String?) { self.path = path }
+
+    /// A fresh resume token: 128 bits from the system's secure generator (getrandom).
+    static func makeToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ -> String in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    /// Where the state goes by default: the runtime directory systemd gives the service,
+    /// else the socket's directory.
+    public static func defaultPath(socketPath: String) -> String {
+        if let runtime = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !runtime.isEmpty {
+            let first = runtime.split(separator: ":").first.map(String.init) ?? runtime
+            return first + "/presentd-state.json"
+        }
+        let directory = socketPath.lastIndex(of: "/").map { String(socketPath[..<$0]) } ?? "."
+        return (directory.isEmpty ? "" : directory) + "/presentd-state.json"
+    }
+}
+
+extension Daemon {
+    // MARK: Recording
+
+    /// Remembers a successful `present`'s params for the state file.
+    func rememberPresentation(_ request: Request, params: JSONValue?, result: JSONValue) {
+        guard continuity.path != nil, case .present = request, result["deduplicated"] != true,
+              let id = result["id"]?.stringValue else { return }
+        var object = params?.objectValue ?? [:]
+        object["id"] = .string(id)
+        continuity.params[id] = .object(object)
+    }
+
+    /// Schedules a write of the state at the end of this loop iteration.
+    func saveStateSoon() {
+        guard continuity.path != nil, !continuity.saveScheduled, !shuttingDown else { return }
+        continuity.saveScheduled = true
+        loop.post { [unowned self] in   // the daemon outlives its loop
+            self.continuity.saveScheduled = false
+            self.saveState()
+        }
+    }
+
+    /// Writes the state now if it changed.
+    func saveState() {
+        guard let path = continuity.path, !shuttingDown else { return }
+        let live = Set(stack.allEntries.map(\.id))
+        continuity.params = continuity.params.filter { live.contains($0.key) }
+        let bytes = stateJSON().serializedLine()
+        guard bytes != continuity.lastSaved else { return }
+        do {
+            try Self.writeAtomically(bytes, to: path)
+            continuity.lastSaved = bytes
+        } catch {
+            log.error("cannot save the stack to \(path): \(error)")
+        }
+    }
+
+    private func stateJSON() -> JSONValue {
+        let entries: [JSONValue] = stack.allEntries.compactMap { entry in
+            guard entry.state != .dismissing, let params = continuity.params[entry.id] else { return nil }
+            let owner = ownerRecord(of: entry.owner)
+            var record: JSONObject = ["id": .string(entry.id), "state": .string(entry.state.rawValue), "params": params,
+                                      "owner": ["uid": .int(Int64(owner?.uid ?? 0)), "pid": .int(Int64(owner?.pid ?? 0))]]
+            if let token = owner?.token { record["owner"]?.set("token", .string(token)) }
+            if let name = owner?.name { record["owner"]?.set("name", .string(name)) }
+            record["confirmDismiss"] = .bool(confirmDismiss.contains(entry.id))
+            return .object(record)
+        }
+        return ["presentdState": 1, "container": CoreEncoding.container(stack.container), "entries": .array(entries)]
+    }
+
+    /// The identity behind an owner id: a connected client, or a restored stand-in.
+    private func ownerRecord(of owner: OwnerID) -> OwnerRecord? {
+        if let client = clients[owner] {
+            return OwnerRecord(token: client.resumeToken, uid: client.peer.uid, pid: client.peer.pid, name: client.name)
+        }
+        return continuity.orphans[owner]
+    }
+
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(StateFileError) {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .system("open \(temporary)", errno) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let code = errno
+                close(fd)
+                unlink(temporary)
+                throw .system("write \(temporary)", code)
+            }
+            offset += n
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw .system("rename to \(path)", code)
+        }
+    }
+}
+
+/// Why the state file could not be written or read.
+enum StateFileError: Error, CustomStringConvertible {
+    case system(String, Int32)
+    case invalid(String)
+
+    var description: String {
+        switch self {
+        case .system(let what, let code): return "\(what): \(String(cString: strerror(code)))"
+        case .invalid(let why): return why
+        }
+    }
+}
+
+private extension JSONValue {
+    /// Sets a member of an object (no-op on other values).
+    mutating func set(_ key: String, _ value: JSONValue) {
+        guard case .object(var object) = self else { return }
+        object[key] = value
+        self = .object(object)
+    }
+}

@@ -1,0 +1,168 @@
+// Coming back after a crash or restart: the state file's stack is put back before the
+// socket is served, its owners may reclaim their entries with the resume token their
+// `hello` gave them, and what is not reclaimed within the grace period leaves with
+// ownerGone. (What is saved and when: Continuity.swift.)
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import PresentCore
+import PresentJSON
+import PresentProtocol
+
+extension Daemon {
+    // MARK: Restoring
+
+    /// Puts back the stack the state file describes, if there is one. Nothing in it is
+    /// trusted: every entry goes through the request decoder again, and a file that does
+    /// not read is set aside (renamed `.bad`) with a warning.
+    func restoreState() {
+        guard let path = continuity.path, let bytes = Self.readFile(path) else { return }
+        let started = loop.monotonicNow()
+        do {
+            let state: JSONValue
+            do { state = try JSONValue.parse(bytes, maxDepth: 128) } catch { throw StateFileError.invalid(error.message) }
+            guard state["presentdState"] == 1, let records = state["entries"]?.arrayValue else {
+                throw StateFileError.invalid("not a presentd state file (version 1)")
+            }
+            if let container = state["container"] { try restoreContainer(container) }
+            let restored = restoreEntries(records.prefix(configuration.maxEntries))
+            _ = stack.drainEvents()   // nobody is connected yet
+            let ms = Int((loop.monotonicNow() - started) * 1000)
+            log.notice("restored \(restored) presentations from \(path) in \(ms) ms; "
+                       + "their owners have \(configuration.resumeGrace) s to resume")
+            startGracePeriod()
+        } catch {
+            log.warning("ignoring the saved stack in \(path): \(error)")
+            _ = rename(path, path + ".bad")
+        }
+    }
+
+    private func restoreContainer(_ saved: JSONValue) throws {
+        guard var fields = saved.objectValue else { throw StateFileError.invalid("container is not an object") }
+        let keyboard = fields["keyboardHeight"] ?? 0
+        fields["keyboardHeight"] = nil
+        guard case .setContainer(let change) = try decoder.decode(method: "setContainer", params: .object(fields)),
+              case .keyboard(let height, _, _) = try decoder.decode(method: "keyboard", params: ["height": keyboard]) else { return }
+        stack.setContainer(change.applied(to: stack.container), duration: 0, at: stack.time)
+        stack.setKeyboard(height: height, duration: 0, at: stack.time)
+    }
+
+    /// Entries that were on screen come back at rest, bottom to top: each is presented
+    /// in the past, a whole maximal transition after the one below, so each has finished
+    /// before the next starts and none waits in the queue (which would reorder them by
+    /// priority). Queued ones then present as new. Returns how many came back.
+    private func restoreEntries(_ records: ArraySlice<JSONValue>) -> Int {
+        let step = configuration.limits.maxDuration + 1
+        let onScreen = records.filter { $0["state"] != "queued" }
+        let now = self.now
+        var t = now - Double(onScreen.count) * step - 1
+        var rebuilt = ModalStack(container: stack.container, configuration: configuration.stack, time: t)
+        var standIns: [OwnerRecord: OwnerID] = [:]
+        var count = 0
+        for record in onScreen + records.filter({ $0["state"] == "queued" }) {
+            if record["state"] == "queued" { t = max(t, now) }
+            do {
+                let (request, params) = try decodeSaved(record)
+                let owner = Self.ownerRecord(record["owner"])
+                let standIn = standIns[owner] ?? Continuity.firstOrphanID + OwnerID(standIns.count)
+                standIns[owner] = standIn
+                let outcome = try rebuilt.present(request.presentation, owner: standIn, at: t)
+                continuity.params[outcome.id] = params
+                continuity.orphans[standIn] = owner
+                if request.confirmDismiss { confirmDismiss.insert(outcome.id) }
+                count += 1
+            } catch {
+                log.warning("not restoring \(record["id"]?.stringValue ?? "an entry"): \(error)")
+            }
+            t += step
+        }
+        rebuilt.advance(to: now)
+        stack = rebuilt
+        return count
+    }
+
+    /// A saved entry's request, made to come back exactly as it was: no dedupe against
+    /// the entry below, no preempting it.
+    private func decodeSaved(_ record: JSONValue) throws -> (PresentRequest, JSONValue) {
+        guard let params = record["params"], case .present(var request) = try decoder.decode(method: "present", params: params),
+              request.presentation.id == record["id"]?.stringValue else {
+            throw StateFileError.invalid("its params are not a present request for its id")
+        }
+        request.presentation.deduplicate = false
+        request.presentation.precedence = .enqueue
+        return (request, params)
+    }
+
+    private static func ownerRecord(_ saved: JSONValue?) -> OwnerRecord {
+        OwnerRecord(token: saved?["token"]?.stringValue,
+                    uid: UInt32(truncatingIfNeeded: saved?["uid"]?.int64Value ?? -1),
+                    pid: Int32(truncatingIfNeeded: saved?["pid"]?.int64Value ?? 0),
+                    name: saved?["name"]?.stringValue)
+    }
+
+    static func readFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while bytes.count <= 64 << 20 {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += chunk[..<n]
+        }
+        return bytes
+    }
+
+    // MARK: Resuming
+
+    /// `hello`: names the client, gives it a resume token, and with `resume` hands it
+    /// back the restored entries that token owned (only to the same uid).
+    func hello(_ client: Client, name: String?, resume: String?) -> JSONValue {
+        client.name = name
+        var resumed: [String] = []
+        if let resume, let (standIn, owner) = continuity.orphans.first(where: { $0.value.token == resume }) {
+            if owner.uid == client.peer.uid {
+                resumed = stack.transferOwnership(from: standIn, to: client.id)
+                continuity.orphans[standIn] = nil
+                client.resumeToken = resume
+                log.info("\(client.label) resumed \(resumed.joined(separator: ", "))")
+                if continuity.orphans.isEmpty { stopGracePeriod() }
+            } else {
+                log.warning("\(client.label) presented the resume token of uid \(owner.uid); refused")
+            }
+        }
+        if client.resumeToken == nil { client.resumeToken = Continuity.makeToken() }
+        var result = helloResult().objectValue ?? [:]
+        result["resumeToken"] = .string(client.resumeToken ?? "")
+        if resume != nil { result["resumed"] = .array(resumed.map { .string($0) }) }
+        return .object(result)
+    }
+
+    private func startGracePeriod() {
+        guard !continuity.orphans.isEmpty else { return }
+        guard let timer = try? Timer(loop: loop) else { return expireOrphans() }
+        timer.onFire = { [unowned self] in self.expireOrphans() }
+        timer.start(after: configuration.resumeGrace)
+        continuity.graceTimer = timer
+    }
+
+    private func stopGracePeriod() {
+        continuity.graceTimer?.close()
+        continuity.graceTimer = nil
+    }
+
+    /// The grace period is over: entries nobody reclaimed leave as if their owner had
+    /// disconnected.
+    private func expireOrphans() {
+        stopGracePeriod()
+        for standIn in continuity.orphans.keys.sorted() {
+            let removed = stack.removeAll(ownedBy: standIn, at: now)
+            if !removed.isEmpty { log.info("not resumed in time; dismissing \(removed.joined(separator: ", "))") }
+        }
+        continuity.orphans.removeAll()
+        publishEvents()
+    }
+}
