@@ -7,9 +7,11 @@ first, each server started fresh on a temporary socket with --fps 120:
   rtt       sequential pings on one connection: round-trip p50 / p99
   pipeline  pings with 64 in flight on one connection: requests per second
   fanout N  N subscribers (1, 100, 1000) to frames while a long transition animates:
-            frames delivered vs the ticks of the window, p99 delay from a frame's `time`
-            to its receipt, pacing jitter (inter-arrival time against 1/120 s), frame
-            times off the k/120 grid, server RSS and CPU
+            frames delivered vs the ticks of the window (missing ones split into ticks
+            nobody received and copies dropped for single subscribers), p99 delay from a
+            frame's `time` to its receipt (split into the first copy's delay and the
+            spread to the last copy), pacing jitter (inter-arrival time against 1/120 s),
+            frame times off the k/120 grid, server RSS and CPU (also per tick)
   idle RSS  VmRSS of a fresh server after one ping; per subscriber: the RSS slope between
             the two largest fan-outs
 
@@ -237,6 +239,7 @@ def run(args):
             f = loadgen(args, "fanout", "--socket", server.socket, "--subscribers", n, "--fps", FPS,
                         "--duration", duration, "--warmup", 0.5, "--pid", server.pid)
             f["idle_rss_kib"] = idle
+            f["server_ms_per_tick"] = f["server_cpu"] * 1000 / FPS
             results[kind][f"fanout_{n}"] = f
             progress(kind, f"{n} subscribers: {100 * f['delivered_ratio']:.2f} % delivered, "
                            f"p99 delay {f['delay_p99_ms']:.2f} ms")
@@ -307,11 +310,16 @@ def metrics(sizes):
         rows += [
             (f"{n} sub: frames delivered", (k, "delivered_ratio"), "%", "{:.3f}", "higher"),
             (f"{n} sub: min frames/sub", (k, "min_per_subscriber"), "", "{:.0f}", "higher"),
+            (f"{n} sub: ticks not sent", (k, "ticks_unsent"), "", "{:.0f}", "lower"),
+            (f"{n} sub: copies dropped", (k, "frames_dropped"), "", "{:.0f}", "lower"),
             (f"{n} sub: delay p50", (k, "delay_p50_ms"), "ms", "{:.3f}", "lower"),
             (f"{n} sub: delay p99", (k, "delay_p99_ms"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: first copy delay p99", (k, "first_delay_p99_ms"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: fan-out spread p99", (k, "spread_p99_ms"), "ms", "{:.3f}", "lower"),
             (f"{n} sub: jitter p99", (k, "jitter_p99_ms"), "ms", "{:.3f}", "lower"),
             (f"{n} sub: time off grid max", (k, "offgrid_max_us"), "us", "{:.3f}", "lower"),
             (f"{n} sub: server CPU", (k, "server_cpu"), "core", "{:.3f}", "lower"),
+            (f"{n} sub: server CPU per tick", (k, "server_ms_per_tick"), "ms", "{:.3f}", "lower"),
             (f"{n} sub: loadgen CPU", (k, "loadgen_cpu"), "core", "{:.3f}", "lower"),
             (f"{n} sub: RSS", (k, "server_rss_kib"), "MiB", "{:.1f}", "lower"),
         ]

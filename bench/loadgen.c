@@ -13,14 +13,19 @@
  *       No server: sleeps to N absolute deadlines k/F and measures how late the thread
  *       wakes, the floor under any frame delay and jitter this machine can show.
  *   loadgen fanout   --socket P [--subscribers N] [--fps F] [--duration S] [--warmup S]
- *                    [--pid PID] [--no-present]
+ *                    [--pid PID] [--no-present] [--trace FILE]
  *       N connections subscribe to frames; a control connection presents a long (60 s)
  *       transition, again every 50 s, so frames never stop; after the warm-up, every frame
  *       whose time lies in the measuring window is counted per subscriber. Reports frames
  *       delivered against the ticks of the window, the delay from a frame's `time`
  *       (CLOCK_MONOTONIC) to its receipt, the pacing jitter (each subscriber's inter-arrival
  *       time against 1/F), how far frame times lie off the k/F grid, and the server's RSS
- *       (/proc/PID/status) and CPU while it serves them.
+ *       (/proc/PID/status) and CPU while it serves them. It also splits the delay: per
+ *       tick, the first copy's delay (the server waking and writing once) and the spread
+ *       to the last copy (the fan-out), and splits the missing frames into ticks nobody
+ *       received (not sent: the server was late and skipped them) and copies dropped for
+ *       single subscribers (coalesced behind a full socket). --trace writes one line per
+ *       tick of the window (copies received, first copy's delay, spread).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -345,6 +350,11 @@ static struct {
     int64_t k0, k1;    /* the window: grid ticks k0 ≤ k < k1 */
     samples_t delay, pacing;
     double offgrid_max;
+    /* Per tick of the window (index k - k0): when its first and last copy arrived and how
+     * many did. The first copy's delay is the server waking up and writing once; the
+     * spread to the last is the fan-out itself; a tick nobody got was never sent. */
+    double *first, *last;
+    long *copies;
 } fan;
 
 static void sub_line(void *ctx, const char *s, size_t n) {
@@ -366,6 +376,9 @@ static void sub_line(void *ctx, const char *s, size_t n) {
         if (off > fan.offgrid_max) fan.offgrid_max = off;
         if (sub->last_k == k - 1)
             push(&fan.pacing, fabs((fan.recv - sub->last_recv) - 1.0 / fan.fps) * 1e3);
+        size_t i = (size_t)(k - fan.k0);
+        if (fan.copies[i]++ == 0 || fan.recv < fan.first[i]) fan.first[i] = fan.recv;
+        if (fan.recv > fan.last[i]) fan.last[i] = fan.recv;
     }
     sub->last_k = k;
     sub->last_recv = fan.recv;
@@ -390,7 +403,7 @@ static void present(int fd, int renew, long *ids) {
 }
 
 static int run_fanout(const char *path, long count, double fps, double duration, double warmup,
-                      int pid, int do_present) {
+                      int pid, int do_present, const char *trace_path) {
     fan.fps = fps;
     int epoll_fd = epoll_create1(EPOLL_CLOEXEC);
     sub_t *subs = calloc((size_t)count, sizeof *subs);
@@ -462,7 +475,11 @@ static int run_fanout(const char *path, long count, double fps, double duration,
             stop = window_end + grace;
             rss_at = window_start + duration / 2;
             fan.k0 = (int64_t)ceil(window_start * fps);
-            fan.k1 = fan.k0 + llround(duration * fps);
+            size_t ticks = (size_t)llround(duration * fps);
+            fan.first = calloc(ticks, sizeof *fan.first);
+            fan.last = calloc(ticks, sizeof *fan.last);
+            fan.copies = calloc(ticks, sizeof *fan.copies);
+            fan.k1 = fan.k0 + (int64_t)ticks;
         }
     }
     /* Frames of the window that came after the grace period are late, not delivered. */
@@ -482,11 +499,26 @@ static int run_fanout(const char *path, long count, double fps, double duration,
     for (long i = 0; i < count; i++) close(subs[i].r.fd);
     close(control.fd);
 
-    long expected = (long)(fan.k1 - fan.k0);
+    long expected = (long)(fan.k1 - fan.k0), ticks_sent = 0;
+    samples_t first_delay = {0}, spread = {0};
+    FILE *trace = trace_path ? fopen(trace_path, "w") : NULL;
+    if (trace) fprintf(trace, "tick copies first_delay_ms spread_ms\n");
+    for (long i = 0; i < expected; i++) {
+        if (trace)
+            fprintf(trace, "%ld %ld %.3f %.3f\n", (long)(fan.k0 + i), fan.copies[i],
+                    fan.copies[i] ? (fan.first[i] - (double)(fan.k0 + i) / fps) * 1e3 : NAN,
+                    fan.copies[i] ? (fan.last[i] - fan.first[i]) * 1e3 : NAN);
+        if (fan.copies[i] == 0) continue;
+        ticks_sent++;
+        push(&first_delay, (fan.first[i] - (double)(fan.k0 + i) / fps) * 1e3);
+        push(&spread, (fan.last[i] - fan.first[i]) * 1e3);
+    }
+    if (trace) fclose(trace);
     printf("{\"mode\":\"fanout\",\"subscribers\":%ld,\"fps\":%g,\"duration_s\":%g,"
            "\"expected_per_subscriber\":%ld,\"delivered\":%ld,\"min_per_subscriber\":%ld,"
-           "\"out_of_order\":%ld,",
-           count, fps, duration, expected, delivered, min_frames, out_of_order);
+           "\"out_of_order\":%ld,\"ticks_unsent\":%ld,\"frames_dropped\":%ld,",
+           count, fps, duration, expected, delivered, min_frames, out_of_order,
+           expected - ticks_sent, ticks_sent * count - delivered);
     json_num("delivered_ratio", (double)delivered / ((double)expected * (double)count), 0);
     json_num("delay_p50_ms", pct(&fan.delay, 50), 0);
     json_num("delay_p99_ms", pct(&fan.delay, 99), 0);
@@ -495,6 +527,10 @@ static int run_fanout(const char *path, long count, double fps, double duration,
     json_num("jitter_p50_ms", pct(&fan.pacing, 50), 0);
     json_num("jitter_p99_ms", pct(&fan.pacing, 99), 0);
     json_num("jitter_max_ms", pct(&fan.pacing, 100), 0);
+    json_num("first_delay_p50_ms", pct(&first_delay, 50), 0);
+    json_num("first_delay_p99_ms", pct(&first_delay, 99), 0);
+    json_num("spread_p50_ms", pct(&spread, 50), 0);
+    json_num("spread_p99_ms", pct(&spread, 99), 0);
     json_num("offgrid_max_us", fan.offgrid_max, 0);
     json_num("server_rss_kib", (double)rss, 0);
     json_num("server_cpu", server_cpu / duration, 0);
@@ -511,7 +547,7 @@ static void usage(void) {
             "       loadgen rtt      --socket P [--count N] [--warmup N] [--pid PID]\n"
             "       loadgen pipeline --socket P [--count N] [--window W] [--pid PID]\n"
             "       loadgen fanout   --socket P [--subscribers N] [--fps F] [--duration S]\n"
-            "                        [--warmup S] [--pid PID] [--no-present]\n");
+            "                        [--warmup S] [--pid PID] [--no-present] [--trace FILE]\n");
     exit(2);
 }
 
@@ -521,6 +557,7 @@ int main(int argc, char **argv) {
     long count = 0, warmup_n = 1000, window = 64, subscribers = 1;
     double fps = 120, duration = 5, warmup = 0.5;
     int pid = 0, do_present = 1;
+    const char *trace = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -535,6 +572,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--duration") == 0) duration = atof(v);
         else if (strcmp(a, "--warmup") == 0) { warmup = atof(v); warmup_n = atol(v); }
         else if (strcmp(a, "--pid") == 0) pid = atoi(v);
+        else if (strcmp(a, "--trace") == 0) trace = v;
         else usage();
     }
     if (strcmp(mode, "wake") == 0) return run_wake(count ? count : 1200, fps > 0 ? fps : 120);
@@ -543,7 +581,7 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "pipeline") == 0) return run_pipeline(path, count ? count : 200000, window > 0 ? window : 1, pid);
     if (strcmp(mode, "fanout") == 0) {
         if (subscribers < 1 || fps <= 0 || duration <= 0) usage();
-        return run_fanout(path, subscribers, fps, duration, warmup, pid, do_present);
+        return run_fanout(path, subscribers, fps, duration, warmup, pid, do_present, trace);
     }
     usage();
     return 2;
