@@ -126,7 +126,15 @@ class Server:
         self.dir = tempfile.mkdtemp(prefix=f"bench-{kind}-")
         self.socket = os.path.join(self.dir, "s.sock")
         if kind == "presentd":
-            command = [args.presentd, "--socket", self.socket, "--fps", str(FPS), "--log-level", "warning"]
+            # Its defaults, whatever /etc/presentd holds, with room for every subscriber
+            # (all of them come from one uid).
+            room = str(max(1024, args.max_subscribers + 64))
+            self.config = os.path.join(self.dir, "presentd.json")
+            with open(self.config, "w") as f:
+                f.write("{}\n")
+            command = [args.presentd, "--socket", self.socket, "--fps", str(FPS), "--log-level", "warning",
+                       "--config", self.config,
+                       "--max-connections", room, "--max-connections-per-uid", room]
         else:
             command = [args.baseline, self.socket, str(FPS)]
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, preexec_fn=placement(args, 0 if pin else None))
@@ -163,10 +171,11 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        try:
-            os.unlink(self.socket)
-        except OSError:
-            pass
+        for name in ("s.sock", "presentd.json"):
+            try:
+                os.unlink(os.path.join(self.dir, name))
+            except OSError:
+                pass
         os.rmdir(self.dir)
 
 
@@ -194,6 +203,7 @@ def run(args):
     quick = args.quick
     duration = args.duration or (1.0 if quick else 10.0)
     sizes = [int(x) for x in (args.subscribers or ("1,100" if quick else "1,100,1000")).split(",")]
+    args.max_subscribers = max(sizes)
     fd_limit = raise_fd_limit(max(sizes) + 64)
     if max(sizes) + 32 > fd_limit:
         sys.exit(f"bench: {max(sizes)} subscribers need more than the open-file limit {fd_limit} (raise the hard limit)")
