@@ -159,3 +159,25 @@ test-web: clients-bin
 ## test-terminal: presentctl watch --draw in tmux, read back with capture-pane
 test-terminal: clients-bin
 	$(CLIENTS_PYTEST) Clients/terminal/tests
+
+## bench: presentd (release) against the C baseline in bench/baseline; prints a table of
+## figures and ratios and writes bench/out/results.json (about 2.5 minutes).
+## bench-quick: the same in a few seconds (1 and 100 subscribers, 1 s windows).
+BENCH_BIN    := .build/bench
+BENCH_CFLAGS ?= -O2 -g -Wall -Wextra
+BENCH_ARGS   ?=
+
+.PHONY: bench bench-quick
+
+$(BENCH_BIN)/baseline: bench/baseline/baseline.c
+	@mkdir -p $(BENCH_BIN)
+	cc $(BENCH_CFLAGS) -o $@ $< $$(pkg-config --cflags --libs libuv json-c)
+
+$(BENCH_BIN)/loadgen: bench/loadgen.c
+	@mkdir -p $(BENCH_BIN)
+	cc $(BENCH_CFLAGS) -o $@ $< -lm
+
+bench bench-quick: release $(BENCH_BIN)/baseline $(BENCH_BIN)/loadgen
+	python3 bench/bench.py --presentd "$$($(SWIFT) build -c release --show-bin-path)/presentd" \
+	  --baseline $(BENCH_BIN)/baseline --loadgen $(BENCH_BIN)/loadgen \
+	  $(if $(filter bench-quick,$@),--quick --out bench/out/results-quick.json) $(BENCH_ARGS)

@@ -35,26 +35,38 @@ extension Daemon {
     /// One lossless notification to every subscriber of `topic`, numbered by `seq`.
     func broadcast(_ topic: Topic, method: String, params: JSONValue) {
         eventSeq += 1
-        let subscribers = clients.values.filter { $0.topics.contains(topic) }
-        guard !subscribers.isEmpty else { return }
-        var numbered: JSONObject = ["seq": .int(Int64(truncatingIfNeeded: eventSeq))]
-        for (key, value) in params.objectValue ?? [:] { numbered[key] = value }
-        let buffer = SharedBuffer(RPCEncoding.notification(method: method, params: .object(numbered)).serializedLine())
-        for client in subscribers { client.connection.send(shared: buffer) }
-        buffer.release()  // the creator's reference; queued writes hold their own
+        let seq = eventSeq
+        fanOut(to: topic, send: { $0.send(shared: $1) }) {
+            var numbered: JSONObject = ["seq": .int(Int64(truncatingIfNeeded: seq))]
+            for (key, value) in params.objectValue ?? [:] { numbered[key] = value }
+            return RPCEncoding.notification(method: method, params: .object(numbered)).serializedLine()
+        }
     }
 
     /// The scene at `t` to every frame subscriber; each keeps only the newest unsent frame.
     func broadcastFrame(at t: Double) {
-        let subscribers = clients.values.filter { $0.topics.contains(.frames) }
-        guard !subscribers.isEmpty else { owesRestingFrame = false; return }
-        frameSeq += 1
-        let scene = stack.scene(at: t)
-        owesRestingFrame = scene.isAnimating
-        let line = RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(scene, seq: frameSeq)).serializedLine()
-        let buffer = SharedBuffer(line)
-        for client in subscribers { client.connection.sendFrame(buffer) }
-        buffer.release()
+        let sent = fanOut(to: .frames, send: { $0.sendFrame($1) }) {
+            frameSeq += 1
+            let scene = stack.scene(at: t)
+            owesRestingFrame = scene.isAnimating
+            return RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(scene, seq: frameSeq)).serializedLine()
+        }
+        if !sent { owesRestingFrame = false }
+    }
+
+    /// Hands one serialisation of a message to every subscriber of `topic`; false when
+    /// there was none. One pass over the clients, no intermediate array, and nothing is
+    /// encoded when nobody listens: with 1000 subscribers at 120 fps this loop runs
+    /// 120 000 times a second.
+    @discardableResult
+    private func fanOut(to topic: Topic, send: (Connection, SharedBuffer) -> Void, encode: () -> [UInt8]) -> Bool {
+        var buffer: SharedBuffer?
+        for client in clients.values where client.topics.contains(topic) {
+            if buffer == nil { buffer = SharedBuffer(encode()) }
+            send(client.connection, buffer!)
+        }
+        buffer?.release()  // the creator's reference; queued writes hold their own
+        return buffer != nil
     }
 
     // MARK: The frame clock

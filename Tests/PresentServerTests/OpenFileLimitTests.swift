@@ -1,0 +1,45 @@
+// presentd raises its soft open-file limit to the hard limit at start, so the usual soft
+// limit of 1024 does not cap it below --max-connections.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import PresentClient
+import PresentJSON
+import Testing
+
+@Suite("Open-file limit")
+struct OpenFileLimitTests {
+    /// Started from a shell that lowered the soft limit to 64, the daemon serves 100 clients
+    /// at once, and its soft limit is its hard limit.
+    @Test func servesMoreClientsThanTheSoftLimitItWasStartedWith() throws {
+        var template = Array("/tmp/presentd-test-XXXXXX".utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        let socket = directory + "/presentd.sock"
+        let log = directory + "/stderr.log"
+        defer { unlink(log); unlink(socket); rmdir(directory) }
+        let pid = try DaemonHarness.spawn(
+            "/bin/sh", ["-c", "ulimit -S -n 64 && exec \"$0\" --socket \"$1\"", DaemonHarness.presentdPath, socket],
+            stderr: log, environment: [:])
+        defer {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+
+        var clients: [PresentClient] = []
+        for _ in 0..<1000 where clients.isEmpty {
+            if let client = try? PresentClient(path: socket) { clients.append(client) }
+            else { usleep(5_000) }
+        }
+        try #require(!clients.isEmpty, "presentd did not start: \(String((try? String(contentsOfFile: log)) ?? ""))")
+        while clients.count < 100 { clients.append(try PresentClient(path: socket)) }
+        // Each is accepted and served; past the soft limit of 64 these would wait unaccepted.
+        for client in clients { _ = try client.call("ping", timeout: 5) }
+
+        let limits = try String(contentsOfFile: "/proc/\(pid)/limits")
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        #expect(fields.count >= 5 && fields[3] == fields[4], "soft limit not raised: \(line)")
+    }
+}

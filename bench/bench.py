@@ -1,0 +1,428 @@
+#!/usr/bin/env python3
+"""presentd's benchmark: the real daemon against a minimal C libuv + json-c server.
+
+Runs the same load (bench/loadgen.c) against both servers, one test at a time, baseline
+first, each server started fresh on a temporary socket with --fps 120:
+
+  rtt       sequential pings on one connection: round-trip p50 / p99
+  pipeline  pings with 64 in flight on one connection: requests per second
+  fanout N  N subscribers (1, 100, 1000) to frames while a long transition animates:
+            frames delivered vs the ticks of the window (missing ones split into ticks
+            nobody received and copies dropped for single subscribers), p99 delay from a
+            frame's `time` to its receipt (split into the first copy's delay and the
+            spread to the last copy), pacing jitter (inter-arrival time against 1/120 s),
+            frame times off the k/120 grid, server RSS and CPU (also per tick)
+  idle RSS  VmRSS of a fresh server after one ping; per subscriber: the RSS slope between
+            the two largest fan-outs
+
+and a machine floor: how late this machine wakes a sleeping thread for a 120 Hz deadline
+(no server involved), so that absolute figures can be read against what the host allows.
+
+Every presentd figure is also given as a ratio to the baseline's. Prints a table and
+writes a JSON file (default bench/out/results.json). Standard library only.
+"""
+
+import argparse
+import json
+import os
+import platform
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+FPS = 120
+SERVERS = ("baseline", "presentd")
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--presentd", required=True, help="the presentd binary (release build)")
+    p.add_argument("--baseline", required=True, help="the baseline server binary")
+    p.add_argument("--loadgen", required=True, help="the load generator binary")
+    p.add_argument("--out", default="bench/out/results.json", help="where to write the JSON results")
+    p.add_argument("--quick", action="store_true", help="a few seconds: small counts, 1 and 100 subscribers, 1 s windows")
+    p.add_argument("--duration", type=float, help="seconds of each fan-out window (default 10, quick 1)")
+    p.add_argument("--subscribers", help="comma-separated fan-out sizes (default 1,100,1000; quick 1,100)")
+    p.add_argument("--pin", action="store_true", help="pin the server to CPU 0 and the load generator to CPU 1")
+    p.add_argument("--nice", type=int, default=0,
+                   help="run the servers and the load generator at this niceness (negative needs root): "
+                        "shields both from other work on a shared machine")
+    return p.parse_args()
+
+
+# ---- machine conditions ----
+
+def read(path, default=""):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def cpu_model():
+    for line in read("/proc/cpuinfo").splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.machine()
+
+
+def loadavg():
+    return [float(x) for x in read("/proc/loadavg", "0 0 0").split()[:3]]
+
+
+def cpu_busy_seconds():
+    """CPU seconds all processes of the machine have used (busy time of every CPU)."""
+    fields = [int(x) for x in read("/proc/stat").splitlines()[0].split()[1:]]
+    idle = fields[3] + fields[4]
+    return (sum(fields) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds():
+    """CPU seconds of this benchmark: this script and its finished servers and load generators."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
+
+
+def git_revision():
+    try:
+        return subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def raise_fd_limit(needed):
+    """Raises this process's soft RLIMIT_NOFILE (inherited by the servers and the load
+    generator) to the hard limit; returns the limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, needed)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+# ---- processes ----
+
+def status_kib(pid, key):
+    for line in read(f"/proc/{pid}/status").splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    return None
+
+
+class Server:
+    """One server process on a fresh socket in a temporary directory."""
+
+    def __init__(self, kind, args, pin):
+        self.kind = kind
+        self.dir = tempfile.mkdtemp(prefix=f"bench-{kind}-")
+        self.socket = os.path.join(self.dir, "s.sock")
+        if kind == "presentd":
+            # Its defaults, whatever /etc/presentd holds, with room for every subscriber
+            # (all of them come from one uid).
+            room = str(max(1024, args.max_subscribers + 64))
+            self.config = os.path.join(self.dir, "presentd.json")
+            with open(self.config, "w") as f:
+                f.write("{}\n")
+            command = [args.presentd, "--socket", self.socket, "--fps", str(FPS), "--log-level", "warning",
+                       "--config", self.config,
+                       "--max-connections", room, "--max-connections-per-uid", room]
+        else:
+            command = [args.baseline, self.socket, str(FPS)]
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, preexec_fn=placement(args, 0 if pin else None))
+        self.pid = self.process.pid
+        self.wait_until_listening()
+
+    def wait_until_listening(self, timeout=10):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                sys.exit(f"bench: {self.kind} exited with status {self.process.returncode} at start")
+            try:
+                with socket.socket(socket.AF_UNIX) as s:
+                    s.connect(self.socket)
+                return
+            except OSError:
+                time.sleep(0.02)
+        sys.exit(f"bench: {self.kind} is not listening on {self.socket} after {timeout} s")
+
+    def idle_rss(self):
+        """VmRSS after one ping round trip, once the connection is gone."""
+        with socket.socket(socket.AF_UNIX) as s:
+            s.connect(self.socket)
+            s.sendall(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+            s.recv(4096)
+        time.sleep(0.2)
+        return status_kib(self.pid, "VmRSS")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        for name in ("s.sock", "presentd.json"):
+            try:
+                os.unlink(os.path.join(self.dir, name))
+            except OSError:
+                pass
+        os.rmdir(self.dir)
+
+
+def placement(args, cpu):
+    """What a child does before exec: its niceness, and its CPU when pinned."""
+    def apply():
+        if args.nice:
+            os.nice(args.nice)
+        if cpu is not None:
+            os.sched_setaffinity(0, {cpu})
+    return apply
+
+
+def loadgen(args, *words):
+    done = subprocess.run([args.loadgen, *map(str, words)], capture_output=True, text=True,
+                          preexec_fn=placement(args, 1 if args.pin else None))
+    if done.returncode != 0:
+        sys.exit(f"bench: loadgen {' '.join(map(str, words))} failed:\n{done.stderr}")
+    return json.loads(done.stdout)
+
+
+# ---- the runs ----
+
+def run(args):
+    quick = args.quick
+    duration = args.duration or (1.0 if quick else 10.0)
+    sizes = [int(x) for x in (args.subscribers or ("1,100" if quick else "1,100,1000")).split(",")]
+    args.max_subscribers = max(sizes)
+    fd_limit = raise_fd_limit(max(sizes) + 64)
+    if max(sizes) + 32 > fd_limit:
+        sys.exit(f"bench: {max(sizes)} subscribers need more than the open-file limit {fd_limit} (raise the hard limit)")
+    rtt_count, pipe_count = (2000, 20000) if quick else (20000, 200000)
+
+    results = {s: {} for s in SERVERS}
+    busy0, own0, clock0 = cpu_busy_seconds(), own_cpu_seconds(), time.monotonic()
+    load_before = loadavg()
+    started = time.time()
+
+    floor = loadgen(args, "wake", "--count", 240 if quick else 1200, "--fps", FPS)
+
+    def each(fn, order=SERVERS):
+        for kind in order:
+            server = Server(kind, args, args.pin)
+            try:
+                fn(kind, server)
+            finally:
+                server.stop()
+
+    # Round trips and pipelining are short and noisy on a shared machine: several rounds,
+    # alternating which server goes first, and the median of each figure.
+    rounds = {kind: [] for kind in SERVERS}
+
+    def basics(kind, server):
+        r = {"idle_rss_kib": server.idle_rss(),
+             "rtt": loadgen(args, "rtt", "--socket", server.socket, "--count", rtt_count,
+                            "--warmup", rtt_count // 10, "--pid", server.pid),
+             "pipeline": loadgen(args, "pipeline", "--socket", server.socket, "--count", pipe_count,
+                                 "--window", 64, "--pid", server.pid)}
+        rounds[kind].append(r)
+        progress(kind, f"rtt p50 {r['rtt']['p50_us']:.1f} us, p99 {r['rtt']['p99_us']:.1f} us, "
+                       f"pipeline {r['pipeline']['requests_per_s']:.0f}/s")
+
+    for i in range(1 if quick else 3):
+        each(basics, SERVERS if i % 2 == 0 else tuple(reversed(SERVERS)))
+    for kind in SERVERS:
+        results[kind] = median_of(rounds[kind])
+        results[kind]["rounds"] = rounds[kind]
+    for n in sizes:
+        def fanout(kind, server, n=n):
+            idle = server.idle_rss()
+            f = loadgen(args, "fanout", "--socket", server.socket, "--subscribers", n, "--fps", FPS,
+                        "--duration", duration, "--warmup", 0.5, "--pid", server.pid)
+            f["idle_rss_kib"] = idle
+            f["server_ms_per_tick"] = f["server_cpu"] * 1000 / FPS
+            results[kind][f"fanout_{n}"] = f
+            progress(kind, f"{n} subscribers: {100 * f['delivered_ratio']:.2f} % delivered, "
+                           f"p99 delay {f['delay_p99_ms']:.2f} ms")
+        each(fanout)
+
+    # Memory per subscriber: the slope between the two largest fan-outs, which leaves out
+    # what the first subscriber and the first animation allocate once.
+    if len(sizes) >= 2:
+        small, large = sorted(sizes)[-2:]
+        for kind in SERVERS:
+            r = results[kind]
+            r["rss_per_subscriber_kib"] = ((r[f"fanout_{large}"]["server_rss_kib"] - r[f"fanout_{small}"]["server_rss_kib"])
+                                           / (large - small))
+    elapsed = time.monotonic() - clock0
+    others = cpu_busy_seconds() - busy0 - (own_cpu_seconds() - own0)
+    conditions = {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
+        "revision": git_revision(),
+        "kernel": platform.release(),
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "memory_gib": round(int(read("/proc/meminfo").split()[1]) / 2**20, 1),
+        "loadavg_before": load_before,
+        "loadavg_after": loadavg(),
+        "duration_s": round(elapsed, 1),
+        "other_processes_cpu_share": round(max(0.0, others) / (elapsed * (os.cpu_count() or 1)), 3),
+        "open_file_limit": fd_limit,
+        "pinned": args.pin,
+        "nice": args.nice,
+        "quick": quick,
+        "fps": FPS,
+        "fanout_window_s": duration,
+        "timer_wake_latency": floor,
+    }
+    return conditions, sizes, results
+
+
+def median_of(runs):
+    """The per-key median of a list of equally shaped result dicts."""
+    first = runs[0]
+    if isinstance(first, dict):
+        return {k: median_of([r[k] for r in runs]) for k in first}
+    if isinstance(first, (int, float)) and not isinstance(first, bool):
+        values = sorted(runs)
+        return values[len(values) // 2]
+    return first
+
+
+def progress(kind, text):
+    print(f"  {kind:9} {text}", file=sys.stderr, flush=True)
+
+
+# ---- report ----
+
+# (label, path into a server's results, unit, format, better: "lower" | "higher")
+def metrics(sizes):
+    rows = [
+        ("round trip p50", ("rtt", "p50_us"), "us", "{:.1f}", "lower"),
+        ("round trip p99", ("rtt", "p99_us"), "us", "{:.1f}", "lower"),
+        ("round trip: server CPU/request", ("rtt", "server_cpu_us_per_request"), "us", "{:.2f}", "lower"),
+        ("pipelined requests", ("pipeline", "requests_per_s"), "/s", "{:,.0f}", "higher"),
+        ("pipelined: server CPU/request", ("pipeline", "server_cpu_us_per_request"), "us", "{:.2f}", "lower"),
+        ("idle RSS", ("idle_rss_kib",), "MiB", "{:.1f}", "lower"),
+        ("RSS per subscriber", ("rss_per_subscriber_kib",), "KiB", "{:.2f}", "lower"),
+    ]
+    for n in sizes:
+        k = f"fanout_{n}"
+        rows += [
+            (f"{n} sub: frames delivered", (k, "delivered_ratio"), "%", "{:.3f}", "higher"),
+            (f"{n} sub: min frames/sub", (k, "min_per_subscriber"), "", "{:.0f}", "higher"),
+            (f"{n} sub: ticks not sent", (k, "ticks_unsent"), "", "{:.0f}", "lower"),
+            (f"{n} sub: copies dropped", (k, "frames_dropped"), "", "{:.0f}", "lower"),
+            (f"{n} sub: delay p50", (k, "delay_p50_ms"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: delay p99", (k, "delay_p99_ms"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: first copy delay p99", (k, "first_delay_p99_ms"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: fan-out spread p99", (k, "spread_p99_ms"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: jitter p99", (k, "jitter_p99_ms"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: time off grid max", (k, "offgrid_max_us"), "us", "{:.3f}", "lower"),
+            (f"{n} sub: server CPU", (k, "server_cpu"), "core", "{:.3f}", "lower"),
+            (f"{n} sub: server CPU per tick", (k, "server_ms_per_tick"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: loadgen CPU", (k, "loadgen_cpu"), "core", "{:.3f}", "lower"),
+            (f"{n} sub: RSS", (k, "server_rss_kib"), "MiB", "{:.1f}", "lower"),
+        ]
+    return rows
+
+
+def lookup(result, path):
+    for key in path:
+        result = result.get(key) if isinstance(result, dict) else None
+    return result
+
+
+def scaled(value, unit):
+    if value is None:
+        return None
+    if unit == "MiB":
+        return value / 1024
+    if unit == "%":
+        return value * 100
+    return value
+
+
+def targets(sizes, results):
+    """The issue's targets, judged for presentd (and for the baseline, as the machine's floor)."""
+    checks = []
+
+    def add(name, kind, value, ok):
+        checks.append({"target": name, "server": kind, "value": value, "met": bool(ok)})
+
+    b, p = results["baseline"], results["presentd"]
+    for q in ("p50_us", "p99_us"):
+        ratio = p["rtt"][q] / b["rtt"][q]
+        add(f"round trip {q[:3]} within 1.5x of baseline", "presentd", round(ratio, 3), ratio <= 1.5)
+    for kind in SERVERS:
+        r = results[kind]
+        if 1000 in sizes:
+            f = r["fanout_1000"]
+            add("1000 subscribers: >= 99.9 % of frames delivered", kind, f["delivered_ratio"], f["delivered_ratio"] >= 0.999)
+            add("1000 subscribers: p99 delay < 4 ms", kind, f["delay_p99_ms"], f["delay_p99_ms"] < 4)
+        for n in sizes:
+            j = r[f"fanout_{n}"]["jitter_p99_ms"]
+            add(f"pacing jitter p99 < 1 ms ({n} sub)", kind, j, j is not None and j < 1)
+        add("idle RSS < 16 MiB", kind, round(r["idle_rss_kib"] / 1024, 2), r["idle_rss_kib"] < 16 * 1024)
+    return checks
+
+
+def report(conditions, sizes, results):
+    rows = []
+    table = []
+    for label, path, unit, fmt, better in metrics(sizes):
+        b = scaled(lookup(results["baseline"], path), unit)
+        p = scaled(lookup(results["presentd"], path), unit)
+        # No ratio against a zero or negative baseline (RSS slopes within a page of noise).
+        ratio = p / b if (b is not None and b > 0 and p is not None) else None
+        rows.append({"metric": label, "unit": unit, "baseline": b, "presentd": p,
+                     "ratio": ratio, "better": better})
+        show = lambda v: "-" if v is None else fmt.format(v)
+        table.append((label, unit, show(b), show(p), "-" if ratio is None else f"{ratio:.2f}x"))
+
+    w = [max(len(r[i]) for r in table + [("metric", "unit", "baseline", "presentd", "ratio")]) for i in range(5)]
+    line = lambda r: f"{r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:>{w[2]}}  {r[3]:>{w[3]}}  {r[4]:>{w[4]}}"
+    c = conditions
+    floor = c["timer_wake_latency"]
+    print()
+    print(f"presentd benchmark ({'quick' if c['quick'] else 'full'}) {c['date']}  rev {c['revision']}")
+    print(f"machine: {c['cores']} x {c['cpu']}, {c['memory_gib']} GiB, kernel {c['kernel']}; "
+          f"load {c['loadavg_before'][0]:.2f} -> {c['loadavg_after'][0]:.2f}, "
+          f"other processes used {100 * c['other_processes_cpu_share']:.0f} % of the machine during the {c['duration_s']:.0f} s run")
+    print(f"floor: a thread sleeping to 120 Hz deadlines wakes {floor['p50_us']:.0f} us late (p50), "
+          f"{floor['p99_us']:.0f} us (p99), {floor['max_us']:.0f} us (max); no server involved")
+    print(f"fan-out windows {c['fanout_window_s']:g} s at {c['fps']} fps; nice {c['nice']}, "
+          f"{'pinned (server cpu 0, loadgen cpu 1)' if c['pinned'] else 'not pinned'}; ratio = presentd / baseline\n")
+    print(line(("metric", "unit", "baseline", "presentd", "ratio")))
+    print(line(tuple("-" * x for x in w)))
+    for r in table:
+        print(line(r))
+    checks = targets(sizes, results)
+    print("\ntargets:")
+    for t in checks:
+        print(f"  [{'met' if t['met'] else 'MISSED':>6}] {t['server']:9} {t['target']}: {t['value']}")
+    return rows, checks
+
+
+def main():
+    args = parse_args()
+    conditions, sizes, results = run(args)
+    rows, checks = report(conditions, sizes, results)
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump({"conditions": conditions, "results": results, "table": rows, "targets": checks}, f, indent=2)
+        f.write("\n")
+    print(f"\nwritten: {args.out}")
+
+
+if __name__ == "__main__":
+    main()
