@@ -143,28 +143,6 @@ func containerSize(_ text: String) throws -> Size {
     return Size(width: parts[0], height: parts[1])
 }
 
-/// Raises the soft limit on open files to the hard limit. Every client is a descriptor and
-/// the usual soft limit (1024) is below `--max-connections`' default plus the daemon's own;
-/// the soft limit exists for programs that use select(), and libuv uses epoll. (This is
-/// what systemd recommends: it sets a high hard limit and leaves the soft one at 1024.)
-func raiseOpenFileLimit(for config: ServerConfiguration) {
-    var limit = rlimit()
-    let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    guard getrlimit(resource, &limit) == 0 else { return }
-    if limit.rlim_cur < limit.rlim_max {
-        var raised = limit
-        raised.rlim_cur = limit.rlim_max
-        if setrlimit(resource, &raised) == 0 { limit = raised }
-    }
-    // Descriptors the daemon holds besides its clients: stdio, epoll, listener, timers,
-    // signals. (rlim_t.max is RLIM_INFINITY.)
-    let reserve = 32
-    if limit.rlim_cur != rlim_t.max && limit.rlim_cur < rlim_t(config.maxConnections + reserve) {
-        config.log.warning("the open-file limit (\(limit.rlim_cur)) allows fewer than --max-connections "
-                           + "(\(config.maxConnections)) clients; raise it (LimitNOFILE=, ulimit -n)")
-    }
-}
-
 func fail(_ message: String, status: Int32) -> Never {
     printError("presentd: \(message)")
     exit(status)
@@ -178,7 +156,6 @@ func run(_ source: ConfigurationSource) throws -> Int32 {
     } else {
         config.log.info("no configuration file at \(source.path); using the defaults")
     }
-    raiseOpenFileLimit(for: config)
     let daemon = try Daemon(configuration: config)
     try daemon.run()
     return daemon.exitCode

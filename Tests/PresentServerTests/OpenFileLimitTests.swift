@@ -1,5 +1,5 @@
-// presentd raises its soft open-file limit to the hard limit at start, so the usual soft
-// limit of 1024 does not cap it below --max-connections.
+// presentd raises its soft open-file limit towards the hard limit at start (enough for
+// --max-connections and its own descriptors), so a low soft limit does not cap it.
 
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +11,7 @@ import Testing
 @Suite("Open-file limit")
 struct OpenFileLimitTests {
     /// Started from a shell that lowered the soft limit to 64, the daemon serves 100 clients
-    /// at once, and its soft limit is its hard limit.
+    /// at once, and its soft limit covers the default 1024 connections (or is the hard limit).
     @Test func servesMoreClientsThanTheSoftLimitItWasStartedWith() throws {
         var template = Array("/tmp/presentd-test-XXXXXX".utf8CString)
         let directory = String(cString: try #require(mkdtemp(&template)))
@@ -40,6 +40,8 @@ struct OpenFileLimitTests {
         let limits = try String(contentsOfFile: "/proc/\(pid)/limits")
         let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-        #expect(fields.count >= 5 && fields[3] == fields[4], "soft limit not raised: \(line)")
+        try #require(fields.count >= 5)
+        let soft = UInt64(fields[3]) ?? .max, hard = UInt64(fields[4]) ?? .max
+        #expect(soft >= min(hard, 1024 + 64), "soft limit not raised: \(line)")
     }
 }
