@@ -72,10 +72,14 @@ struct SystemdTests {
 
     // MARK: sd_notify
 
-    @Test func readyBeforeTheFirstReplyThenStatusWatchdogAndStopping() throws {
+    // The kernel keeps only net.unix.max_dgram_qlen (often 10) unread datagrams for the
+    // fake NOTIFY_SOCKET; past that sd_notify's datagrams are dropped. So the watchdog's
+    // cadence is measured in a run of its own, read continuously.
+
+    @Test func readyBeforeTheFirstReplyThenStatusAndStopping() throws {
         let directory = try TemporaryDirectory()
         let notify = try NotifySocket(path: directory.path + "/notify")
-        let daemon = try DaemonHarness(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
+        let daemon = try DaemonHarness(environment: ["NOTIFY_SOCKET": notify.path])
         let c = try daemon.connect()
         #expect(try c.call("ping") == [:])
         // READY=1 was sent before the daemon served anything, so it is already waiting here.
@@ -99,15 +103,22 @@ struct SystemdTests {
             #expect(later - earlier >= 0.9, "STATUS lines \(later - earlier) s apart")
         }
 
+        #expect(daemon.stop() == 0)
+        #expect(notify.drain().contains { $0.fields["STOPPING"] == "1" })
+    }
+
+    @Test func watchdogPingsAtHalfOfWatchdogUsec() throws {
+        let directory = try TemporaryDirectory()
+        let notify = try NotifySocket(path: directory.path + "/notify")
+        let daemon = try DaemonHarness(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
+        let notices = notify.collect(for: 2.5)
         // WATCHDOG=1 at half of WATCHDOG_USEC (0.1 s).
         let pings = notices.filter { $0.text == "WATCHDOG=1" }.map(\.time)
         let intervals = zip(pings, pings.dropFirst()).map { $1 - $0 }.sorted()
         #expect(intervals.count >= 15)
         let median = intervals.isEmpty ? 0 : intervals[intervals.count / 2]
         #expect(median > 0.08 && median < 0.13, "median watchdog interval \(median) s")
-
         #expect(daemon.stop() == 0)
-        #expect(notify.drain().contains { $0.fields["STOPPING"] == "1" })
     }
 
     // MARK: Configuration reload (SIGHUP)
