@@ -9,7 +9,7 @@
 //   PresentProtocol  JSON-RPC 2.0 ↔ typed requests and events, validation with field paths
 //   PresentServer    libuv loop, listener, connections, subscriptions, frame clock, systemd glue
 //   PresentClient    a small blocking client used by presentctl and the tests
-//   PresentCommandLine  the option scanner both executables share
+//   PresentCommandLine  the option scanner both executables share, and stderr output
 //   presentd, presentctl   thin executables
 import PackageDescription
 
@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "PresentJSON", dependencies: ["CJSONC"]),
         .target(name: "PresentProtocol", dependencies: ["PresentCore", "PresentJSON"]),
         .target(name: "PresentServer",
-                dependencies: ["PresentCore", "PresentJSON", "PresentProtocol", "CLibUV", "CSystemd"]),
+                dependencies: ["PresentCore", "PresentJSON", "PresentProtocol", "PresentCommandLine", "CLibUV", "CSystemd"]),
         .target(name: "PresentClient", dependencies: ["PresentJSON", "PresentProtocol"]),
 
         .target(name: "PresentCommandLine"),

@@ -101,11 +101,12 @@ public final class PresentClient {
 
     // MARK: Raw access (tests, presentctl's --raw)
 
-    /// Writes bytes as they are. A daemon that has closed the connection makes this throw
-    /// (MSG_NOSIGNAL: never SIGPIPE, which would kill the calling process).
+    /// Writes bytes as they are.
     public func sendRaw(_ bytes: [UInt8]) throws(ClientError) {
         var offset = 0
         while offset < bytes.count {
+            // MSG_NOSIGNAL: a daemon that went away is an error here, not a SIGPIPE that
+            // kills the program this library lives in.
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw .io("write failed: \(Self.errnoText())") }

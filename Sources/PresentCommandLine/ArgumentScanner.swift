@@ -69,20 +69,3 @@ public struct ArgumentScanner {
         d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Prints `message` and a newline on standard error (file descriptor 2: the C `stderr`
-/// stream is shared mutable state to Swift 6's concurrency checker).
-public func printError(_ message: String) {
-    let bytes = Array((message + "\n").utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return }
-        offset += n
-    }
-}

@@ -36,6 +36,7 @@ Commands:
   stack                          list the stack, bottom to top
   watch [TOPIC...]               print notifications as JSON lines (default: lifecycle
                                  stack statusBar; add frames for every frame)
+  watch --draw                   draw the container and its layers as boxes, live
   container W H [--duration S]   set the container size (points)
   keyboard HEIGHT [--duration S] show (HEIGHT > 0) or hide (0) the keyboard
   tap X Y                        tap the screen
@@ -127,6 +128,7 @@ func optionalDuration(_ scanner: inout ArgumentScanner, into params: inout JSONO
 
 /// Prints notifications until the connection ends (or the process is interrupted).
 func watch(_ client: PresentClient, topics: [String]) throws -> Never {
+    if topics == ["--draw"] { try drawWatch(client) }  // Draw.swift
     let chosen = topics.isEmpty ? ["lifecycle", "stack", "statusBar"] : topics
     printJSON(try client.call("subscribe", ["topics": .array(chosen.map { .string($0) })]))
     fflush(nil)

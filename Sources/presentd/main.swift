@@ -1,23 +1,29 @@
-// presentd: parse the command line into a ServerConfiguration and run the daemon.
+// presentd: read the configuration (file, then flags) and run the daemon, or check or
+// print a configuration.
 
 #if canImport(Glibc)
 import Glibc
 #endif
 import PresentCommandLine
 import PresentCore
+import PresentJSON
 import PresentProtocol
 import PresentServer
 
 let usage = """
 Usage: presentd [options]
+       presentd --check-config FILE
+       presentd [--config FILE] [options] --print-config
 
 The presentation daemon: owns a shared modal stack for one screen and serves clients
 over a Unix socket (JSON-RPC 2.0, one object per line; see docs/PROTOCOL.md).
 
-Options:
-  --socket PATH           listen here (default: $PRESENTD_SOCKET, else
-                          $XDG_RUNTIME_DIR/presentd/presentd.sock, else
-                          /run/presentd/presentd.sock)
+Options (each overrides the configuration file):
+  --config FILE           the configuration file (default /etc/presentd/presentd.json;
+                          a missing default file means the built-in defaults)
+  --socket PATH           listen here (default: $PRESENTD_SOCKET, else the file's
+                          socket.path, else $XDG_RUNTIME_DIR/presentd/presentd.sock,
+                          else /run/presentd/presentd.sock)
   --group NAME            let this group connect (socket mode 0660; default 0600)
   --fps N                 frames per second while anything moves, 1-240 (default 60)
   --clock MODE            monotonic (default) or manual (time moves only by `advance`)
@@ -29,6 +35,8 @@ Options:
   --max-connections N     simultaneous connections (default 1024)
   --max-connections-per-uid N
                           simultaneous connections from one uid (default 256)
+  --exit-idle-time S      when socket-activated: exit after S seconds with no clients
+                          and an empty stack (default 0: never)
   --log-level LEVEL       error, warning, notice (default), info, debug
   --state-file PATH       where the stack is kept across restarts (default:
                           $RUNTIME_DIRECTORY/presentd-state.json, else beside the
@@ -37,56 +45,102 @@ Options:
                           reconnect and resume them (default 10)
   --check-invariants      check the stack's invariants after every change and log
                           any broken one as an error (tests, soak runs)
+  --check-config FILE     check a configuration file, list every error; exit 0 or 1
+  --print-config          print the effective configuration (file and flags) as JSON
   --version               print the version and exit
   -h, --help              print this help and exit
 
-Signals: SIGINT/SIGTERM shut down cleanly (clients get `shutdown`, the socket file is
-removed).
+Under systemd, presentd adopts the socket of presentd.socket (LISTEN_FDS) and reports
+readiness, status and watchdog pings (NOTIFY_SOCKET). Signals: SIGINT/SIGTERM shut down
+cleanly (clients get `shutdown`; a socket presentd bound itself is removed); SIGHUP
+reloads the configuration file (an invalid file is refused and logged).
 """
 
-func parseConfiguration(_ arguments: [String]) throws -> ServerConfiguration? {
-    var config = ServerConfiguration()
-    var explicitSocket: String?
+/// What the command line asks for.
+enum Invocation {
+    case run(ConfigurationSource)
+    case checkConfig(path: String)
+    case printConfig(ConfigurationSource)
+    case exit
+}
+
+func parseInvocation(_ arguments: [String]) throws -> Invocation {
+    var configPath: String?
+    var socket: String?
+    var overrides: [ConfigurationSource.Override] = []
+    var checkPath: String?
+    var printConfig = false
     var scanner = ArgumentScanner(arguments)
     while let word = scanner.next() {
         let (name, inline) = ArgumentScanner.split(word)
         switch name {
-        case "-h", "--help": print(usage); return nil
-        case "--version": print("presentd \(presentdVersion)"); return nil
-        case "--socket": explicitSocket = try scanner.value(for: name, inline: inline)
-        case "--group": config.socketGroup = try scanner.value(for: name, inline: inline)
-        case "--fps": config.fps = try scanner.int(for: name, inline: inline, in: ServerConfiguration.fpsRange)
-        case "--clock": config.clock = try scanner.choice(for: name, inline: inline, of: ClockMode.self)
-        case "--dismiss-policy": config.dismissPolicy = try scanner.choice(for: name, inline: inline, of: DismissPolicy.self)
-        case "--max-connections": config.maxConnections = try scanner.int(for: name, inline: inline, in: 1...65536)
+        case "-h", "--help": print(usage); return .exit
+        case "--version": print("presentd \(presentdVersion)"); return .exit
+        case "--config": configPath = try scanner.value(for: name, inline: inline)
+        case "--check-config": checkPath = try scanner.value(for: name, inline: inline)
+        case "--print-config": printConfig = true
+        case "--socket": socket = try scanner.value(for: name, inline: inline)
+        case "--group":
+            let group = try scanner.value(for: name, inline: inline)
+            overrides.append { $0.socketGroup = group }
+        case "--fps":
+            let fps = try scanner.int(for: name, inline: inline, in: ServerConfiguration.fpsRange)
+            overrides.append { $0.fps = fps }
+        case "--clock":
+            let clock = try scanner.choice(for: name, inline: inline, of: ClockMode.self)
+            overrides.append { $0.clock = clock }
+        case "--dismiss-policy":
+            let policy = try scanner.choice(for: name, inline: inline, of: DismissPolicy.self)
+            overrides.append { $0.dismissPolicy = policy }
+        case "--max-connections":
+            let n = try scanner.int(for: name, inline: inline, in: ServerConfiguration.maxConnectionsRange)
+            overrides.append { $0.maxConnections = n }
+        case "--exit-idle-time":
+            let seconds = try scanner.double(for: name, inline: inline, in: ServerConfiguration.exitIdleTimeRange)
+            overrides.append { $0.exitIdleTime = seconds }
         case "--max-connections-per-uid":
-            config.maxConnectionsPerUID = try scanner.int(for: name, inline: inline, in: 1...65536)
-        case "--admin-group": config.adminGroup = try scanner.value(for: name, inline: inline)
-        case "--no-root-admin": config.rootIsAdmin = false
-        case "--check-invariants": config.checkInvariants = true
+            let n = try scanner.int(for: name, inline: inline, in: 1...65536)
+            overrides.append { $0.maxConnectionsPerUID = n }
+        case "--admin-group":
+            let group = try scanner.value(for: name, inline: inline)
+            overrides.append { $0.adminGroup = group }
+        case "--no-root-admin": overrides.append { $0.rootIsAdmin = false }
+        case "--check-invariants": overrides.append { $0.checkInvariants = true }
         case "--state-file":
             let path = try scanner.value(for: name, inline: inline)
-            config.stateFile = path == "none" ? .none : .path(path)
-        case "--resume-grace": config.resumeGrace = try scanner.double(for: name, inline: inline, in: 0...86400)
+            overrides.append { $0.stateFile = path == "none" ? .none : .path(path) }
+        case "--resume-grace":
+            let seconds = try scanner.double(for: name, inline: inline, in: 0...86400)
+            overrides.append { $0.resumeGrace = seconds }
         case "--log-level":
             let text = try scanner.value(for: name, inline: inline)
             guard let level = LogLevel(name: text) else {
                 throw UsageError("--log-level takes error, warning, notice, info or debug, not \"\(text)\"")
             }
-            config.log.level = level
+            overrides.append { $0.log.level = level }
         case "--container":
-            let text = try scanner.value(for: name, inline: inline)
-            let parts = text.split(separator: "x").compactMap { Double($0) }
-            guard parts.count == 2, parts.allSatisfy({ $0 >= 1 && $0 <= config.limits.maxDimension }) else {
-                throw UsageError("--container takes WIDTHxHEIGHT in points, e.g. 390x844, not \"\(text)\"")
-            }
-            config.container = Container(size: Size(width: parts[0], height: parts[1]))
+            let size = try containerSize(try scanner.value(for: name, inline: inline))
+            overrides.append { $0.container = Container(size: size) }
         default:
             throw UsageError("unknown option \"\(word)\" (see presentd --help)")
         }
     }
-    config.socketPath = SocketPath.resolve(explicit: explicitSocket)
-    return config
+    if let checkPath {
+        guard arguments.count == 2 || (arguments.count == 1 && arguments[0].hasPrefix("--check-config=")) else {
+            throw UsageError("--check-config FILE takes no other options")
+        }
+        return .checkConfig(path: checkPath)
+    }
+    let source = ConfigurationSource(path: configPath, overrides: overrides, socketOverride: socket)
+    return printConfig ? .printConfig(source) : .run(source)
+}
+
+func containerSize(_ text: String) throws -> Size {
+    let parts = text.split(separator: "x").compactMap { Double($0) }
+    guard parts.count == 2, parts.allSatisfy({ $0 >= 1 && $0 <= ProtocolLimits().maxDimension }) else {
+        throw UsageError("--container takes WIDTHxHEIGHT in points, e.g. 390x844, not \"\(text)\"")
+    }
+    return Size(width: parts[0], height: parts[1])
 }
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -94,11 +148,33 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-do {
-    guard let config = try parseConfiguration(Array(CommandLine.arguments.dropFirst())) else { exit(0) }
+func run(_ source: ConfigurationSource) throws -> Int32 {
+    var config = try source.load()
+    config.inheritedListener = try SocketActivation.inheritedListener()
+    if config.source?.fileWasRead == true {
+        config.log.info("configuration: \(source.path)")
+    } else {
+        config.log.info("no configuration file at \(source.path); using the defaults")
+    }
     let daemon = try Daemon(configuration: config)
     try daemon.run()
-    exit(daemon.exitCode)
+    return daemon.exitCode
+}
+
+do {
+    switch try parseInvocation(Array(CommandLine.arguments.dropFirst())) {
+    case .exit:
+        exit(0)
+    case .checkConfig(let path):
+        if let error = ConfigurationSource.check(path: path) { fail(error.description, status: 1) }
+        print("\(path): ok")
+        exit(0)
+    case .printConfig(let source):
+        print(try source.load().fileJSON.prettyPrinted, terminator: "")
+        exit(0)
+    case .run(let source):
+        exit(try run(source))
+    }
 } catch let error as UsageError {
     fail(error.description, status: 2)
 } catch {

@@ -91,6 +91,8 @@ func adaptive(_ policy: AdaptivePolicy, content: String? = "form") -> ModalStack
         var stack = ModalStack(container: landscape)
         stack.show(sheet("a", style: .popup, adaptive: .overFullScreen), at: 0)
         #expect(stack.entry(id: "a")?.isAdapted == true)
+        let on = stack.drainEvents().notices(.adapted)
+        #expect(on.count == 1 && on.first?.adaptation?.active == true && on.first?.adaptation?.style == .overFullScreen)
         stack.advance(to: 1)
         #expect(stack.scene(at: 1).content("a")?.frame == landscape.bounds)
         stack.setContainer(phone, at: 1)

@@ -86,6 +86,8 @@ func threeUp(owners: [OwnerID] = [1, 1, 1]) -> ModalStack {
         #expect(stack.entry(id: "c")?.dismissReason == .request)
     }
 
+    /// With the top already leaving, the topmost of the rest animates out (it is what the
+    /// user sees); what lies under it is removed at once.
     @Test func dismissingBelowALeavingTopKeepsItsMotionAndReason() throws {
         var stack = threeUp()
         _ = try stack.dismiss(id: "c", at: 2)
@@ -93,7 +95,9 @@ func threeUp(owners: [OwnerID] = [1, 1, 1]) -> ModalStack {
         _ = stack.drainEvents()
         _ = try stack.dismiss(id: "a", reason: .tap, at: 2.1)
         #expect(stack.entry(id: "c")?.animation == motion)
-        #expect(stack.ids == ["c"])
+        #expect(stack.ids == ["b", "c"])
+        #expect(stack.entry(id: "b")?.state == .dismissing)
+        #expect(stack.entry(id: "b")?.dismissReason == .tap)
         let events = stack.drainEvents().notices
         #expect(events.notices(for: "c").isEmpty)
         #expect(events.filter { $0.event == .didDismiss }.allSatisfy { $0.reason == .tap })

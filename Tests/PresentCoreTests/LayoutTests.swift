@@ -180,3 +180,18 @@ struct LayoutTests {
         #expect(withKeyboard.keyboardFrame == rect(0, 508, 390, 336))
     }
 }
+
+@Suite("Layout never goes negative")
+struct NegativeSizeTests {
+    @Test func aMarginWiderThanTheContainerGivesAnEmptyFrame() {
+        let style = PresentationStyle.custom(CustomLayout(width: .sideMargin(300), height: .sideMargin(500)))
+        let frame = style.frame(in: Container(size: Size(width: 390, height: 844)))
+        #expect(frame.width == 0 && frame.height == 0)
+        #expect(frame.midX == 195 && frame.midY == 422)
+    }
+
+    @Test func aPopupInATinyContainer() {
+        let frame = PresentationStyle.popup.frame(in: Container(size: Size(width: 40, height: 40)))
+        #expect(frame.width == 0 && frame.height == 26)
+    }
+}

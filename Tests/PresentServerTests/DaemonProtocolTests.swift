@@ -238,4 +238,101 @@ struct DaemonProtocolTests {
         #expect(result["dismissed"] == true)
         #expect(result["confirmation"] == "timeout")
     }
+
+    @Test func aTapperThatLeavesBeforeTheOwnerAnswersIsHarmless() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let owner = try daemon.connect()
+        var asked = 0
+        owner.answerRequest = { _, _ in asked += 1; return ["allow": false] }
+        try owner.call("present", ["style": "alert", "confirmDismiss": true])
+        try owner.call("advance", ["seconds": 1])
+        do {
+            let screen = try daemon.connect()
+            try screen.sendRaw(Array(#"{"jsonrpc":"2.0","id":1,"method":"tap","params":{"x":5,"y":5}}"#.utf8) + [10])
+            try screen.sendRaw(Array(#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.utf8) + [10])
+            _ = try screen.readLine()  // the ping's reply: the tap has been seen
+        }  // the screen disconnects with its tap unanswered
+        while asked == 0 { try owner.call("ping") }
+        #expect(try owner.call("stack")["entries"]?.arrayValue?.count == 1, "the owner vetoed")
+        #expect(try daemon.connect().call("ping") == [:])
+    }
+
+    @Test func gesturesWaitingForAnswersAreBounded() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let owner = try daemon.connect(), screen = try daemon.connect()
+        try owner.call("present", ["style": "alert", "confirmDismiss": true])
+        try owner.call("advance", ["seconds": 1])
+        let tap = Array(#"{"jsonrpc":"2.0","id":1,"method":"tap","params":{"x":5,"y":5}}"#.utf8) + [10]
+        try screen.sendRaw(Array(repeating: tap, count: 17).flatMap { $0 })
+        // The owner never reads: 16 taps wait, the 17th is refused at once.
+        let refused = try JSONValue.parse(try #require(try screen.readLine(timeout: 0.5)))
+        #expect(refused["error"]?["code"] == -32003)
+    }
+
+    @Test func theOwnerPolicyCoversEverythingADismissalTakesAlong() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--dismiss-policy", "owner"])
+        let mine = try daemon.connect(), theirs = try daemon.connect()
+        let myID = try #require(try mine.call("present", ["style": "popup", "transition": ["duration": 0]])["id"])
+        try theirs.call("present", ["style": "alert", "transition": ["duration": 0]])
+        // Dismissing my own entry would take theirs (above it) along: refused.
+        #expect(mine.expectError("dismiss", ["id": myID])?.code == -32002)
+        #expect(mine.expectError("dismissAll")?.code == -32002)
+        #expect(try mine.call("stack")["entries"]?.arrayValue?.count == 2, "nothing changed")
+    }
+
+    @Test func aSubscribeSnapshotAndItsSeqAgree() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let app = try daemon.connect(), late = try daemon.connect()
+        try app.call("present", ["style": "popup", "transition": ["duration": 0.2]])
+        try app.call("advance", ["seconds": 1])
+        let reply = try late.call("subscribe", ["topics": ["lifecycle", "stack"]])
+        let seq = try #require(reply["seq"]?.int64Value)
+        #expect(reply["snapshot"]?["entries"]?.arrayValue?.first?["state"] == "presented")
+        try app.call("dismissAll")
+        let next = try #require(try late.nextNotification(timeout: 2))
+        #expect(next["params"]?["seq"]?.int64Value ?? 0 > seq)
+    }
+
+    @Test func aTimingTheDaemonWroteCanBeSentBack() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let c = try daemon.connect()
+        try c.call("subscribe", ["topics": ["lifecycle"]])
+        try c.call("present", ["style": "alert", "transition": ["type": "zoom", "timing": ["spring": ["duration": 0.5, "dampingRatio": 0.6]]]])
+        let will = try #require(try c.awaitNotification("lifecycle") { $0["event"] == "willPresent" })
+        let timing = try #require(will["animation"]?["timing"])
+        let echoed = try c.call("present", ["style": "popup", "kind": "echo", "transition": ["type": "zoom", "timing": timing]])
+        #expect(echoed["state"] == "queued")
+        try c.call("present", ["style": "popup", "kind": "sys", "transition": ["timing": "system"]])
+        try c.call("advance", ["seconds": 3])
+        let sys = try #require(try c.awaitNotification("lifecycle") { $0["event"] == "willPresent" && $0["animation"]?["timing"] == "system" })
+        #expect(sys["animation"]?["duration"]?.doubleValue == 0.5)
+    }
+
+    @Test func aDismissTransitionWithoutATypeKeepsTheEntrysOwn() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let c = try daemon.connect()
+        try c.call("subscribe", ["topics": ["lifecycle"]])
+        let id = try #require(try c.call("present", ["style": "topHalf"])["id"])
+        try c.call("advance", ["seconds": 1])
+        try c.call("dismiss", ["id": id, "transition": ["duration": 0.2]])
+        let will = try #require(try c.awaitNotification("lifecycle") { $0["event"] == "willDismiss" })
+        // A top half leaves upwards (coverVerticalFromTop): its bottom edge ends at y = 0.
+        let to = try #require(will["animation"]?["to"]?["frame"])
+        #expect((to["y"]?.doubleValue ?? 0) + (to["height"]?.doubleValue ?? 0) == 0)
+        #expect(will["animation"]?["duration"]?.doubleValue == 0.2)
+    }
+
+    @Test func aMotionEndingBetweenTicksStillGetsItsRestingFrame() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--fps", "30"])
+        let renderer = try daemon.connect(), app = try daemon.connect()
+        try renderer.call("subscribe", ["topics": ["frames"]])
+        try app.call("present", ["style": "alert", "transition": ["type": "zoom", "duration": 0.61]])
+        try app.call("advance", ["seconds": 0.6])   // the last tick before the end: still moving
+        try app.call("advance", ["seconds": 0.02])  // the end (0.61) falls inside, before the next tick
+        try app.call("advance", ["seconds": 0.1])   // the next tick owes the resting frame
+        try renderer.call("sync", ["nonce": 1])
+        let frames = renderer.notifications.compactMap { $0["params"] }
+        #expect(frames.last?["animating"] == false)
+        #expect(frames.last?["layers"]?.arrayValue?.last?["scale"]?.doubleValue == 1)
+    }
 }

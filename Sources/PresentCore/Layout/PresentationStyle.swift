@@ -1,9 +1,9 @@
-#if canImport(Glibc)
-import Glibc  // floor, and libm for the whole module
-#endif
-
 // Where the presented view sits: UIPresentationController's
 // frameOfPresentedViewInContainerView, with Presentr's presets and formulas.
+
+#if canImport(Glibc)
+import Glibc  // rounding (libm)
+#endif
 
 /// An edge of the container.
 public enum Edge: String, Sendable, CaseIterable {
@@ -26,17 +26,18 @@ public enum ModalSize: Hashable, Sendable {
     /// ⌊length − 2·margin⌋.
     case sideMargin(Double)
 
+    /// Never negative: a margin that fitted before a rotation may not fit after it.
     func width(in container: Size) -> Double {
         switch self {
-        case .default: return (container.width - 60).rounded(.down)
-        default: return resolve(container.width)
+        case .default: return max(0, (container.width - 60).rounded(.down))
+        default: return max(0, resolve(container.width))
         }
     }
 
     func height(in container: Size) -> Double {
         switch self {
-        case .default: return (container.height * 0.66).rounded(.down)
-        default: return resolve(container.height)
+        case .default: return max(0, (container.height * 0.66).rounded(.down))
+        default: return max(0, resolve(container.height))
         }
     }
 

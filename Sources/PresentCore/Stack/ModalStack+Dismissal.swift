@@ -15,10 +15,13 @@ extension ModalStack {
         }
         guard let index = entries.firstIndex(where: { $0.id == id }) else { throw .notFound(id: id) }
         let ids = entries[index...].map(\.id)
-        // The top one animates (or continues leaving); those between are removed at once.
-        let exit = beginDismissing(id: entries[entries.count - 1].id, reason: reason,
-                                   transition: transition, animated: animated)
-        for other in ids.dropLast().reversed() { removeImmediately(id: other, reason: reason) }
+        // UIKit's rule: the topmost one animates, those under it are removed at once. Entries
+        // already leaving go on leaving, so the topmost of those staying is the one that
+        // animates (the others are hidden under it).
+        let staying = entries[index...].filter { $0.state != .dismissing }.map(\.id)
+        guard let animating = staying.last else { return ids }
+        let exit = beginDismissing(id: animating, reason: reason, transition: transition, animated: animated)
+        for other in staying.dropLast().reversed() { removeImmediately(id: other, reason: reason) }
         settle()
         resolveStatusBar(duration: exit?.duration ?? 0)
         return ids

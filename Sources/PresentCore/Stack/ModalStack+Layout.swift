@@ -24,6 +24,7 @@ extension ModalStack {
         container.keyboardHeight = max(0, height)
         relayout(from: current, duration: duration ?? configuration.keyboardDuration,
                  curve: curve ?? configuration.keyboardTiming)
+        events.append(.stackChanged)  // the entries' laid-out frames moved
     }
 
     /// Where every on-screen entry is drawn now. Taken before the container changes: an

@@ -19,7 +19,7 @@ public struct PresentOutcome: Hashable, Sendable {
 
 /// The modal stack of one screen.
 public struct ModalStack: Sendable {
-    public let configuration: StackConfiguration
+    public internal(set) var configuration: StackConfiguration
     public internal(set) var container: Container
     /// The latest time the stack has caught up with.
     public internal(set) var time: Double
@@ -137,6 +137,10 @@ public struct ModalStack: Sendable {
         e.animation = Animation(from: from, to: rest, start: time, duration: transition.duration, curve: transition.timing)
         entries.append(e)
         emit(e, .willPresent, at: time, animation: e.animation)
+        if e.isAdapted {
+            // Presented straight into compact traits: say so, as a rotation would have.
+            emit(e, .adapted, at: time, adaptation: .init(active: true, style: e.effectiveStyle, content: e.effectiveContent))
+        }
         events.append(.stackChanged)
         resolveStatusBar(duration: e.animation?.duration ?? 0)
     }

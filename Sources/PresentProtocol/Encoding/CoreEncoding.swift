@@ -40,6 +40,8 @@ public enum CoreEncoding {
         switch t {
         case .bezier(let b):
             return ["bezier": [.number(b.x1), .number(b.y1), .number(b.x2), .number(b.y2)]]
+        case .spring(let s) where s == .system:
+            return "system"
         case .spring(let s):
             return ["spring": ["mass": .number(s.mass), "stiffness": .number(s.stiffness), "damping": .number(s.damping),
                                "initialVelocity": .number(s.initialVelocity), "duration": .number(s.duration)]]

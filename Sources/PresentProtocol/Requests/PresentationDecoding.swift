@@ -108,22 +108,23 @@ extension RequestDecoder {
             }
         }
         let (o, key) = try soleKey(v, of: ["point", "origin"])
-        let at = try o.object(key)
-        try at.rejectUnknownKeys(allowed: ["x", "y"])
-        let pt = try point(at)
+        let pt = try point(try o.object(key))
         return key == "point" ? .point(pt) : .origin(pt)
     }
 
     // MARK: Motion
 
-    /// `{"type", "duration"?, "timing"?}`; absent parts take the style's defaults.
-    func transition(_ o: ParamReader, for style: PresentationStyle?) throws(RPCError) -> Transition {
+    /// `{"type"?, "duration"?, "timing"?}`; absent parts take the style's defaults.
+    func transition(_ o: ParamReader, for style: PresentationStyle) throws(RPCError) -> Transition {
+        try transitionOverride(o).applied(to: defaults.defaultTransition(for: style))
+    }
+
+    /// The parts of a transition a request gives.
+    func transitionOverride(_ o: ParamReader) throws(RPCError) -> TransitionOverride {
         try o.rejectUnknownKeys(allowed: ["type", "duration", "timing"])
-        let fallback = style.map(defaults.defaultTransition(for:))
-            ?? Transition(kind: .coverVertical, duration: defaults.transitionDuration, timing: defaults.transitionTiming)
-        return Transition(kind: try o.optionalEnumValue("type") ?? fallback.kind,
-                          duration: try o.optionalDouble("duration", range: durations, unit: "seconds") ?? fallback.duration,
-                          timing: try o.optionalField("timing").map(timing) ?? fallback.timing)
+        return TransitionOverride(kind: try o.optionalEnumValue("type"),
+                                  duration: try o.optionalDouble("duration", range: durations, unit: "seconds"),
+                                  timing: try o.optionalField("timing").map(timing))
     }
 
     static let timingNames: [String: TimingCurve] = [
@@ -132,7 +133,7 @@ extension RequestDecoder {
     ]
 
     /// A curve name, `{"bezier":[x1,y1,x2,y2]}` or `{"spring":{…}}`.
-    func timing(_ v: ParamValue) throws(RPCError) -> TimingCurve {
+    public func timing(_ v: ParamValue) throws(RPCError) -> TimingCurve {
         if case .string(let name) = v.value {
             guard let curve = Self.timingNames[name] else {
                 throw v.invalid("must be linear, easeIn, easeOut, easeInEaseOut, default, system, {\"bezier\":[…]} or {\"spring\":{…}}")
@@ -159,10 +160,16 @@ extension RequestDecoder {
         let velocity = try o.optionalDouble("initialVelocity", range: -1000...1000) ?? 0
         let spring: Spring
         if o.contains("stiffness") || o.contains("mass") || o.contains("damping") {
-            try o.rejectUnknownKeys(allowed: ["mass", "stiffness", "damping", "initialVelocity"])
-            spring = Spring(mass: try o.optionalDouble("mass", range: 0.001...1000) ?? 1,
-                            stiffness: try o.double("stiffness", range: 0.001...100_000),
-                            damping: try o.double("damping", range: 0.001...100_000), initialVelocity: velocity)
+            // `duration` is optional here so that a spring the daemon wrote can be sent back.
+            try o.rejectUnknownKeys(allowed: ["mass", "stiffness", "damping", "initialVelocity", "duration"])
+            let mass = try o.optionalDouble("mass", range: 0.001...1000) ?? 1
+            let stiffness = try o.double("stiffness", range: 0.001...100_000)
+            let damping = try o.double("damping", range: 0.001...100_000)
+            if let duration = try o.optionalDouble("duration", range: 0.001...limits.maxDuration, unit: "seconds") {
+                spring = Spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity, duration: duration)
+            } else {
+                spring = Spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity)
+            }
         } else if o.contains("response") {
             try o.rejectUnknownKeys(allowed: ["response", "dampingFraction", "initialVelocity"])
             spring = Spring.swiftUI(response: try o.double("response", range: 0.01...10, unit: "seconds"),
@@ -212,7 +219,7 @@ extension RequestDecoder {
         return Color(red: channel(24), green: channel(16), blue: channel(8), alpha: channel(0))
     }
 
-    func statusBar(_ o: ParamReader) throws(RPCError) -> StatusBarAppearance {
+    public func statusBar(_ o: ParamReader) throws(RPCError) -> StatusBarAppearance {
         try o.rejectUnknownKeys(allowed: ["style", "hidden"])
         return StatusBarAppearance(style: try o.optionalEnumValue("style") ?? .default,
                                    hidden: try o.optionalBool("hidden") ?? false)

@@ -26,6 +26,27 @@ public struct PresentRequest: Hashable, Sendable {
     }
 }
 
+/// A dismiss request's transition: the parts it gives replace those of the entry's own
+/// dismiss transition (known only to the stack, so resolved there).
+public struct TransitionOverride: Hashable, Sendable {
+    public var kind: TransitionKind?
+    public var duration: Double?
+    public var timing: TimingCurve?
+
+    public func applied(to base: Transition) -> Transition {
+        Transition(kind: kind ?? base.kind, duration: duration ?? base.duration, timing: timing ?? base.timing)
+    }
+}
+
+extension ModalStack {
+    /// The transition a dismiss request means for entry `id`: the entry's own dismiss
+    /// transition with the request's parts in place of its own; nil when none was given.
+    public func dismissTransition(for id: String, override: TransitionOverride?) -> Transition? {
+        guard let override, let entry = entry(id: id) else { return nil }
+        return override.applied(to: entry.presentation.effectiveDismissTransition)
+    }
+}
+
 /// A container change; nil fields keep their current value, size classes absent are derived.
 public struct ContainerChange: Hashable, Sendable {
     public var width: Double
@@ -51,7 +72,7 @@ public enum Request: Sendable {
     case hello(client: String?, protocolVersion: Int, resume: String?)
     case ping
     case present(PresentRequest)
-    case dismiss(id: String, animated: Bool, transition: Transition?)
+    case dismiss(id: String, animated: Bool, transition: TransitionOverride?)
     case dismissAll(animated: Bool)
     case stack
     case subscribe([Topic])

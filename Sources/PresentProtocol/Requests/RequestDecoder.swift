@@ -40,7 +40,7 @@ public struct RequestDecoder: Sendable {
         case "dismiss":
             try p.rejectUnknownKeys(allowed: ["id", "animated", "transition"])
             return .dismiss(id: try name(p.field("id")), animated: try p.optionalBool("animated") ?? true,
-                            transition: try p.optionalObject("transition").map { o throws(RPCError) in try transition(o, for: nil) })
+                            transition: try p.optionalObject("transition").map(transitionOverride))
         case "dismissAll":
             try p.rejectUnknownKeys(allowed: ["animated"])
             return .dismissAll(animated: try p.optionalBool("animated") ?? true)
@@ -59,7 +59,6 @@ public struct RequestDecoder: Sendable {
                              duration: try p.optionalDouble("duration", range: durations, unit: "seconds"),
                              curve: try p.optionalField("curve").map(timing))
         case "tap":
-            try p.rejectUnknownKeys(allowed: ["x", "y"])
             return .tap(try point(p))
         case "swipe":
             try p.rejectUnknownKeys(allowed: ["phase", "dx", "dy", "vx", "vy"])
@@ -89,9 +88,11 @@ public struct RequestDecoder: Sendable {
         return s
     }
 
-    /// `{x, y}` in the container's coordinates.
+    /// `{x, y}` in the container's coordinates (tap params, positions, shadow offsets);
+    /// any other member is refused, as everywhere.
     func point(_ o: ParamReader) throws(RPCError) -> Point {
-        Point(x: try o.double("x", range: coordinates), y: try o.double("y", range: coordinates))
+        try o.rejectUnknownKeys(allowed: ["x", "y"])
+        return Point(x: try o.double("x", range: coordinates), y: try o.double("y", range: coordinates))
     }
 
     private func containerChange(_ p: ParamReader) throws(RPCError) -> ContainerChange {

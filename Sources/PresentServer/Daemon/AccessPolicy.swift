@@ -19,6 +19,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PresentCore
 import PresentProtocol
 
 /// The daemon's admission bookkeeping.
@@ -98,17 +99,29 @@ extension Daemon {
 
     // MARK: Dismissal
 
-    /// Whether `client` may dismiss entry `id`, which another connection may own.
+    /// The dismiss policy applies to everything a dismissal takes along: a queued entry
+    /// alone, or an on-screen entry and every entry above it.
     func authorizeDismiss(of id: String, by client: Client) throws(RPCError) {
-        guard let entry = stack.entry(id: id) else { return }  // the stack reports notFound
-        guard entry.owner != client.id else { return }
+        if let queued = stack.queue.first(where: { $0.id == id }) { return try authorize([queued], by: client) }
+        guard let index = stack.entries.firstIndex(where: { $0.id == id }) else { return }  // notFound later
+        try authorize(Array(stack.entries[index...]), by: client)
+    }
+
+    /// Refuses (−32002) unless `client` may dismiss every one of `entries`.
+    func authorize(_ entries: [Entry], by client: Client) throws(RPCError) {
+        guard let refused = entries.first(where: { !mayDismiss($0, by: client) }) else { return }
+        throw RPCError(code: .notOwner,
+                       message: "presentation \"\(refused.id)\" belongs to another client (dismiss policy \(configuration.dismissPolicy.rawValue))",
+                       data: ["field": "id", "reason": "not the owner",
+                              "policy": .string(configuration.dismissPolicy.rawValue)])
+    }
+
+    private func mayDismiss(_ entry: Entry, by client: Client) -> Bool {
+        guard entry.owner != client.id else { return true }
         switch configuration.dismissPolicy {
-        case .anyone: return
-        case .user where clients[entry.owner]?.peer.uid == client.peer.uid || isAdministrator(client): return
-        default:
-            throw RPCError(code: .notOwner, message: "presentation \"\(id)\" belongs to another client",
-                           data: ["field": "id", "reason": "not the owner",
-                                  "policy": .string(configuration.dismissPolicy.rawValue)])
+        case .anyone: return true
+        case .user: return clients[entry.owner]?.peer.uid == client.peer.uid || isAdministrator(client)
+        case .owner: return false
         }
     }
 

@@ -66,8 +66,9 @@ extension Daemon {
         nextConfirmationID += 1
         guard let timer = try? Timer(loop: loop) else { return false }
         pendingConfirmations[questionID] = PendingConfirmation(entryID: id, ownerID: owner.id, timer: timer, resolve: resolve)
-        timer.onFire = { [unowned self, unowned owner] in
-            self.log.info("\(owner.label) did not answer shouldDismiss for \(id) in time; allowing")
+        let ownerLabel = owner.label
+        timer.onFire = { [unowned self] in
+            self.log.info("\(ownerLabel) did not answer shouldDismiss for \(id) in time; allowing")
             self.settleConfirmation(questionID, allow: true, how: "timeout")
         }
         timer.start(after: configuration.shouldDismissTimeout)

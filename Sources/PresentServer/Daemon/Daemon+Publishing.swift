@@ -29,6 +29,7 @@ extension Daemon {
             broadcast(.stack, method: "stack", params: ["entries": CoreEncoding.entries(of: stack)])
         }
         if visualsDirty || stack.isAnimating(at: stack.time) { startFrames() }
+        serviceStateChanged()
     }
 
     /// One lossless notification to every subscriber of `topic`, numbered by `seq`.
@@ -46,9 +47,10 @@ extension Daemon {
     /// The scene at `t` to every frame subscriber; each keeps only the newest unsent frame.
     func broadcastFrame(at t: Double) {
         let subscribers = clients.values.filter { $0.topics.contains(.frames) }
-        guard !subscribers.isEmpty else { return }
+        guard !subscribers.isEmpty else { owesRestingFrame = false; return }
         frameSeq += 1
         let scene = stack.scene(at: t)
+        owesRestingFrame = scene.isAnimating
         let line = RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(scene, seq: frameSeq)).serializedLine()
         let buffer = SharedBuffer(line)
         for client in subscribers { client.connection.sendFrame(buffer) }
@@ -92,7 +94,9 @@ extension Daemon {
         var tick = (manualTime * fps).rounded(.down) + 1
         while tick / fps <= target + 1e-12 {
             let t = tick / fps
-            let wasMoving = stack.isAnimating(at: manualTime) || visualsDirty
+            // A frame that said "animating" is always followed by one more, even when the
+            // motion ended between ticks (or a hair after one, by rounding).
+            let wasMoving = stack.isAnimating(at: manualTime) || visualsDirty || owesRestingFrame
             manualTime = t
             stack.advance(to: t)
             visualsDirty = false

@@ -28,7 +28,10 @@ extension Daemon {
         }
         switch message {
         case .request(let request):
-            handle(request, from: client) { [unowned self, unowned client] reply in self.send(reply, to: client) }
+            // Weak: a deferred reply may come after the client has gone.
+            handle(request, from: client) { [unowned self, weak client] reply in
+                if let client { self.send(reply, to: client) }
+            }
         case .batch(let items):
             handleBatch(items, from: client)
         case .response(let id, let result):
@@ -47,8 +50,8 @@ extension Daemon {
                                                                   limit: configuration.maxBatch)), to: client)
         }
         charge(client, requests: items.count - 1)   // the line itself was charged already
-        let collector = BatchCollector { [unowned self, unowned client] replies in
-            if !replies.isEmpty { self.send(.array(replies), to: client) }
+        let collector = BatchCollector { [unowned self, weak client] replies in
+            if let client, !replies.isEmpty { self.send(.array(replies), to: client) }
         }
         for item in items {
             do {
@@ -107,13 +110,10 @@ extension Daemon {
             return .result([:])
         case .present(let present):
             return .result(try self.present(present, for: client))
-        case .dismiss(let id, let animated, let transition):
-            try authorizeDismiss(of: id, by: client)
-            let ids = try stackCall { s throws(StackError) in
-                try s.dismiss(id: id, animated: animated, transition: transition, reason: .request, at: now) }
-            visualsDirty = true
-            return .result(["dismissed": .array(ids.map { .string($0) })])
+        case .dismiss(let id, let animated, let override):
+            return .result(try dismiss(id, animated: animated, override: override, for: client))
         case .dismissAll(let animated):
+            try authorize(stack.allEntries, by: client)
             let ids = stack.dismissAll(animated: animated, reason: .request, at: now)
             visualsDirty = true
             return .result(["dismissed": .array(ids.map { .string($0) })])
@@ -121,6 +121,10 @@ extension Daemon {
             stack.advance(to: now)
             return .result(["entries": CoreEncoding.entries(of: stack)])
         case .subscribe(let topics):
+            // Catch up and publish first: what that causes is in the snapshot, and its
+            // events carry numbers up to the `seq` the reply returns.
+            stack.advance(to: now)
+            publishEvents()
             client.topics.formUnion(topics)
             return .result(subscribeResult())
         case .unsubscribe(let topics):
@@ -135,9 +139,12 @@ extension Daemon {
             visualsDirty = true
             return .result([:])
         case .tap(let point):
-            return tap(at: point, later: later)
+            try admitDeferrable(for: client)
+            return counted(tap(at: point, later: countedReply(for: client, later)), for: client)
         case .swipe(let phase, let translation, let velocity):
-            return swipe(phase, translation: translation, velocity: velocity, later: later)
+            try admitDeferrable(for: client)
+            return counted(swipe(phase, translation: translation, velocity: velocity,
+                                 later: countedReply(for: client, later)), for: client)
         case .advance(let seconds):
             guard configuration.clock == .manual else {
                 throw .wrongClockMode("advance needs the manual clock (presentd --clock manual)")
@@ -146,6 +153,29 @@ extension Daemon {
             return .result(["time": .double(manualTime)])
         case .sync(let nonce):
             return .result(["nonce": nonce])
+        }
+    }
+
+    // MARK: Replies that wait
+
+    /// Refuses a gesture when the client already has the maximum of replies waiting for
+    /// an owner's `shouldDismiss` answer: nothing a client sends can pile up unbounded.
+    private func admitDeferrable(for client: Client) throws(RPCError) {
+        guard client.deferredReplies < configuration.maxDeferredReplies else {
+            throw .limitExceeded("\(client.deferredReplies) gestures are already waiting for an owner's answer",
+                                 limit: configuration.maxDeferredReplies)
+        }
+    }
+
+    private func counted(_ outcome: Outcome, for client: Client) -> Outcome {
+        if case .deferred = outcome { client.deferredReplies += 1 }
+        return outcome
+    }
+
+    private func countedReply(for client: Client, _ later: @escaping (JSONValue) -> Void) -> (JSONValue) -> Void {
+        { [weak client] result in
+            client?.deferredReplies -= 1
+            later(result)
         }
     }
 
@@ -162,6 +192,15 @@ extension Daemon {
                 throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is already on the stack or queued")
             }
         }
+    }
+
+    private func dismiss(_ id: String, animated: Bool, override: TransitionOverride?, for client: Client) throws(RPCError) -> JSONValue {
+        try authorizeDismiss(of: id, by: client)
+        let transition = stack.dismissTransition(for: id, override: override)
+        let ids = try stackCall { s throws(StackError) in
+            try s.dismiss(id: id, animated: animated, transition: transition, reason: .request, at: now) }
+        visualsDirty = true
+        return ["dismissed": .array(ids.map { .string($0) })]
     }
 
     private func present(_ request: PresentRequest, for client: Client) throws(RPCError) -> JSONValue {
@@ -193,6 +232,7 @@ extension Daemon {
             "maxEntries": .int(Int64(configuration.maxEntries)),
             "maxEntriesPerClient": .int(Int64(configuration.maxEntriesPerClient)),
             "maxBatch": .int(Int64(configuration.maxBatch)),
+            "maxDeferredReplies": .int(Int64(configuration.maxDeferredReplies)),
             "maxQueuedBytes": .int(Int64(configuration.maxQueuedBytes)),
             "maxDuration": .double(configuration.limits.maxDuration),
             "maxNameLength": .int(Int64(configuration.limits.maxNameLength)),
@@ -204,7 +244,6 @@ extension Daemon {
 
     /// The full state a new subscriber starts from, and the event sequence it is at.
     private func subscribeResult() -> JSONValue {
-        stack.advance(to: now)
         let scene = stack.scene(at: now)
         return ["seq": .int(Int64(truncatingIfNeeded: eventSeq)),
                 "snapshot": ["time": .double(scene.time), "container": CoreEncoding.container(stack.container),

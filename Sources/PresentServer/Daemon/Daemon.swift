@@ -11,7 +11,8 @@ import PresentProtocol
 
 /// The running daemon. Create it, then `run()`; everything happens on the calling thread.
 public final class Daemon {
-    public let configuration: ServerConfiguration
+    /// Replaced by a reload (SIGHUP), except what needs a restart.
+    public internal(set) var configuration: ServerConfiguration
     let loop: EventLoop
     var log: Log { configuration.log }
     var listener: UnixListener?
@@ -19,7 +20,7 @@ public final class Daemon {
     let access: AccessControl
     let continuity: Continuity
     var stack: ModalStack
-    let decoder: RequestDecoder
+    var decoder: RequestDecoder
 
     // Broadcast state
     var eventSeq: UInt64 = 0
@@ -33,6 +34,8 @@ public final class Daemon {
     var manualTime = 0.0
     /// Something changed that the next frame must show even if nothing animates.
     var visualsDirty = false
+    /// The last frame sent said `animating: true`: the resting frame is still owed.
+    var owesRestingFrame = false
 
     // Dismissal confirmation (shouldDismiss)
     var confirmDismiss: Set<String> = []
@@ -43,6 +46,8 @@ public final class Daemon {
     var reportedInvariantProblems: [String] = []
 
     var signalWatchers: [SignalWatcher] = []
+    /// systemd's notify protocol and the idle exit (Systemd/).
+    var systemd: ServiceManager?
     var shuttingDown = false
     var shutdownTimer: Timer?
     public private(set) var exitCode: Int32 = 0
@@ -72,7 +77,9 @@ public final class Daemon {
         if configuration.handleSignals { try watchSignals() }
         frameTimer = try FrameTimer(loop: loop)
         frameTimer?.onTick = { [unowned self] deadline, _ in self.frameTick(deadline: deadline) }
-        log.notice("listening on \(configuration.socketPath) (\(configuration.clock.rawValue) clock, \(configuration.fps) fps)")
+        let origin = isSocketActivated ? ", adopted from systemd" : ""
+        log.notice("listening on \(listener?.path ?? configuration.socketPath)\(origin) (\(configuration.clock.rawValue) clock, \(configuration.fps) fps)")
+        try serviceStarted()
         loop.run()
         let leftOpen = loop.close()
         if leftOpen != 0 { log.warning("event loop closed with handles still open: \(loop.openHandleNames())") }
@@ -101,6 +108,9 @@ public final class Daemon {
             self.shutdown(reason: signal == SIGINT ? "SIGINT" : "SIGTERM")
         }
         signalWatchers.append(watcher)
+        signalWatchers.append(try SignalWatcher(loop: loop, signals: [SIGHUP]) { [unowned self] _ in
+            self.reloadConfiguration()
+        })
     }
 
     // MARK: Connections
@@ -117,6 +127,7 @@ public final class Daemon {
         connection.onClose = { [unowned self, unowned client] in self.disconnected(client) }
         guard admit(client) else { return }
         log.info("\(client.label) connected")
+        serviceStateChanged()
     }
 
     func disconnected(_ client: Client) {
@@ -149,6 +160,7 @@ public final class Daemon {
         saveState()   // as it is now: the disconnections that follow must not empty it
         shuttingDown = true
         log.notice("shutting down (\(reason))")
+        serviceStopping()
         listener?.close()
         listener = nil
         frameTimer?.stop()

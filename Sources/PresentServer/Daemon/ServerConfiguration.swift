@@ -1,5 +1,6 @@
-// Everything the daemon can be told at start-up. Command-line flags (and, later, the
-// configuration file) fill this in; the daemon only reads it.
+// Everything the daemon can be told at start-up. The configuration file and then the
+// command-line flags fill this in (ConfigurationSource); the daemon reads it, and SIGHUP
+// replaces the settings that apply live (Daemon+Reload).
 
 import PresentCore
 import PresentProtocol
@@ -50,11 +51,16 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections = 1024
     /// Simultaneous connections from one uid (dbus-daemon's max_connections_per_user).
     public var maxConnectionsPerUID = 256
+    /// When socket-activated: exit after this many seconds with no clients and an empty
+    /// stack (systemd starts presentd again on the next connection); 0 = never.
+    public var exitIdleTime = 0.0
     /// Presentations on the stack and in the queue, for everyone / per connection.
     public var maxEntries = 256
     public var maxEntriesPerClient = 64
     /// Requests in one batch.
     public var maxBatch = 64
+    /// Gestures of one connection waiting for an owner's `shouldDismiss` answer.
+    public var maxDeferredReplies = 16
     /// Lossless bytes (replies, events) waiting for a slow reader before it is disconnected.
     public var maxQueuedBytes = 4 << 20
     /// Where the stack is saved for a restart (Continuity.swift).
@@ -66,10 +72,14 @@ public struct ServerConfiguration: Sendable {
     /// Install SIGINT/SIGTERM handlers (in-process tests turn this off).
     public var handleSignals = true
     public var log = Log()
+    /// Where this configuration came from (file and flags), read again on SIGHUP.
+    public var source: ConfigurationSource?
 
     public init() {}
 
     public static let fpsRange = 1...240
+    public static let maxConnectionsRange = 1...65536
+    public static let exitIdleTimeRange = 0.0...86400
 }
 
 /// Where the daemon keeps its stack between runs.

@@ -5,6 +5,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PresentCommandLine
 
 /// Log levels, most severe first (syslog priorities).
 public enum LogLevel: Int, Sendable, CaseIterable, Comparable {
@@ -48,20 +49,7 @@ public struct Log: Sendable {
     private func write(_ l: LogLevel, _ message: () -> String) {
         guard l <= level else { return }
         let line = (journal ? "<\(l.rawValue)>" : "presentd: \(l.name): ") + message() + "\n"
-        writeStandardError(line)
+        printError(line, newline: false)
     }
 }
 
-/// Writes straight to file descriptor 2 (the C `stderr` stream is shared mutable state
-/// to Swift 6's checker, and unbuffered writes keep log lines whole and in order).
-func writeStandardError(_ text: String) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return }
-        offset += n
-    }
-    bytes.removeAll()
-}

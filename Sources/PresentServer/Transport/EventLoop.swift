@@ -33,7 +33,10 @@ final class EventLoop {
 
     private static let readBufferSize = 64 * 1024
 
+    /// Creating a loop ignores SIGPIPE for the whole process: libuv writes with write(2),
+    /// and a write to a peer that went away must fail with EPIPE, never kill the daemon.
     init() throws {
+        SignalWatcher.ignoreSIGPIPE()
         raw = .allocate(capacity: 1)
         let status = uv_loop_init(raw)
         guard status == 0 else {

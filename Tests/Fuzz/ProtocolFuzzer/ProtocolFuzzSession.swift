@@ -103,7 +103,8 @@ struct ProtocolFuzzSession {
             case .present(let present):
                 guard stack.allEntries.count < Self.maxEntries else { return }
                 _ = try stack.present(present.presentation, owner: owner, at: time)
-            case .dismiss(let id, let animated, let transition):
+            case .dismiss(let id, let animated, let override):
+                let transition = stack.dismissTransition(for: id, override: override)
                 _ = try stack.dismiss(id: id, animated: animated, transition: transition, at: time)
             case .dismissAll(let animated):
                 _ = stack.dismissAll(animated: animated, at: time)

@@ -86,18 +86,7 @@ final class DaemonHarness {
     }
 
     /// What the daemon wrote to stderr so far.
-    var stderrText: String {
-        guard let f = fopen(stderrPath, "r") else { return "" }
-        defer { fclose(f) }
-        var out = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, f)
-            if n <= 0 { break }
-            out += chunk[..<n]
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    var stderrText: String { (try? String(contentsOfFile: stderrPath)) ?? "" }
 
     private func waitUntilListening() throws {
         for _ in 0..<1000 {
@@ -130,8 +119,8 @@ final class DaemonHarness {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        // Never the test runner's stdout: a daemon outliving a crashed test would keep
-        // `swift test` waiting for that pipe to close.
+        // Never inherit the test runner's stdout: a daemon left behind by a crashed test
+        // would hold the runner's pipe open and hang `swift test`.
         posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o600)
         var env = [String: String]()
         var e = environ

@@ -1,0 +1,114 @@
+/*
+ * An example renderer loop: one poll() over the daemon's descriptor and stdin, no
+ * blocking call after start-up. It "draws" each frame as text: one line per frame
+ * with its delay (CLOCK_MONOTONIC now minus the time the frame is for), one line per
+ * layer. Lines typed on stdin are requests: "present STYLE", "dismiss", "quit".
+ *
+ *   renderer [--socket PATH] [--present STYLE] [--frames N] [--until-idle]
+ */
+#define _GNU_SOURCE
+#include "presentd.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double monotonic_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void draw(json_object *frame) {
+    presentd_layer layers[64];
+    size_t n = presentd_frame_layers(frame, layers, 64);
+    printf("frame %lld t=%.4f delay=%.2fms layers=%zu\n", (long long)presentd_number(frame, "seq"),
+           presentd_number(frame, "time"), (monotonic_now() - presentd_number(frame, "time")) * 1000, n);
+    for (size_t i = 0; i < n && i < 64; i++) {
+        const presentd_layer *l = &layers[i];
+        printf("  %-7s %-12s x=%.1f y=%.1f w=%.1f h=%.1f alpha=%.3f scale=%.3f rot=%.3f\n",
+               l->dimming ? "dimming" : "content", l->id, l->x, l->y, l->width, l->height,
+               l->alpha, l->scale, l->rotation);
+    }
+}
+
+static int present(presentd_client *c, const char *style, presentd_error *err) {
+    json_object *params = json_object_new_object();
+    json_object_object_add(params, "style", json_object_new_string(style));
+    return presentd_send(c, "present", params, NULL, err);  /* the reply is not needed */
+}
+
+/* One line from stdin as a request. Returns 0 to quit. */
+static int command(presentd_client *c, char *line, presentd_error *err) {
+    line[strcspn(line, "\n")] = 0;
+    if (strcmp(line, "quit") == 0) return 0;
+    if (strncmp(line, "present ", 8) == 0) present(c, line + 8, err);
+    else if (strcmp(line, "dismiss") == 0) presentd_send(c, "dismissAll", NULL, NULL, err);
+    else fprintf(stderr, "commands: present STYLE, dismiss, quit\n");
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    const char *path = NULL, *style = NULL;
+    long frames_left = -1;
+    int until_idle = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc) path = argv[++i];
+        else if (strcmp(argv[i], "--present") == 0 && i + 1 < argc) style = argv[++i];
+        else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) frames_left = atol(argv[++i]);
+        else if (strcmp(argv[i], "--until-idle") == 0) until_idle = 1;
+        else { fprintf(stderr, "usage: %s [--socket PATH] [--present STYLE] [--frames N] [--until-idle]\n", argv[0]); return 2; }
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    presentd_error err;
+    presentd_client *c = presentd_connect(path, &err);
+    if (!c) { fprintf(stderr, "renderer: %s\n", err.message); return 3; }
+    int64_t subscribed;
+    json_object *topics = json_tokener_parse("{\"topics\":[\"frames\",\"lifecycle\",\"statusBar\"]}");
+    if (presentd_send(c, "subscribe", topics, &subscribed, &err) || (style && present(c, style, &err))) {
+        fprintf(stderr, "renderer: %s\n", err.message);
+        return 1;
+    }
+    int running = 1, stdin_open = 1;
+    while (running) {
+        struct pollfd fds[2] = {
+            { .fd = presentd_fd(c), .events = POLLIN | (presentd_wants_write(c) ? POLLOUT : 0) },
+            { .fd = stdin_open ? STDIN_FILENO : -1, .events = POLLIN },
+        };
+        if (poll(fds, 2, -1) < 0) continue;
+        if (fds[1].revents) {
+            char line[256];
+            if (!fgets(line, sizeof line, stdin)) stdin_open = 0;
+            else running = command(c, line, &err);
+        }
+        if (!fds[0].revents) continue;
+        int status = presentd_process(c, &err);
+        json_object *snapshot;
+        if (presentd_take_reply(c, subscribed, &snapshot, NULL) == 0) {
+            printf("subscribed at seq %lld\n", (long long)presentd_number(snapshot, "seq"));
+            json_object_put(snapshot);
+        }
+        presentd_event ev;
+        while (presentd_poll_event(c, &ev)) {
+            if (strcmp(ev.method, "frame") == 0) {
+                draw(ev.params);
+                json_object *animating;
+                if (frames_left > 0 && --frames_left == 0) running = 0;
+                if (until_idle && json_object_object_get_ex(ev.params, "animating", &animating) &&
+                    !json_object_get_boolean(animating)) running = 0;
+            } else {
+                printf("%s %s\n", ev.method, json_object_to_json_string_ext(ev.params, JSON_C_TO_STRING_PLAIN));
+            }
+            presentd_event_clear(&ev);
+        }
+        if (status) {
+            if (status != PRESENTD_ERR_CLOSED) fprintf(stderr, "renderer: %s\n", err.message);
+            running = 0;
+        }
+    }
+    presentd_close(c);
+    return 0;
+}

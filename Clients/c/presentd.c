@@ -1,0 +1,536 @@
+/*
+ * presentd client for C (see presentd.h). One non-blocking socket, a read buffer cut
+ * into lines, a write buffer, and two queues: replies by id and events in order.
+ * The blocking calls are the non-blocking primitives plus poll().
+ */
+#define _GNU_SOURCE
+#include "presentd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Longest line accepted from the daemon; its own are far shorter. */
+#define MAX_LINE_BYTES (64u << 20)
+
+typedef struct buffer {
+    char *data;
+    size_t len;  /* bytes held */
+    size_t off;  /* bytes already consumed from the front */
+    size_t cap;
+} buffer;
+
+/* A message kept for later: a reply (by id) or an event (in order). */
+typedef struct kept {
+    json_object *message;
+    int64_t id;
+    struct kept *next;
+} kept;
+
+typedef struct queue {
+    kept *head, *tail;
+} queue;
+
+struct presentd_client {
+    int fd;
+    int closed;                 /* the daemon hung up */
+    char closed_reason[64];     /* from its shutdown/closing notice */
+    int64_t next_id;
+    buffer in, out;
+    queue replies, events;
+    int64_t *abandoned;         /* ids whose caller stopped waiting: their replies are dropped */
+    size_t n_abandoned, cap_abandoned;
+    presentd_should_dismiss_fn should_dismiss;
+    void *should_dismiss_user;
+};
+
+/* -- Errors -------------------------------------------------------------------------- */
+
+static int fail(presentd_error *err, int status, const char *fmt, ...) {
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->status = status;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+static int fail_errno(presentd_error *err, const char *what) {
+    int saved = errno;
+    fail(err, PRESENTD_ERR_IO, "%s: %s", what, strerror(saved));
+    if (err) err->sys_errno = saved;
+    return PRESENTD_ERR_IO;
+}
+
+static int fail_closed(const presentd_client *c, presentd_error *err) {
+    if (c->closed_reason[0])
+        return fail(err, PRESENTD_ERR_CLOSED, "the daemon closed the connection (%s)", c->closed_reason);
+    return fail(err, PRESENTD_ERR_CLOSED, "the daemon closed the connection");
+}
+
+static const char *string_member(json_object *obj, const char *key) {
+    json_object *v;
+    if (!obj || !json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_string)) return NULL;
+    return json_object_get_string(v);
+}
+
+/* Fills err from a JSON-RPC error object. */
+static int fail_rpc(presentd_error *err, json_object *error) {
+    json_object *code = NULL, *data = NULL;
+    json_object_object_get_ex(error, "code", &code);
+    const char *message = string_member(error, "message");
+    fail(err, PRESENTD_ERR_RPC, "%s", message ? message : "error without a message");
+    if (err) {
+        err->code = code ? json_object_get_int(code) : 0;
+        if (json_object_object_get_ex(error, "data", &data)) {
+            const char *field = string_member(data, "field");
+            if (field) snprintf(err->field, sizeof err->field, "%s", field);
+        }
+    }
+    return PRESENTD_ERR_RPC;
+}
+
+/* -- Buffers and queues -------------------------------------------------------------- */
+
+static int buffer_reserve(buffer *b, size_t extra) {
+    if (b->off > 0 && b->off == b->len) b->off = b->len = 0;
+    if (b->len + extra <= b->cap) return 0;
+    if (b->off > 0) {  /* slide what is left to the front before growing */
+        memmove(b->data, b->data + b->off, b->len - b->off);
+        b->len -= b->off;
+        b->off = 0;
+        if (b->len + extra <= b->cap) return 0;
+    }
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + extra) cap *= 2;
+    char *data = realloc(b->data, cap);
+    if (!data) return -1;
+    b->data = data;
+    b->cap = cap;
+    return 0;
+}
+
+static void queue_push(queue *q, json_object *message, int64_t id) {
+    kept *k = calloc(1, sizeof *k);
+    if (!k) { json_object_put(message); return; }
+    k->message = message;
+    k->id = id;
+    if (q->tail) q->tail->next = k; else q->head = k;
+    q->tail = k;
+}
+
+/* Removes and returns the first kept message with this id (any id when any is set). */
+static json_object *queue_take(queue *q, int any, int64_t id) {
+    kept *prev = NULL;
+    for (kept *k = q->head; k; prev = k, k = k->next) {
+        if (!any && k->id != id) continue;
+        if (prev) prev->next = k->next; else q->head = k->next;
+        if (q->tail == k) q->tail = prev;
+        json_object *m = k->message;
+        free(k);
+        return m;
+    }
+    return NULL;
+}
+
+static void queue_clear(queue *q) {
+    json_object *m;
+    while ((m = queue_take(q, 1, 0))) json_object_put(m);
+}
+
+/* -- Connecting ---------------------------------------------------------------------- */
+
+char *presentd_default_socket(char *buf, size_t size) {
+    const char *env = getenv("PRESENTD_SOCKET");
+    const char *runtime = getenv("XDG_RUNTIME_DIR");
+    if (env && *env) snprintf(buf, size, "%s", env);
+    else if (runtime && *runtime) snprintf(buf, size, "%s/presentd/presentd.sock", runtime);
+    else snprintf(buf, size, "/run/presentd/presentd.sock");
+    return buf;
+}
+
+presentd_client *presentd_connect(const char *path, presentd_error *err) {
+    char fallback[sizeof(((struct sockaddr_un *)0)->sun_path) + 64];
+    if (!path) path = presentd_default_socket(fallback, sizeof fallback);
+    struct sockaddr_un addr = { .sun_family = AF_UNIX };
+    if (strlen(path) >= sizeof addr.sun_path) {
+        fail(err, PRESENTD_ERR_USAGE, "socket path longer than %zu bytes: %s", sizeof addr.sun_path - 1, path);
+        return NULL;
+    }
+    strcpy(addr.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) { fail_errno(err, "socket"); return NULL; }
+    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        char what[sizeof addr.sun_path + 32];
+        snprintf(what, sizeof what, "cannot connect to %s", path);
+        fail_errno(err, what);
+        return NULL;
+    }
+    /* Non-blocking from here on, so the descriptor fits any poll loop as it is. */
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    presentd_client *c = calloc(1, sizeof *c);
+    if (!c) { close(fd); fail(err, PRESENTD_ERR_IO, "out of memory"); return NULL; }
+    c->fd = fd;
+    c->next_id = 1;
+    return c;
+}
+
+void presentd_close(presentd_client *c) {
+    if (!c) return;
+    close(c->fd);
+    queue_clear(&c->replies);
+    queue_clear(&c->events);
+    free(c->in.data);
+    free(c->out.data);
+    free(c->abandoned);
+    free(c);
+}
+
+int presentd_fd(const presentd_client *c) { return c ? c->fd : -1; }
+
+void presentd_set_should_dismiss(presentd_client *c, presentd_should_dismiss_fn fn, void *user) {
+    c->should_dismiss = fn;
+    c->should_dismiss_user = user;
+}
+
+/* -- Writing ------------------------------------------------------------------------- */
+
+/* Writes queued bytes until the socket would block. */
+static int flush(presentd_client *c, presentd_error *err) {
+    buffer *b = &c->out;
+    while (b->off < b->len) {
+        ssize_t n = send(c->fd, b->data + b->off, b->len - b->off, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
+        if (n < 0 && (errno == EPIPE || errno == ECONNRESET)) { c->closed = 1; return fail_closed(c, err); }
+        if (n < 0) return fail_errno(err, "write");
+        b->off += (size_t)n;
+    }
+    return 0;
+}
+
+int presentd_wants_write(const presentd_client *c) { return c->out.off < c->out.len; }
+
+/* Finite numbers only: json-c would write NaN, which is not JSON and the daemon refuses. */
+static int all_finite(json_object *v) {
+    switch (json_object_get_type(v)) {
+    case json_type_double: return isfinite(json_object_get_double(v));
+    case json_type_array:
+        for (size_t i = 0; i < json_object_array_length(v); i++)
+            if (!all_finite(json_object_array_get_idx(v, i))) return 0;
+        return 1;
+    case json_type_object: {
+        json_object_object_foreach(v, key, member) { (void)key; if (!all_finite(member)) return 0; }
+        return 1;
+    }
+    default: return 1;
+    }
+}
+
+/* Serialises message as one line into the write buffer and consumes it. */
+static int enqueue(presentd_client *c, json_object *message, presentd_error *err) {
+    size_t len;
+    const char *text = json_object_to_json_string_length(message, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+    int status = 0;
+    if (buffer_reserve(&c->out, len + 1) < 0) status = fail(err, PRESENTD_ERR_IO, "out of memory");
+    else {
+        memcpy(c->out.data + c->out.len, text, len);
+        c->out.data[c->out.len + len] = '\n';
+        c->out.len += len + 1;
+    }
+    json_object_put(message);
+    return status ? status : flush(c, err);
+}
+
+/* A request (id >= 0) or a notification (id < 0), params consumed. */
+static int send_message(presentd_client *c, int64_t id, const char *method, json_object *params, presentd_error *err) {
+    if (!c || !method) { json_object_put(params); return fail(err, PRESENTD_ERR_USAGE, "no client or no method"); }
+    if (c->closed) { json_object_put(params); return fail_closed(c, err); }
+    if (params && !json_object_is_type(params, json_type_object) && !json_object_is_type(params, json_type_array)) {
+        json_object_put(params);
+        return fail(err, PRESENTD_ERR_USAGE, "params must be a JSON object or array");
+    }
+    if (params && !all_finite(params)) {
+        json_object_put(params);
+        return fail(err, PRESENTD_ERR_USAGE, "params hold a number that is not finite (NaN or infinity)");
+    }
+    json_object *m = json_object_new_object();
+    json_object_object_add(m, "jsonrpc", json_object_new_string("2.0"));
+    if (id >= 0) json_object_object_add(m, "id", json_object_new_int64(id));
+    json_object_object_add(m, "method", json_object_new_string(method));
+    if (params) json_object_object_add(m, "params", params);
+    return enqueue(c, m, err);
+}
+
+int presentd_send(presentd_client *c, const char *method, json_object *params, int64_t *id, presentd_error *err) {
+    int64_t mine = c ? c->next_id++ : 0;
+    int status = send_message(c, mine, method, params, err);
+    if (status == 0 && id) *id = mine;
+    return status;
+}
+
+int presentd_notify(presentd_client *c, const char *method, json_object *params, presentd_error *err) {
+    return send_message(c, -1, method, params, err);
+}
+
+/* -- Reading ------------------------------------------------------------------------- */
+
+/* Answers a request from the daemon: shouldDismiss by the callback, anything else
+ * with method-not-found. */
+static int answer(presentd_client *c, json_object *request, presentd_error *err) {
+    json_object *id = NULL, *params = NULL, *visible = NULL;
+    json_object_object_get_ex(request, "id", &id);
+    json_object_object_get_ex(request, "params", &params);
+    const char *method = string_member(request, "method");
+    json_object *reply = json_object_new_object();
+    json_object_object_add(reply, "jsonrpc", json_object_new_string("2.0"));
+    json_object_object_add(reply, "id", json_object_get(id));
+    if (strcmp(method, "shouldDismiss") == 0) {
+        const char *entry = string_member(params, "id"), *reason = string_member(params, "reason");
+        json_object_object_get_ex(params, "keyboardVisible", &visible);
+        int allow = c->should_dismiss
+            ? c->should_dismiss(c->should_dismiss_user, entry ? entry : "", reason ? reason : "",
+                                visible && json_object_get_boolean(visible))
+            : 1;
+        json_object *result = json_object_new_object();
+        json_object_object_add(result, "allow", json_object_new_boolean(allow != 0));
+        json_object_object_add(reply, "result", result);
+    } else {
+        json_object *error = json_object_new_object();
+        json_object_object_add(error, "code", json_object_new_int(PRESENTD_METHOD_NOT_FOUND));
+        json_object_object_add(error, "message", json_object_new_string("method not found"));
+        json_object_object_add(reply, "error", error);
+    }
+    return enqueue(c, reply, err);
+}
+
+static int was_abandoned(presentd_client *c, int64_t id) {
+    for (size_t i = 0; i < c->n_abandoned; i++) {
+        if (c->abandoned[i] != id) continue;
+        c->abandoned[i] = c->abandoned[--c->n_abandoned];
+        return 1;
+    }
+    return 0;
+}
+
+/* Sorts one message: reply, event, or a question to answer. Consumes it. */
+static int route(presentd_client *c, json_object *m, presentd_error *err) {
+    json_object *id = NULL;
+    const char *version = string_member(m, "jsonrpc");
+    if (!json_object_is_type(m, json_type_object) || !version || strcmp(version, "2.0") != 0) {
+        json_object_put(m);
+        return fail(err, PRESENTD_ERR_PROTOCOL, "the daemon sent a message that is not JSON-RPC 2.0");
+    }
+    int has_id = json_object_object_get_ex(m, "id", &id);
+    if (string_member(m, "method")) {
+        if (has_id) {
+            int status = answer(c, m, err);
+            json_object_put(m);
+            return status;
+        }
+        const char *method = string_member(m, "method");
+        if (strcmp(method, "shutdown") == 0 || strcmp(method, "closing") == 0) {
+            json_object *params = NULL;
+            json_object_object_get_ex(m, "params", &params);
+            const char *reason = string_member(params, "reason");
+            snprintf(c->closed_reason, sizeof c->closed_reason, "%s", reason ? reason : method);
+        }
+        queue_push(&c->events, m, 0);
+        return 0;
+    }
+    if (has_id && json_object_is_type(id, json_type_int)) {
+        int64_t n = json_object_get_int64(id);
+        if (was_abandoned(c, n)) json_object_put(m);
+        else queue_push(&c->replies, m, n);
+        return 0;
+    }
+    json_object_put(m);  /* an error about a line that had no id: nobody waits for it */
+    return 0;
+}
+
+/* Parses and routes every complete line in the read buffer. */
+static int drain_lines(presentd_client *c, presentd_error *err) {
+    buffer *b = &c->in;
+    while (b->off < b->len) {
+        char *start = b->data + b->off;
+        char *newline = memchr(start, '\n', b->len - b->off);
+        if (!newline) {
+            if (b->len - b->off > MAX_LINE_BYTES)
+                return fail(err, PRESENTD_ERR_PROTOCOL, "a line from the daemon is over %u bytes", MAX_LINE_BYTES);
+            return 0;
+        }
+        size_t len = (size_t)(newline - start);
+        b->off += len + 1;
+        json_tokener *tok = json_tokener_new();
+        json_object *m = json_tokener_parse_ex(tok, start, (int)len);
+        int complete = json_tokener_get_error(tok) == json_tokener_success && json_tokener_get_parse_end(tok) == len;
+        json_tokener_free(tok);
+        if (!m || !complete) {
+            json_object_put(m);
+            return fail(err, PRESENTD_ERR_PROTOCOL, "the daemon sent a line that is not JSON");
+        }
+        int status = route(c, m, err);
+        if (status) return status;
+    }
+    return 0;
+}
+
+int presentd_process(presentd_client *c, presentd_error *err) {
+    if (!c) return fail(err, PRESENTD_ERR_USAGE, "no client");
+    int status = c->closed ? 0 : flush(c, err);
+    if (status && status != PRESENTD_ERR_CLOSED) return status;
+    while (!c->closed) {
+        if (buffer_reserve(&c->in, 65536) < 0) return fail(err, PRESENTD_ERR_IO, "out of memory");
+        ssize_t n = recv(c->fd, c->in.data + c->in.len, c->in.cap - c->in.len, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+        if (n < 0 && errno != ECONNRESET) return fail_errno(err, "read");
+        if (n <= 0) { c->closed = 1; break; }
+        c->in.len += (size_t)n;
+        /* Sort as we go, so the buffer stays small however much is waiting. */
+        if ((status = drain_lines(c, err))) return status;
+    }
+    if ((status = drain_lines(c, err))) return status;
+    return c->closed ? fail_closed(c, err) : 0;
+}
+
+int presentd_take_reply(presentd_client *c, int64_t id, json_object **result, presentd_error *err) {
+    json_object *m = queue_take(&c->replies, 0, id);
+    if (!m) {
+        if (c->closed) return fail_closed(c, err);
+        return fail(err, PRESENTD_ERR_AGAIN, "no reply to request %lld yet", (long long)id);
+    }
+    json_object *value = NULL;
+    int status = 0;
+    if (json_object_object_get_ex(m, "error", &value)) status = fail_rpc(err, value);
+    else if (json_object_object_get_ex(m, "result", &value)) {
+        if (result) *result = json_object_get(value);
+    } else status = fail(err, PRESENTD_ERR_PROTOCOL, "a reply with neither result nor error");
+    json_object_put(m);
+    return status;
+}
+
+int presentd_poll_event(presentd_client *c, presentd_event *ev) {
+    json_object *m = queue_take(&c->events, 1, 0);
+    if (!m) return 0;
+    json_object *params = NULL;
+    json_object_object_get_ex(m, "params", &params);
+    snprintf(ev->method, sizeof ev->method, "%s", string_member(m, "method"));
+    ev->params = json_object_get(params);
+    json_object_put(m);
+    return 1;
+}
+
+void presentd_event_clear(presentd_event *ev) {
+    json_object_put(ev->params);
+    ev->params = NULL;
+    ev->method[0] = 0;
+}
+
+/* -- Blocking -------------------------------------------------------------------------- */
+
+static int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits until the socket is ready (or the deadline passes), then processes it.
+ * deadline < 0: no deadline. */
+static int wait_and_process(presentd_client *c, int64_t deadline, presentd_error *err) {
+    struct pollfd p = { .fd = c->fd, .events = POLLIN | (presentd_wants_write(c) ? POLLOUT : 0) };
+    int wait = deadline < 0 ? -1 : (int)(deadline > now_ms() ? deadline - now_ms() : 0);
+    int ready = poll(&p, 1, wait);
+    if (ready < 0 && errno != EINTR) return fail_errno(err, "poll");
+    if (ready <= 0) return deadline >= 0 && now_ms() >= deadline ? fail(err, PRESENTD_ERR_TIMEOUT, "timed out") : 0;
+    return presentd_process(c, err);
+}
+
+int presentd_call(presentd_client *c, const char *method, json_object *params, json_object **result,
+                  int timeout_ms, presentd_error *err) {
+    int64_t id;
+    int status = presentd_send(c, method, params, &id, err);
+    if (status) return status;
+    int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+    while ((status = presentd_take_reply(c, id, result, err)) == PRESENTD_ERR_AGAIN) {
+        status = wait_and_process(c, deadline, err);
+        if (status == PRESENTD_ERR_CLOSED) continue;  /* the reply may have come before the end */
+        if (status == PRESENTD_ERR_TIMEOUT) {
+            if (c->n_abandoned == c->cap_abandoned) {
+                size_t cap = c->cap_abandoned ? c->cap_abandoned * 2 : 8;
+                int64_t *grown = realloc(c->abandoned, cap * sizeof *grown);
+                if (grown) { c->abandoned = grown; c->cap_abandoned = cap; }
+            }
+            if (c->n_abandoned < c->cap_abandoned) c->abandoned[c->n_abandoned++] = id;
+            return fail(err, PRESENTD_ERR_TIMEOUT, "no reply to %s within %d ms", method, timeout_ms);
+        }
+        if (status) return status;
+    }
+    return status;
+}
+
+int presentd_call_json(presentd_client *c, const char *method, const char *params_json, json_object **result,
+                       int timeout_ms, presentd_error *err) {
+    json_object *params = NULL;
+    if (params_json) {
+        params = json_tokener_parse(params_json);
+        if (!params) return fail(err, PRESENTD_ERR_USAGE, "params are not valid JSON: %s", params_json);
+    }
+    return presentd_call(c, method, params, result, timeout_ms, err);
+}
+
+int presentd_next_event(presentd_client *c, presentd_event *ev, int timeout_ms, presentd_error *err) {
+    int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+    while (!presentd_poll_event(c, ev)) {
+        if (c->closed) return fail_closed(c, err);
+        int status = wait_and_process(c, deadline, err);
+        if (status && status != PRESENTD_ERR_CLOSED) return status;
+    }
+    return 0;
+}
+
+/* -- Frames ---------------------------------------------------------------------------- */
+
+double presentd_number(json_object *obj, const char *key) {
+    json_object *v;
+    if (!obj || !json_object_object_get_ex(obj, key, &v)) return 0;
+    if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int)) return 0;
+    return json_object_get_double(v);
+}
+
+size_t presentd_frame_layers(json_object *params, presentd_layer *out, size_t max) {
+    json_object *layers;
+    if (!params || !json_object_object_get_ex(params, "layers", &layers) || !json_object_is_type(layers, json_type_array))
+        return 0;
+    size_t n = json_object_array_length(layers);
+    for (size_t i = 0; i < n && i < max; i++) {
+        json_object *l = json_object_array_get_idx(layers, i), *frame = NULL;
+        json_object_object_get_ex(l, "frame", &frame);
+        const char *role = string_member(l, "role");
+        out[i] = (presentd_layer){
+            .id = string_member(l, "id"),
+            .dimming = role && strcmp(role, "dimming") == 0,
+            .x = presentd_number(frame, "x"), .y = presentd_number(frame, "y"),
+            .width = presentd_number(frame, "width"), .height = presentd_number(frame, "height"),
+            .alpha = presentd_number(l, "alpha"), .scale = presentd_number(l, "scale"),
+            .rotation = presentd_number(l, "rotation"), .corner_radius = presentd_number(l, "cornerRadius"),
+            .color = string_member(l, "color"), .content = string_member(l, "content"),
+        };
+    }
+    return n;
+}

@@ -1,0 +1,163 @@
+/*
+ * presentd client for C: one connection to the presentation daemon, on json-c.
+ *
+ * Blocking use:
+ *
+ *     presentd_error err;
+ *     presentd_client *c = presentd_connect(NULL, &err);          // default socket path
+ *     json_object *result;
+ *     if (presentd_call_json(c, "present", "{\"style\":\"alert\"}", &result, 5000, &err) == 0)
+ *         json_object_put(result);
+ *     presentd_event ev;
+ *     while (presentd_next_event(c, &ev, -1, &err) == 0) { ...; presentd_event_clear(&ev); }
+ *     presentd_close(c);
+ *
+ * Non-blocking use (any poll loop): the descriptor from presentd_fd() is always in
+ * O_NONBLOCK mode. Put it in your loop with POLLIN, plus POLLOUT while
+ * presentd_wants_write() says so; when it is ready call presentd_process(); then take
+ * what arrived with presentd_take_reply() and presentd_poll_event(). Requests are sent
+ * with presentd_send(), which never waits. The blocking functions are the same
+ * primitives with a poll() of their own, so both styles may be mixed.
+ *
+ * The daemon's shouldDismiss questions are answered as they are read, by the callback
+ * set with presentd_set_should_dismiss() (default: allow).
+ *
+ * Ownership follows json-c: params passed in are consumed (json_object_put), results
+ * and event params handed out belong to the caller. Not thread-safe: one thread per
+ * client. Protocol: docs/PROTOCOL.md.
+ */
+#ifndef PRESENTD_H
+#define PRESENTD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <json-c/json.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Return values: 0 on success, else one of these. */
+enum presentd_status {
+    PRESENTD_OK = 0,
+    PRESENTD_ERR_RPC = 1,      /* the daemon answered with a JSON-RPC error: see err->code, err->field */
+    PRESENTD_ERR_IO = 2,       /* connect/read/write failed: err->message says why (errno in err->sys_errno) */
+    PRESENTD_ERR_CLOSED = 3,   /* the connection is over (err->message holds the daemon's reason, if it gave one) */
+    PRESENTD_ERR_TIMEOUT = 4,  /* nothing within the timeout */
+    PRESENTD_ERR_PROTOCOL = 5, /* the daemon sent something that is not JSON-RPC 2.0 */
+    PRESENTD_ERR_AGAIN = 6,    /* non-blocking: not there yet */
+    PRESENTD_ERR_USAGE = 7,    /* a bad argument (NULL client, params not an object…) */
+};
+
+/* JSON-RPC error codes presentd uses. */
+#define PRESENTD_PARSE_ERROR      (-32700)
+#define PRESENTD_INVALID_REQUEST  (-32600)
+#define PRESENTD_METHOD_NOT_FOUND (-32601)
+#define PRESENTD_INVALID_PARAMS   (-32602)
+#define PRESENTD_INTERNAL_ERROR   (-32603)
+#define PRESENTD_NOT_FOUND        (-32001)
+#define PRESENTD_NOT_OWNER        (-32002)
+#define PRESENTD_LIMIT_EXCEEDED   (-32003)
+#define PRESENTD_WRONG_CLOCK_MODE (-32004)
+
+/* What went wrong. Any function taking one may be given NULL. */
+typedef struct presentd_error {
+    int status;          /* enum presentd_status */
+    int code;            /* PRESENTD_ERR_RPC: the JSON-RPC code */
+    int sys_errno;       /* PRESENTD_ERR_IO: errno */
+    char message[256];   /* for people */
+    char field[256];     /* PRESENTD_ERR_RPC: data.field (e.g. "transition.timing.bezier[1]"), else "" */
+} presentd_error;
+
+/* A notification from the daemon: method is "frame", "lifecycle", "stack",
+ * "statusBar", "shutdown", "closing" (or a newer daemon's). */
+typedef struct presentd_event {
+    char method[32];
+    json_object *params; /* owned: release with presentd_event_clear() */
+} presentd_event;
+
+/* One layer of a frame (strings point into the event's params: valid until it is cleared). */
+typedef struct presentd_layer {
+    const char *id;
+    int dimming;                  /* 1: the dimming layer, 0: content */
+    double x, y, width, height;   /* before scale (about the centre) and rotation (vertical axis) */
+    double alpha, scale, rotation, corner_radius;
+    const char *color;            /* dimming: "#rrggbb[aa]"; content: NULL */
+    const char *content;          /* the presenter's label of what to draw, or NULL */
+} presentd_layer;
+
+typedef struct presentd_client presentd_client;
+
+/* Answers shouldDismiss: return nonzero to allow the dismissal. */
+typedef int (*presentd_should_dismiss_fn)(void *user, const char *id, const char *reason, int keyboard_visible);
+
+/* The socket path in the daemon's order: $PRESENTD_SOCKET, $XDG_RUNTIME_DIR/presentd/presentd.sock,
+ * /run/presentd/presentd.sock. Writes at most size bytes (NUL included); returns buf. */
+char *presentd_default_socket(char *buf, size_t size);
+
+/* Connects (path NULL: the default). NULL on failure, with err filled. */
+presentd_client *presentd_connect(const char *path, presentd_error *err);
+void presentd_close(presentd_client *c);
+
+/* The connection's descriptor (O_NONBLOCK), for poll loops. */
+int presentd_fd(const presentd_client *c);
+
+void presentd_set_should_dismiss(presentd_client *c, presentd_should_dismiss_fn fn, void *user);
+
+/* -- Blocking -------------------------------------------------------------------------
+ * timeout_ms < 0 waits for ever. */
+
+/* Sends a request and waits for its reply. On 0, *result (if result is not NULL) is the
+ * result object, owned by the caller. params is consumed; NULL sends none. */
+int presentd_call(presentd_client *c, const char *method, json_object *params, json_object **result,
+                  int timeout_ms, presentd_error *err);
+
+/* The same, with params as JSON text (NULL for none). */
+int presentd_call_json(presentd_client *c, const char *method, const char *params_json, json_object **result,
+                       int timeout_ms, presentd_error *err);
+
+/* The next event: kept ones first, else waits for one. */
+int presentd_next_event(presentd_client *c, presentd_event *ev, int timeout_ms, presentd_error *err);
+
+void presentd_event_clear(presentd_event *ev);
+
+/* -- Non-blocking ---------------------------------------------------------------------- */
+
+/* Queues a request and writes what the socket takes now; *id is its id, for
+ * presentd_take_reply. params is consumed. Never waits. */
+int presentd_send(presentd_client *c, const char *method, json_object *params, int64_t *id, presentd_error *err);
+
+/* Sends a notification (a request without id: the daemon runs it and does not answer). */
+int presentd_notify(presentd_client *c, const char *method, json_object *params, presentd_error *err);
+
+/* Nonzero while queued bytes wait for the socket (poll for POLLOUT too). */
+int presentd_wants_write(const presentd_client *c);
+
+/* Reads and writes what the socket allows without waiting, then sorts what arrived:
+ * replies are kept for presentd_take_reply, events for presentd_poll_event, questions
+ * are answered. Call it when poll() reports the descriptor (any revents).
+ * Returns 0, or PRESENTD_ERR_CLOSED once the daemon hung up (kept events and replies
+ * can still be taken), or an error. */
+int presentd_process(presentd_client *c, presentd_error *err);
+
+/* The reply to request id: 0 with *result (owned, may be NULL to discard it),
+ * PRESENTD_ERR_RPC with err filled, or PRESENTD_ERR_AGAIN when it has not arrived. */
+int presentd_take_reply(presentd_client *c, int64_t id, json_object **result, presentd_error *err);
+
+/* A kept event: returns 1 and fills ev, or 0 when there is none. */
+int presentd_poll_event(presentd_client *c, presentd_event *ev);
+
+/* -- Frames ---------------------------------------------------------------------------- */
+
+/* The layers of a "frame" event's params (or of a subscribe result's "snapshot"),
+ * bottom to top: fills at most max, returns how many there are. */
+size_t presentd_frame_layers(json_object *params, presentd_layer *out, size_t max);
+
+/* A number member of obj (0 when absent or not a number). */
+double presentd_number(json_object *obj, const char *key);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PRESENTD_H */

@@ -1,0 +1,307 @@
+/*
+ * Tests of the C client against the real daemon ($PRESENTD), each on its own daemon
+ * and temporary socket. Prints "N passed, N failed" last; exits 1 on any failure.
+ */
+#define _GNU_SOURCE
+#include "presentd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int passed, failed, failed_checks;
+static const char *current;
+
+/* Runs one test; it passes when none of its checks failed. */
+#define RUN(name, call) do { \
+        int before = failed_checks; \
+        current = (name); \
+        call; \
+        if (failed_checks == before) passed++; else failed++; \
+    } while (0)
+
+#define CHECK(cond) check((cond), #cond, __LINE__)
+static int check(int ok, const char *what, int line) {
+    if (ok) return 1;
+    failed_checks++;
+    printf("FAIL %s (line %d): %s\n", current, line, what);
+    return 0;
+}
+#define CHECK_OK(status, err) check_ok((status), (err), #status, __LINE__)
+static int check_ok(int status, const presentd_error *err, const char *what, int line) {
+    if (status == 0) return 1;
+    failed_checks++;
+    printf("FAIL %s (line %d): %s returned %d: %s\n", current, line, what, status, err->message);
+    return 0;
+}
+
+/* -- A daemon of our own ----------------------------------------------------------------- */
+
+typedef struct daemon_proc {
+    pid_t pid;
+    char dir[64];
+    char socket[128];
+} daemon_proc;
+
+static int start_daemon(daemon_proc *d, const char *clock) {
+    const char *binary = getenv("PRESENTD");
+    if (!binary) { fprintf(stderr, "set PRESENTD to the presentd binary\n"); exit(2); }
+    strcpy(d->dir, "/tmp/presentd-c-XXXXXX");
+    if (!mkdtemp(d->dir)) return -1;
+    snprintf(d->socket, sizeof d->socket, "%s/presentd.sock", d->dir);
+    d->pid = fork();
+    if (d->pid == 0) {
+        char log[160];
+        snprintf(log, sizeof log, "%s/log", d->dir);
+        if (!freopen(log, "w", stderr)) _exit(127);
+        execl(binary, binary, "--socket", d->socket, "--clock", clock, "--fps", "10", (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 1000; i++) {  /* ready: a connection is accepted */
+        presentd_client *c = presentd_connect(d->socket, NULL);
+        if (c) { presentd_close(c); return 0; }
+        usleep(10000);
+    }
+    return -1;
+}
+
+static int stop_daemon(daemon_proc *d) {
+    int status = -1;
+    kill(d->pid, SIGTERM);
+    waitpid(d->pid, &status, 0);
+    char log[160];
+    snprintf(log, sizeof log, "%s/log", d->dir);
+    unlink(log);
+    rmdir(d->dir);
+    return status;
+}
+
+static presentd_client *connect_or_die(daemon_proc *d) {
+    presentd_error err;
+    presentd_client *c = presentd_connect(d->socket, &err);
+    if (!c) { printf("cannot connect: %s\n", err.message); exit(1); }
+    return c;
+}
+
+/* Every event written before a sync reply, counted by method; frames handed to visit. */
+static int drain(presentd_client *c, const char *method, void (*visit)(json_object *, void *), void *user) {
+    presentd_error err;
+    int count = 0;
+    CHECK_OK(presentd_call_json(c, "sync", "{\"nonce\":1}", NULL, 5000, &err), &err);
+    presentd_event ev;
+    while (presentd_poll_event(c, &ev)) {
+        if (strcmp(ev.method, method) == 0) {
+            count++;
+            if (visit) visit(ev.params, user);
+        }
+        presentd_event_clear(&ev);
+    }
+    return count;
+}
+
+/* -- Tests ----------------------------------------------------------------------------- */
+
+static void test_connect_failure(void) {
+    presentd_error err;
+    CHECK(presentd_connect("/nonexistent/presentd.sock", &err) == NULL);
+    CHECK(err.status == PRESENTD_ERR_IO && err.sys_errno == ENOENT);
+    CHECK(strstr(err.message, "/nonexistent/presentd.sock") != NULL);
+    char path[200];
+    setenv("PRESENTD_SOCKET", "/x/y.sock", 1);
+    CHECK(strcmp(presentd_default_socket(path, sizeof path), "/x/y.sock") == 0);
+    unsetenv("PRESENTD_SOCKET");
+    setenv("XDG_RUNTIME_DIR", "/run/user/5", 1);
+    CHECK(strcmp(presentd_default_socket(path, sizeof path), "/run/user/5/presentd/presentd.sock") == 0);
+    unsetenv("XDG_RUNTIME_DIR");
+    CHECK(strcmp(presentd_default_socket(path, sizeof path), "/run/presentd/presentd.sock") == 0);
+}
+
+static void test_calls_and_errors(daemon_proc *d) {
+    presentd_client *c = connect_or_die(d);
+    presentd_error err;
+    json_object *r = NULL;
+    if (CHECK_OK(presentd_call_json(c, "hello", "{\"client\":\"c-test\",\"protocol\":1}", &r, 5000, &err), &err)) {
+        CHECK(presentd_number(r, "protocol") == 1);
+        json_object_put(r);
+    }
+    int status = presentd_call_json(c, "present",
+        "{\"style\":\"alert\",\"transition\":{\"type\":\"zoom\",\"timing\":{\"bezier\":[0.1,\"x\",0.2,1]}}}",
+        NULL, 5000, &err);
+    CHECK(status == PRESENTD_ERR_RPC && err.code == PRESENTD_INVALID_PARAMS);
+    CHECK(strcmp(err.field, "transition.timing.bezier[1]") == 0);
+    status = presentd_call_json(c, "dismiss", "{\"id\":\"ghost\"}", NULL, 5000, &err);
+    CHECK(status == PRESENTD_ERR_RPC && err.code == PRESENTD_NOT_FOUND && strcmp(err.field, "id") == 0);
+    status = presentd_call_json(c, "teleport", NULL, NULL, 5000, &err);
+    CHECK(status == PRESENTD_ERR_RPC && err.code == PRESENTD_METHOD_NOT_FOUND && err.field[0] == 0);
+    /* Refused before sending: NaN is not JSON, and params must be an object. */
+    json_object *nan = json_object_new_object();
+    json_object_object_add(nan, "seconds", json_object_new_double(NAN));
+    CHECK(presentd_call(c, "advance", nan, NULL, 5000, &err) == PRESENTD_ERR_USAGE);
+    CHECK(presentd_call(c, "ping", json_object_new_int(3), NULL, 5000, &err) == PRESENTD_ERR_USAGE);
+    /* Still working after every error. */
+    if (CHECK_OK(presentd_call_json(c, "present", "{\"style\":\"popup\",\"id\":\"p\"}", &r, 5000, &err), &err)) {
+        json_object *id;
+        CHECK(json_object_object_get_ex(r, "id", &id) && strcmp(json_object_get_string(id), "p") == 0);
+        json_object_put(r);
+    }
+    presentd_close(c);
+}
+
+struct frames { int n; double alpha[8], time[8]; };
+
+static void record_frame(json_object *frame, void *user) {
+    struct frames *f = user;
+    presentd_layer layers[4];
+    size_t n = presentd_frame_layers(frame, layers, 4);
+    if (f->n < 8 && n == 2 && !layers[1].dimming && strcmp(layers[1].id, "fade") == 0) {
+        f->alpha[f->n] = layers[1].alpha;
+        f->time[f->n++] = presentd_number(frame, "time");
+    }
+}
+
+static void test_events_and_frames(daemon_proc *d) {
+    presentd_client *c = connect_or_die(d);
+    presentd_error err;
+    json_object *snapshot = NULL;
+    CHECK_OK(presentd_call_json(c, "subscribe", "{\"topics\":[\"frames\",\"lifecycle\"]}", &snapshot, 5000, &err), &err);
+    json_object *inner = NULL;
+    presentd_layer none[1];
+    CHECK(json_object_object_get_ex(snapshot, "snapshot", &inner) && presentd_frame_layers(inner, none, 1) == 0);
+    json_object_put(snapshot);
+    CHECK_OK(presentd_call_json(c, "present", "{\"style\":\"popup\",\"id\":\"fade\",\"transition\":"
+                                "{\"type\":\"crossDissolve\",\"duration\":0.2,\"timing\":\"linear\"}}", NULL, 5000, &err), &err);
+    presentd_event ev;
+    CHECK_OK(presentd_next_event(c, &ev, 5000, &err), &err);
+    CHECK(strcmp(ev.method, "lifecycle") == 0);
+    json_object *event = NULL;
+    CHECK(json_object_object_get_ex(ev.params, "event", &event) && strcmp(json_object_get_string(event), "willPresent") == 0);
+    presentd_event_clear(&ev);
+    CHECK_OK(presentd_call_json(c, "advance", "{\"seconds\":0.2}", NULL, 5000, &err), &err);
+    struct frames f = { 0 };
+    CHECK(drain(c, "frame", record_frame, &f) == 2);
+    CHECK(f.n == 2 && fabs(f.time[0] - 0.1) < 1e-9 && fabs(f.alpha[0] - 0.5) < 1e-9 && f.alpha[1] == 1);
+    CHECK(presentd_next_event(c, &ev, 50, &err) == PRESENTD_ERR_TIMEOUT);
+    presentd_close(c);
+}
+
+static int veto_calls;
+static int veto(void *user, const char *id, const char *reason, int keyboard_visible) {
+    veto_calls++;
+    return !(strcmp(id, (const char *)user) == 0 && strcmp(reason, "tap") == 0 && !keyboard_visible);
+}
+
+static void test_should_dismiss(daemon_proc *d) {
+    presentd_client *c = connect_or_die(d);
+    presentd_set_should_dismiss(c, veto, "guarded");
+    presentd_error err;
+    json_object *r = NULL;
+    CHECK_OK(presentd_call_json(c, "present", "{\"style\":\"alert\",\"id\":\"guarded\",\"confirmDismiss\":true,"
+                                "\"transition\":{\"duration\":0}}", NULL, 5000, &err), &err);
+    /* The owner taps its own dimming: the question arrives while it waits for the reply. */
+    if (CHECK_OK(presentd_call_json(c, "tap", "{\"x\":3,\"y\":3}", &r, 5000, &err), &err)) {
+        json_object *dismissed, *how;
+        CHECK(json_object_object_get_ex(r, "dismissed", &dismissed) && !json_object_get_boolean(dismissed));
+        CHECK(json_object_object_get_ex(r, "confirmation", &how) && strcmp(json_object_get_string(how), "vetoed") == 0);
+        json_object_put(r);
+    }
+    CHECK(veto_calls == 1);
+    presentd_close(c);
+}
+
+static void test_non_blocking_poll_loop(daemon_proc *d) {
+    presentd_client *renderer = connect_or_die(d), *app = connect_or_die(d);
+    presentd_error err;
+    int64_t sub, presented;
+    CHECK_OK(presentd_send(renderer, "subscribe", json_tokener_parse("{\"topics\":[\"lifecycle\"]}"), &sub, &err), &err);
+    CHECK_OK(presentd_send(app, "present", json_tokener_parse("{\"style\":\"topHalf\",\"id\":\"nb\"}"), &presented, &err), &err);
+    CHECK(presentd_take_reply(app, presented, NULL, &err) == PRESENTD_ERR_AGAIN);
+    int got_reply = 0, got_sub = 0, got_event = 0, rounds = 0;
+    /* The subscription may be answered before or after the present: loop until both
+     * replies are in and the renderer saw the entry's willPresent. */
+    while ((!got_reply || !got_sub || !got_event) && rounds++ < 100) {
+        struct pollfd fds[2] = {
+            { .fd = presentd_fd(renderer), .events = POLLIN | (presentd_wants_write(renderer) ? POLLOUT : 0) },
+            { .fd = presentd_fd(app), .events = POLLIN | (presentd_wants_write(app) ? POLLOUT : 0) },
+        };
+        if (poll(fds, 2, 2000) <= 0) break;
+        if (fds[0].revents) CHECK_OK(presentd_process(renderer, &err), &err);
+        if (fds[1].revents) CHECK_OK(presentd_process(app, &err), &err);
+        json_object *r = NULL;
+        if (!got_sub && presentd_take_reply(renderer, sub, &r, &err) == 0) { got_sub = 1; json_object_put(r); }
+        if (!got_reply && presentd_take_reply(app, presented, &r, &err) == 0) { got_reply = 1; json_object_put(r); }
+        presentd_event ev;
+        while (presentd_poll_event(renderer, &ev)) {
+            json_object *id;
+            if (json_object_object_get_ex(ev.params, "id", &id) && strcmp(json_object_get_string(id), "nb") == 0) got_event = 1;
+            presentd_event_clear(&ev);
+        }
+    }
+    CHECK(got_reply && got_sub);
+    /* The subscription might have come after the present: then the next present shows it. */
+    if (!got_event) {
+        CHECK_OK(presentd_call_json(app, "present", "{\"style\":\"popup\",\"id\":\"nb\"}", NULL, 5000, &err), &err);
+        presentd_event ev;
+        CHECK_OK(presentd_next_event(renderer, &ev, 2000, &err), &err);
+        presentd_event_clear(&ev);
+    }
+    presentd_close(renderer);
+    presentd_close(app);
+}
+
+static void test_shutdown(void) {
+    daemon_proc d;
+    if (!CHECK(start_daemon(&d, "monotonic") == 0)) return;
+    presentd_client *c = connect_or_die(&d);
+    presentd_error err;
+    CHECK_OK(presentd_call_json(c, "subscribe", "{\"topics\":[\"lifecycle\"]}", NULL, 5000, &err), &err);
+    int status = stop_daemon(&d);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    presentd_event ev;
+    CHECK_OK(presentd_next_event(c, &ev, 5000, &err), &err);
+    CHECK(strcmp(ev.method, "shutdown") == 0);
+    presentd_event_clear(&ev);
+    CHECK(presentd_next_event(c, &ev, 5000, &err) == PRESENTD_ERR_CLOSED && strstr(err.message, "SIGTERM"));
+    CHECK(presentd_call_json(c, "ping", NULL, NULL, 5000, &err) == PRESENTD_ERR_CLOSED);
+    presentd_close(c);
+}
+
+/* The example renderer presents, draws every frame of the transition and stops when idle. */
+static void test_example_renderer(daemon_proc *d, const char *renderer) {
+    char command[512];
+    snprintf(command, sizeof command, "%s --socket %s --present alert --until-idle </dev/null", renderer, d->socket);
+    FILE *out = popen(command, "r");
+    if (!CHECK(out != NULL)) return;
+    char line[512];
+    int frames = 0, content = 0, will_present = 0;
+    while (fgets(line, sizeof line, out)) {
+        frames += strncmp(line, "frame ", 6) == 0;
+        content += strstr(line, "  content") == line;
+        will_present += strstr(line, "\"willPresent\"") != NULL;
+    }
+    CHECK(pclose(out) == 0);
+    CHECK(frames >= 5 && content == frames && will_present == 1);
+}
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    signal(SIGPIPE, SIG_IGN);
+    RUN("connect failure", test_connect_failure());
+    daemon_proc manual, real;
+    if (start_daemon(&manual, "manual") || start_daemon(&real, "monotonic")) { printf("cannot start presentd\n"); return 1; }
+    RUN("calls and errors", test_calls_and_errors(&manual));
+    RUN("events and frames", test_events_and_frames(&manual));
+    RUN("shouldDismiss", test_should_dismiss(&real));
+    RUN("non-blocking poll loop", test_non_blocking_poll_loop(&real));
+    if (argc > 1) RUN("example renderer", test_example_renderer(&real, argv[1]));
+    stop_daemon(&manual);
+    stop_daemon(&real);
+    RUN("shutdown", test_shutdown());
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

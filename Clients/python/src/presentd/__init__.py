@@ -1,0 +1,32 @@
+"""presentd's Python client: a synchronous :class:`Client` and an asyncio
+:class:`AsyncClient` for every method of the protocol (docs/PROTOCOL.md), typed events,
+and errors that carry the JSON-RPC code and field.
+
+Tools built on it: ``python -m presentd.record`` (a transition as GIF, contact sheet and
+timing plot) and ``python -m presentd.web`` (the browser viewer and its WebSocket bridge).
+"""
+
+from .aio import AsyncClient, AsyncSubscription
+from .calls import PROTOCOL_VERSION
+from .client import Client, Subscription
+from .errors import (ConnectError, Disconnected, InternalError, InvalidParams, InvalidRequest, LimitExceeded,
+                     MethodNotFound, NotFound, NotOwner, ParseError, PresentdError, ProtocolError, RPCError,
+                     WrongClockMode)
+from .types import (ALL_TOPICS, Animation, Closing, Container, Event, Frame, Hello, Layer, Lifecycle, Presentation,
+                    Presented, Rect, ShouldDismiss, Shutdown, Snapshot, StackChanged, StackEntry,
+                    StatusBarChange, SwipeResult, TapResult, Transition, UnknownEvent, VisualState, bezier,
+                    spring, transition)
+from ._wire import socket_path
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AsyncClient", "AsyncSubscription", "Client", "Subscription", "PROTOCOL_VERSION", "socket_path",
+    "ConnectError", "Disconnected", "InternalError", "InvalidParams", "InvalidRequest", "LimitExceeded",
+    "MethodNotFound", "NotFound", "NotOwner", "ParseError", "PresentdError", "ProtocolError", "RPCError",
+    "WrongClockMode",
+    "ALL_TOPICS", "Animation", "Closing", "Container", "Event", "Frame", "Hello", "Layer", "Lifecycle",
+    "Presentation", "Presented", "Rect", "ShouldDismiss", "Shutdown", "Snapshot", "StackChanged", "StackEntry",
+    "StatusBarChange", "SwipeResult", "TapResult", "Transition", "UnknownEvent", "VisualState",
+    "bezier", "spring", "transition",
+]

@@ -1,0 +1,262 @@
+"""The asyncio client: one connection, any number of concurrent calls.
+
+    async with await presentd.AsyncClient.connect() as c:
+        sub = await c.subscribe(["frames"])
+        await c.present(style="popup")
+        async for event in sub:
+            ...
+
+A reader task reads every line as it arrives: replies resolve their call's future,
+events go to a queue (frames coalesced by default: a slow consumer gets the newest),
+and ``shouldDismiss`` questions are answered by ``should_dismiss``, which may be a plain
+function or a coroutine function.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Mapping, TypeVar, Union
+
+from . import _wire, calls
+from .calls import Call
+from .errors import ConnectError, Disconnected, PresentdError
+from .types import (ALL_TOPICS, Container, Event, Hello, Presentation, Presented, ShouldDismiss, Snapshot,
+                    StackEntry, SwipeResult, TapResult, Timing, Topic, Transition)
+
+T = TypeVar("T")
+log = logging.getLogger("presentd")
+
+ShouldDismissCallback = Callable[[ShouldDismiss], Union[bool, Awaitable[bool]]]
+
+
+class AsyncClient:
+    """Use ``await AsyncClient.connect(path)``; close with ``await close()`` or ``async with``."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str, *,
+                 timeout: float, should_dismiss: ShouldDismissCallback | None, coalesce_frames: bool):
+        self.path = path
+        self.timeout = timeout
+        self.should_dismiss = should_dismiss
+        self._reader = reader
+        self._writer = writer
+        self._events = _wire.EventQueue(coalesce_frames)
+        self._event_ready = asyncio.Event()
+        self._pending: dict[int, asyncio.Future] = {}
+        self._next_id = 1
+        self._closed: Disconnected | None = None
+        self._closed_reason: str | None = None
+        self._answering: set[asyncio.Task] = set()
+        self._task = asyncio.get_running_loop().create_task(self._read_loop())
+
+    @classmethod
+    async def connect(cls, path: str | None = None, *, timeout: float = 10.0,
+                      should_dismiss: ShouldDismissCallback | None = None,
+                      coalesce_frames: bool = True) -> "AsyncClient":
+        path = _wire.socket_path(path)
+        try:
+            reader, writer = await asyncio.open_unix_connection(path, limit=_wire.MAX_LINE_BYTES)
+        except OSError as e:
+            raise ConnectError(path, e.strerror or str(e)) from None
+        return cls(reader, writer, path, timeout=timeout, should_dismiss=should_dismiss,
+                   coalesce_frames=coalesce_frames)
+
+    async def close(self) -> None:
+        self._task.cancel()
+        self._writer.close()
+        try:
+            await self._writer.wait_closed()
+        except OSError:
+            pass
+        self._finish(Disconnected("closed by the client"))
+
+    async def __aenter__(self) -> "AsyncClient":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    # MARK: Calls
+
+    async def call(self, method: str, params: Any = None, *, timeout: float | None = None) -> Any:
+        return await self.run(calls.raw(method, params), timeout=timeout)
+
+    async def run(self, call: Call[T], *, timeout: float | None = None) -> T:
+        """Sends ``call`` and awaits its reply (TimeoutError after ``timeout`` seconds)."""
+        if self._closed is not None:
+            raise self._closed
+        id = self._next_id
+        self._next_id += 1
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._pending[id] = future
+        try:
+            await self._send(_wire.request(id, call.method, call.params))
+            reply: _wire.Reply = await asyncio.wait_for(future, self.timeout if timeout is None else timeout)
+        finally:
+            self._pending.pop(id, None)
+        return call.read(reply.get())
+
+    async def notify(self, method: str, params: Any = None) -> None:
+        await self._send(_wire.notification(method, params))
+
+    async def hello(self, client: str | None = "presentd-python") -> Hello:
+        return await self.run(calls.hello(client))
+
+    async def ping(self) -> None:
+        return await self.run(calls.ping())
+
+    async def present(self, presentation: Presentation | Mapping[str, Any] | None = None, **fields: Any) -> Presented:
+        return await self.run(calls.present(presentation, **fields))
+
+    async def dismiss(self, id: str, *, animated: bool | None = None,
+                      transition: Transition | None = None) -> list[str]:
+        return await self.run(calls.dismiss(id, animated, transition))
+
+    async def dismiss_all(self, *, animated: bool | None = None) -> list[str]:
+        return await self.run(calls.dismiss_all(animated))
+
+    async def stack(self) -> list[StackEntry]:
+        return await self.run(calls.stack())
+
+    async def subscribe(self, topics: Iterable[Topic] = ALL_TOPICS) -> "AsyncSubscription":
+        topics = tuple(topics)
+        return AsyncSubscription(self, topics, await self.run(calls.subscribe(topics)))
+
+    async def unsubscribe(self, topics: Iterable[Topic]) -> None:
+        return await self.run(calls.unsubscribe(topics))
+
+    async def set_container(self, width: float, height: float, **options: Any) -> Container:
+        return await self.run(calls.set_container(width, height, **options))
+
+    async def keyboard(self, height: float, *, duration: float | None = None, curve: Timing | None = None) -> None:
+        return await self.run(calls.keyboard(height, duration, curve))
+
+    async def tap(self, x: float, y: float) -> TapResult:
+        return await self.run(calls.tap(x, y))
+
+    async def swipe(self, phase: str, dx: float, dy: float, vx: float | None = None,
+                    vy: float | None = None) -> SwipeResult:
+        return await self.run(calls.swipe(phase, dx, dy, vx, vy))
+
+    async def advance(self, seconds: float) -> float:
+        return await self.run(calls.advance(seconds))
+
+    async def sync(self, nonce: Any = 0) -> Any:
+        return await self.run(calls.sync(nonce))
+
+    # MARK: Events
+
+    async def next_event(self, timeout: float | None = None) -> Event:
+        """The next event; raises Disconnected once the connection is over and every
+        event before the end was read, TimeoutError after ``timeout`` seconds."""
+        async def wait() -> Event:
+            while True:
+                event = self._events.pop()
+                if event is not None:
+                    return event
+                if self._closed is not None:
+                    raise self._closed
+                self._event_ready.clear()
+                await self._event_ready.wait()
+        return await (wait() if timeout is None else asyncio.wait_for(wait(), timeout))
+
+    async def events(self) -> AsyncIterator[Event]:
+        """Events until the connection ends."""
+        while True:
+            try:
+                yield await self.next_event()
+            except Disconnected:
+                return
+
+    @property
+    def dropped_frames(self) -> int:
+        """Frames replaced by newer ones before they were read (coalescing)."""
+        return self._events.dropped_frames
+
+    # MARK: Internals
+
+    async def _send(self, data: bytes) -> None:
+        if self._closed is not None:
+            raise self._closed
+        self._writer.write(data)
+        try:
+            await self._writer.drain()
+        except OSError as e:
+            raise Disconnected(self._closed_reason or e.strerror) from None
+
+    async def _read_loop(self) -> None:
+        try:
+            while True:
+                line = await self._reader.readline()
+                if not line.endswith(b"\n"):
+                    break  # end of the stream (a partial last line is dropped with it)
+                message = _wire.decode(line[:-1])
+                if isinstance(message, _wire.Reply):
+                    future = self._pending.get(message.id)
+                    if future is not None and not future.done():
+                        future.set_result(message)
+                elif isinstance(message, _wire.DaemonRequest):
+                    # In its own task: the callback may itself call the daemon, whose reply
+                    # this loop must stay free to read.
+                    task = asyncio.get_running_loop().create_task(self._answer(message))
+                    self._answering.add(task)
+                    task.add_done_callback(self._answering.discard)
+                else:
+                    self._closed_reason = _wire.disconnect_reason(message) or self._closed_reason
+                    self._events.push(message)
+                    self._event_ready.set()
+            self._finish(Disconnected(self._closed_reason))
+        except asyncio.CancelledError:
+            raise
+        except (PresentdError, ValueError, OSError) as e:
+            # ValueError: a line over the limit; the others: broken stream or peer.
+            log.error("presentd connection failed: %s", e)
+            self._finish(Disconnected(self._closed_reason or str(e)))
+
+    async def _answer(self, request: _wire.DaemonRequest) -> None:
+        """Answers a daemon request. A callback that raises gets its question answered
+        with an error, which the daemon takes as "allow"; the exception is logged."""
+        try:
+            allow: Any = True
+            if request.method == "shouldDismiss" and self.should_dismiss is not None:
+                allow = self.should_dismiss(ShouldDismiss.from_json(request.params))
+                if inspect.isawaitable(allow):
+                    allow = await allow
+            line = _wire.answer(request, bool(allow))
+        except Exception as e:  # the callback is user code: report it, keep the connection
+            log.exception("should_dismiss raised")
+            line = _wire.callback_failed(request, e)
+        try:
+            await self._send(line)
+        except Disconnected:
+            pass  # nobody left to answer
+
+    def _finish(self, error: Disconnected) -> None:
+        if self._closed is None:
+            self._closed = error
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(self._closed)
+        self._event_ready.set()
+
+
+class AsyncSubscription:
+    """``async for event in subscription``; ``async with`` unsubscribes at the end."""
+
+    def __init__(self, client: AsyncClient, topics: tuple[Topic, ...], snapshot: Snapshot):
+        self.client = client
+        self.topics = topics
+        self.snapshot = snapshot
+
+    def __aiter__(self) -> AsyncIterator[Event]:
+        return self.client.events()
+
+    async def __aenter__(self) -> "AsyncSubscription":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        try:
+            await self.client.unsubscribe(self.topics)
+        except (Disconnected, OSError):
+            pass

@@ -1,0 +1,105 @@
+"""Every protocol method as a :class:`Call`: its wire name, its params and how its result
+is read. The synchronous and asyncio clients both run these, so each method's params
+and result are written once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, Iterable, Mapping, Optional, TypeVar
+
+from .types import (Container, Hello, Presentation, Presented, Snapshot, StackEntry, SwipeResult,
+                    TapResult, Timing, Topic, Transition)
+
+T = TypeVar("T")
+
+#: The protocol version this package speaks.
+PROTOCOL_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    method: str
+    params: Optional[dict]
+    read: Callable[[Any], T]
+
+
+def _none(_: Any) -> None:
+    return None
+
+
+def _ids(result: Any) -> list[str]:
+    return [str(i) for i in result.get("dismissed", [])]
+
+
+def _options(**values: Any) -> dict:
+    """Params without the options left out (None), so the daemon applies its defaults."""
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def hello(client: str | None = "presentd-python", protocol: int = PROTOCOL_VERSION) -> Call[Hello]:
+    return Call("hello", _options(client=client, protocol=protocol), Hello.from_json)
+
+
+def ping() -> Call[None]:
+    return Call("ping", None, _none)
+
+
+def present(presentation: Presentation | Mapping[str, Any] | None = None, **fields: Any) -> Call[Presented]:
+    """``present(style="alert")``, ``present({"style": "popup", …})`` or both (fields win)."""
+    params = dict(presentation or {})
+    params.update(fields)
+    return Call("present", params, Presented.from_json)
+
+
+def dismiss(id: str, animated: bool | None = None, transition: Transition | None = None) -> Call[list[str]]:
+    return Call("dismiss", _options(id=id, animated=animated, transition=transition), _ids)
+
+
+def dismiss_all(animated: bool | None = None) -> Call[list[str]]:
+    return Call("dismissAll", _options(animated=animated), _ids)
+
+
+def stack() -> Call[list[StackEntry]]:
+    return Call("stack", None, lambda r: [StackEntry.from_json(e) for e in r.get("entries", [])])
+
+
+def subscribe(topics: Iterable[Topic]) -> Call[Snapshot]:
+    return Call("subscribe", {"topics": list(topics)}, Snapshot.from_json)
+
+
+def unsubscribe(topics: Iterable[Topic]) -> Call[None]:
+    return Call("unsubscribe", {"topics": list(topics)}, _none)
+
+
+def set_container(width: float, height: float, *, safe_area: Mapping[str, float] | None = None,
+                  scale: float | None = None, horizontal_size_class: str | None = None,
+                  vertical_size_class: str | None = None, duration: float | None = None) -> Call[Container]:
+    params = _options(width=width, height=height, safeArea=dict(safe_area) if safe_area else None, scale=scale,
+                      horizontalSizeClass=horizontal_size_class, verticalSizeClass=vertical_size_class,
+                      duration=duration)
+    return Call("setContainer", params, lambda r: Container.from_json(r.get("container", {})))
+
+
+def keyboard(height: float, duration: float | None = None, curve: Timing | None = None) -> Call[None]:
+    return Call("keyboard", _options(height=height, duration=duration, curve=curve), _none)
+
+
+def tap(x: float, y: float) -> Call[TapResult]:
+    return Call("tap", {"x": x, "y": y}, TapResult.from_json)
+
+
+def swipe(phase: str, dx: float, dy: float, vx: float | None = None, vy: float | None = None) -> Call[SwipeResult]:
+    return Call("swipe", _options(phase=phase, dx=dx, dy=dy, vx=vx, vy=vy), SwipeResult.from_json)
+
+
+def advance(seconds: float) -> Call[float]:
+    return Call("advance", {"seconds": seconds}, lambda r: float(r["time"]))
+
+
+def sync(nonce: Any = 0) -> Call[Any]:
+    return Call("sync", {"nonce": nonce}, lambda r: r.get("nonce"))
+
+
+def raw(method: str, params: Any = None) -> Call[Any]:
+    """Any method, its result as the daemon sent it."""
+    return Call(method, params, lambda r: r)

@@ -1,0 +1,271 @@
+"""The synchronous client: one blocking connection to presentd.
+
+    with presentd.Client() as c:
+        c.hello()
+        with c.subscribe(["lifecycle"]) as events:
+            p = c.present(style="alert", transition={"type": "zoom"})
+            for event in events:
+                if isinstance(event, presentd.Lifecycle) and event.event == "didPresent":
+                    break
+
+Nothing is read behind the caller's back: messages are read while a call waits for its
+reply and when events are asked for. Events read on the way are kept, in order, for
+``next_event``/iteration; ``shouldDismiss`` questions are answered as they are read.
+Not thread-safe: use one client per thread.
+"""
+
+from __future__ import annotations
+
+import select
+import socket
+import time
+from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
+
+from . import _wire, calls
+from .calls import Call
+from .errors import ConnectError, Disconnected, ProtocolError
+from .types import (Container, Event, Hello, Presentation, Presented, ShouldDismiss, Snapshot, StackEntry,
+                    SwipeResult, TapResult, Timing, Topic, Transition, ALL_TOPICS)
+
+T = TypeVar("T")
+
+
+class Client:
+    """A blocking connection. ``should_dismiss`` answers the daemon's ``shouldDismiss``
+    (return True to let the entry go); without it every dismissal is allowed.
+    ``timeout`` is how long a call waits for its reply (seconds) before TimeoutError."""
+
+    def __init__(self, path: str | None = None, *, timeout: float = 10.0,
+                 should_dismiss: Callable[[ShouldDismiss], bool] | None = None,
+                 coalesce_frames: bool = False):
+        self.path = _wire.socket_path(path)
+        self.timeout = timeout
+        self.should_dismiss = should_dismiss
+        self._events = _wire.EventQueue(coalesce_frames)
+        self._buffer = bytearray()
+        self._next_id = 1
+        self._closed_reason: str | None = None
+        self._eof = False
+        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            self._sock.connect(self.path)
+        except OSError as e:
+            self._sock.close()
+            raise ConnectError(self.path, e.strerror or str(e)) from None
+
+    # MARK: Life
+
+    def close(self) -> None:
+        self._sock.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def fileno(self) -> int:
+        """The socket, for a select/poll loop: readable means ``pump()`` has something."""
+        return self._sock.fileno()
+
+    # MARK: Calls
+
+    def call(self, method: str, params: Any = None, *, timeout: float | None = None) -> Any:
+        """Any method; returns its raw result or raises its RPCError."""
+        return self.run(calls.raw(method, params), timeout=timeout)
+
+    def run(self, call: Call[T], *, timeout: float | None = None) -> T:
+        """Sends ``call`` and waits for its reply; events read meanwhile are kept."""
+        id = self._next_id
+        self._next_id += 1
+        self._send(_wire.request(id, call.method, call.params))
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while True:
+            message = self._read(deadline)
+            if message is None:
+                raise TimeoutError(f"no reply to {call.method} within {self.timeout if timeout is None else timeout} s")
+            if isinstance(message, _wire.Reply) and message.id == id:
+                return call.read(message.get())
+            self._route(message)
+
+    def notify(self, method: str, params: Any = None) -> None:
+        """Sends a notification: the daemon runs it and does not answer."""
+        self._send(_wire.notification(method, params))
+
+    # One method per protocol method (docs/PROTOCOL.md).
+
+    def hello(self, client: str | None = "presentd-python") -> Hello:
+        return self.run(calls.hello(client))
+
+    def ping(self) -> None:
+        return self.run(calls.ping())
+
+    def present(self, presentation: Presentation | Mapping[str, Any] | None = None, **fields: Any) -> Presented:
+        return self.run(calls.present(presentation, **fields))
+
+    def dismiss(self, id: str, *, animated: bool | None = None, transition: Transition | None = None) -> list[str]:
+        return self.run(calls.dismiss(id, animated, transition))
+
+    def dismiss_all(self, *, animated: bool | None = None) -> list[str]:
+        return self.run(calls.dismiss_all(animated))
+
+    def stack(self) -> list[StackEntry]:
+        return self.run(calls.stack())
+
+    def subscribe(self, topics: Iterable[Topic] = ALL_TOPICS) -> "Subscription":
+        """Subscribes; the result holds the snapshot and iterates over the events."""
+        topics = tuple(topics)
+        return Subscription(self, topics, self.run(calls.subscribe(topics)))
+
+    def unsubscribe(self, topics: Iterable[Topic]) -> None:
+        return self.run(calls.unsubscribe(topics))
+
+    def set_container(self, width: float, height: float, **options: Any) -> Container:
+        return self.run(calls.set_container(width, height, **options))
+
+    def keyboard(self, height: float, *, duration: float | None = None, curve: Timing | None = None) -> None:
+        return self.run(calls.keyboard(height, duration, curve))
+
+    def tap(self, x: float, y: float) -> TapResult:
+        return self.run(calls.tap(x, y))
+
+    def swipe(self, phase: str, dx: float, dy: float, vx: float | None = None, vy: float | None = None) -> SwipeResult:
+        return self.run(calls.swipe(phase, dx, dy, vx, vy))
+
+    def advance(self, seconds: float) -> float:
+        return self.run(calls.advance(seconds))
+
+    def sync(self, nonce: Any = 0) -> Any:
+        return self.run(calls.sync(nonce))
+
+    # MARK: Events
+
+    def next_event(self, timeout: float | None = None) -> Event | None:
+        """The next event (kept ones first); None when none comes within ``timeout``
+        seconds (None waits for ever). Raises Disconnected once the connection is over."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            event = self._events.pop()
+            if event is not None:
+                return event
+            if self._eof:
+                raise Disconnected(self._closed_reason)
+            message = self._read(deadline)
+            if message is None:
+                return None
+            self._route(message)
+
+    def events(self, timeout: float | None = None) -> Iterator[Event]:
+        """Events until the connection ends (or none came for ``timeout`` seconds)."""
+        while True:
+            try:
+                event = self.next_event(timeout)
+            except Disconnected:
+                return
+            if event is None:
+                return
+            yield event
+
+    def pump(self) -> int:
+        """Reads what is available without waiting (for poll loops on ``fileno()``);
+        returns how many events are kept."""
+        while True:
+            try:
+                message = self._read(time.monotonic())
+            except Disconnected:
+                if self._events:
+                    return len(self._events)  # the end is reported after these are read
+                raise
+            if message is None:
+                return len(self._events)
+            self._route(message)
+
+    def pending_events(self) -> int:
+        return len(self._events)
+
+    # MARK: Internals
+
+    def _send(self, data: bytes) -> None:
+        try:
+            self._sock.sendall(data)
+        except OSError as e:
+            raise Disconnected(self._closed_reason or e.strerror) from None
+
+    def _route(self, message: "_wire.Reply | _wire.DaemonRequest | Event") -> None:
+        if isinstance(message, _wire.DaemonRequest):
+            self._answer(message)
+        elif isinstance(message, _wire.Reply):
+            pass  # a reply to a request that timed out: too late to matter
+        else:
+            self._closed_reason = _wire.disconnect_reason(message) or self._closed_reason
+            self._events.push(message)
+
+    def _answer(self, request: _wire.DaemonRequest) -> None:
+        """Answers a daemon request; if the callback raises, the daemon is told (it
+        then allows the dismissal) and the exception propagates to the caller."""
+        allow = True
+        if request.method == "shouldDismiss" and self.should_dismiss is not None:
+            try:
+                allow = bool(self.should_dismiss(ShouldDismiss.from_json(request.params)))
+            except Exception as e:
+                self._send(_wire.callback_failed(request, e))
+                raise
+        self._send(_wire.answer(request, allow))
+
+    def _read(self, deadline: float | None) -> "_wire.Reply | _wire.DaemonRequest | Event | None":
+        """The next message, or None once ``deadline`` (monotonic) passes."""
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline >= 0:
+                line = bytes(self._buffer[:newline])
+                del self._buffer[:newline + 1]
+                return _wire.decode(line)
+            if self._eof:
+                raise Disconnected(self._closed_reason)
+            if len(self._buffer) > _wire.MAX_LINE_BYTES:
+                raise ProtocolError(f"a line from the daemon is over {_wire.MAX_LINE_BYTES} bytes")
+            if not self._wait_readable(deadline):
+                return None
+            try:
+                chunk = self._sock.recv(65536)
+            except ConnectionResetError:
+                chunk = b""
+            if not chunk:
+                self._eof = True
+                if self._buffer:
+                    raise ProtocolError("the connection ended inside a line")
+                raise Disconnected(self._closed_reason)
+            self._buffer += chunk
+
+    def _wait_readable(self, deadline: float | None) -> bool:
+        poller = select.poll()
+        poller.register(self._sock, select.POLLIN)
+        while True:
+            wait = None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000 + 0.999))
+            if poller.poll(wait):
+                return True
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+
+
+class Subscription:
+    """A subscription: ``snapshot`` is the state it starts from; iterating yields the
+    connection's events (one connection has one event stream, whatever the topics);
+    leaving a ``with`` block unsubscribes from ``topics``."""
+
+    def __init__(self, client: Client, topics: tuple[Topic, ...], snapshot: Snapshot):
+        self.client = client
+        self.topics = topics
+        self.snapshot = snapshot
+
+    def __iter__(self) -> Iterator[Event]:
+        return self.client.events()
+
+    def __enter__(self) -> "Subscription":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        try:
+            self.client.unsubscribe(self.topics)
+        except (Disconnected, OSError):
+            pass  # the connection is gone, and the subscription with it

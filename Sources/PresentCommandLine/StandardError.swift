@@ -1,0 +1,19 @@
+// Output to standard error shared by presentd's log and both executables' messages.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Prints `message` (and a newline) on standard error with write(2): the C `stderr` stream
+/// is shared mutable state to Swift 6's concurrency checker, and one unbuffered write keeps
+/// a log line whole.
+public func printError(_ message: String, newline: Bool = true) {
+    let bytes = Array((newline ? message + "\n" : message).utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }
+        offset += n
+    }
+}

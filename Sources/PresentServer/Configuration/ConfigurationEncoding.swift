@@ -1,0 +1,138 @@
+// The configuration as JSON in the file's own schema: what `presentd --print-config`
+// prints (and what a configuration file may contain), and what a reload compares.
+
+import PresentCore
+import PresentJSON
+import PresentProtocol
+
+extension ServerConfiguration {
+    /// Every setting the file can hold, with its effective value. Reading this back as a
+    /// configuration file gives the same configuration.
+    public var fileJSON: JSONValue {
+        let limits: JSONValue = [
+            "maxConnections": .int(Int64(maxConnections)), "maxConnectionsPerUID": .int(Int64(maxConnectionsPerUID)),
+            "maxEntries": .int(Int64(maxEntries)),
+            "maxEntriesPerClient": .int(Int64(maxEntriesPerClient)), "maxBatch": .int(Int64(maxBatch)),
+            "maxDeferredReplies": .int(Int64(maxDeferredReplies)),
+            "maxLineBytes": .int(Int64(maxLineBytes)), "maxQueuedBytes": .int(Int64(maxQueuedBytes)),
+            "maxDuration": .double(self.limits.maxDuration), "maxNameLength": .int(Int64(self.limits.maxNameLength)),
+        ]
+        let defaults: JSONValue = [
+            "transition": Self.motion(stack.transitionDuration, stack.transitionTiming),
+            "containerChange": Self.motion(stack.containerChangeDuration, stack.containerChangeTiming),
+            "keyboard": Self.motion(stack.keyboardDuration, stack.keyboardTiming),
+            "swipe": ["completionFraction": .double(stack.swipeCompletionFraction),
+                      "velocityThreshold": .double(stack.swipeVelocityThreshold)],
+        ]
+        return [
+            "socket": ["path": .string(socketPath), "group": socketGroup.map { .string($0) } ?? .null],
+            "fps": .int(Int64(fps)),
+            "clock": .string(clock.rawValue),
+            "logLevel": .string(log.level.name),
+            "dismissPolicy": .string(dismissPolicy.rawValue),
+            "adminGroup": adminGroup.map { .string($0) } ?? .null,
+            "rootIsAdmin": .bool(rootIsAdmin),
+            "shouldDismissTimeout": .double(shouldDismissTimeout),
+            "exitIdleTime": .double(exitIdleTime),
+            "stateFile": stateFile.fileJSON,
+            "resumeGrace": .double(resumeGrace),
+            "limits": limits,
+            "container": [
+                "width": .double(container.size.width), "height": .double(container.size.height),
+                "safeArea": CoreEncoding.insets(container.safeArea), "scale": .double(container.scale),
+                "horizontalSizeClass": .string(container.horizontalSizeClass.rawValue),
+                "verticalSizeClass": .string(container.verticalSizeClass.rawValue),
+            ],
+            "statusBar": CoreEncoding.statusBar(stack.baseStatusBar),
+            "defaults": defaults,
+        ]
+    }
+
+    private static func motion(_ duration: Double, _ timing: TimingCurve) -> JSONValue {
+        ["duration": .double(duration), "timing": fileTiming(timing)]
+    }
+
+    /// A timing curve as the file (and `present`) accepts it: the protocol's encoding, but
+    /// `system` by name and a spring without its derived `duration`.
+    static func fileTiming(_ timing: TimingCurve) -> JSONValue {
+        if timing == .system { return "system" }
+        guard case .object(var outer) = CoreEncoding.timing(timing),
+              case .object(var spring)? = outer["spring"] else { return CoreEncoding.timing(timing) }
+        spring["duration"] = nil
+        outer["spring"] = .object(spring)
+        return .object(outer)
+    }
+
+    /// The settings that take effect only when the daemon starts (the socket, the clock,
+    /// the initial container, where the stack is kept and how long restored entries wait);
+    /// a reload keeps their running values.
+    static let restartOnlyPrefixes = ["socket.", "clock", "container.", "stateFile", "resumeGrace"]
+}
+
+extension JSONValue {
+    /// Indented JSON for people (two spaces per level), members in order, with a final newline.
+    public var prettyPrinted: String {
+        var out = ""
+        appendPretty(to: &out, indent: "")
+        return out + "\n"
+    }
+
+    private func appendPretty(to out: inout String, indent: String) {
+        let inner = indent + "  "
+        switch self {
+        case .object(let members) where !members.isEmpty:
+            out += "{\n"
+            for (i, (key, value)) in members.enumerated() {
+                out += inner + JSONValue.string(key).serializedString + ": "
+                value.appendPretty(to: &out, indent: inner)
+                out += i == members.count - 1 ? "\n" : ",\n"
+            }
+            out += indent + "}"
+        case .array(let elements) where !elements.isEmpty && elements.contains(where: \.isContainer):
+            out += "[\n"
+            for (i, element) in elements.enumerated() {
+                out += inner
+                element.appendPretty(to: &out, indent: inner)
+                out += i == elements.count - 1 ? "\n" : ",\n"
+            }
+            out += indent + "]"
+        default:
+            // Scalars, empty containers and flat arrays (a Bézier's four numbers) on one line.
+            out += serializedString
+        }
+    }
+
+    private var isContainer: Bool {
+        switch self {
+        case .object, .array: return true
+        default: return false
+        }
+    }
+
+    /// The settings that differ from `old`, as (path, old value, new value): objects are
+    /// compared member by member, anything else as a whole (`defaults.transition.timing`).
+    func differences(from old: JSONValue, prefix: String = "") -> [(path: String, old: JSONValue?, new: JSONValue?)] {
+        guard case .object(let new) = self, case .object(let previous) = old else {
+            return self == old ? [] : [(prefix, old, self)]
+        }
+        let keys = new.keys + previous.keys.filter { new[$0] == nil }
+        return keys.flatMap { key -> [(path: String, old: JSONValue?, new: JSONValue?)] in
+            let path = prefix.isEmpty ? key : "\(prefix).\(key)"
+            switch (previous[key], new[key]) {
+            case (let a?, let b?): return b.differences(from: a, prefix: path)
+            case (let a, let b): return [(path, a, b)]
+            }
+        }
+    }
+}
+
+extension StateFile {
+    /// null for the default place, else the path or "none".
+    var fileJSON: JSONValue {
+        switch self {
+        case .automatic: return .null
+        case .path(let path): return .string(path)
+        case .none: return "none"
+        }
+    }
+}

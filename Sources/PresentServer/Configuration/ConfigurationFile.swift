@@ -1,0 +1,265 @@
+// The JSON configuration file: its schema, read with ParamReader so every problem names
+// its field the way protocol errors do ("limits.maxEntries: must be between 1 and 65536").
+// Reading does not stop at the first problem: `presentd --check-config` lists them all.
+
+import PresentCore
+import PresentJSON
+import PresentProtocol
+
+/// One problem in a configuration file: the field it concerns and what is wrong.
+public struct ConfigurationIssue: Sendable, Hashable, CustomStringConvertible {
+    /// The field's path (`defaults.transition.timing.bezier[1]`); empty for the file itself.
+    public let field: String
+    public let reason: String
+
+    public init(field: String, reason: String) {
+        self.field = field
+        self.reason = reason
+    }
+
+    init(_ error: RPCError) {
+        field = error.data?["field"]?.stringValue ?? ""
+        reason = error.data?["reason"]?.stringValue ?? error.message
+    }
+
+    public var description: String { field.isEmpty ? reason : "\(field): \(reason)" }
+}
+
+/// A configuration file that cannot be used, with every problem found in it.
+public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let issues: [ConfigurationIssue]
+
+    public var description: String {
+        let count = issues.count == 1 ? "1 error" : "\(issues.count) errors"
+        return "\(path): \(count)\n" + issues.map { "  \($0)" }.joined(separator: "\n")
+    }
+
+    /// The same on one line, for the log.
+    public var summary: String {
+        "\(path): " + issues.map(\.description).joined(separator: "; ")
+    }
+}
+
+/// Reads a parsed configuration file onto a configuration (the defaults, usually): every
+/// member is optional and replaces the setting it names.
+struct ConfigurationFileReader {
+    /// Every object may carry a `$comment` (JSON Schema's annotation keyword), which is
+    /// ignored, so the shipped example can explain itself.
+    static let commentKey = "$comment"
+
+    private(set) var issues: [ConfigurationIssue] = []
+    /// `socket.path`, when given: it ranks below --socket and $PRESENTD_SOCKET, so the
+    /// caller resolves it (`ConfigurationSource`).
+    private(set) var socketPath: String?
+    /// Timing curves and the status bar are read as the protocol reads them.
+    private static let decoder = RequestDecoder()
+
+    /// Applies `json` to `configuration`; problems are collected in `issues`, and a field
+    /// with a problem leaves its setting unchanged.
+    mutating func read(_ json: JSONValue, into configuration: inout ServerConfiguration) {
+        guard let root = attempt({ () throws(RPCError) in try ParamReader(json, path: "") }) else {
+            issues = [ConfigurationIssue(field: "", reason: "expected a JSON object, got \(json.typeName)")]
+            return
+        }
+        check(root, allowed: ["socket", "fps", "clock", "logLevel", "dismissPolicy", "adminGroup", "rootIsAdmin",
+                              "shouldDismissTimeout", "exitIdleTime", "stateFile", "resumeGrace", "limits", "container",
+                              "statusBar", "defaults"])
+        readTopLevel(root, into: &configuration)
+        if let socket = section(root, "socket") { readSocket(socket, into: &configuration) }
+        if let limits = section(root, "limits") { readLimits(limits, into: &configuration) }
+        if let container = section(root, "container") { readContainer(container, into: &configuration) }
+        if let bar = section(root, "statusBar") {
+            let known = check(bar, allowed: ["style", "hidden"])
+            set(&configuration.stack.baseStatusBar) { () throws(RPCError) in try Self.decoder.statusBar(known) }
+        }
+        if let defaults = section(root, "defaults") { readDefaults(defaults, into: &configuration) }
+        crossCheck(configuration)
+    }
+
+    private mutating func readTopLevel(_ p: ParamReader, into c: inout ServerConfiguration) {
+        set(&c.fps) { () throws(RPCError) in try p.optionalInt("fps", range: ServerConfiguration.fpsRange, unit: "frames per second") }
+        set(&c.clock) { () throws(RPCError) in try p.optionalEnumValue("clock") }
+        set(&c.dismissPolicy) { () throws(RPCError) in try p.optionalEnumValue("dismissPolicy") }
+        set(&c.adminGroup) { () throws(RPCError) in
+            try p.optionalField("adminGroup").map { v throws(RPCError) in
+                let name = try v.string(maxBytes: 64)
+                guard !name.isEmpty else { throw v.invalid("must not be empty (omit it or use null for none)") }
+                return name
+            }
+        }
+        set(&c.rootIsAdmin) { () throws(RPCError) in try p.optionalBool("rootIsAdmin") }
+        set(&c.shouldDismissTimeout) { () throws(RPCError) in
+            try p.optionalDouble("shouldDismissTimeout", range: 0...60, unit: "seconds") }
+        set(&c.exitIdleTime) { () throws(RPCError) in
+            try p.optionalDouble("exitIdleTime", range: ServerConfiguration.exitIdleTimeRange, unit: "seconds; 0 = never") }
+        set(&c.stateFile) { () throws(RPCError) in
+            try p.optionalField("stateFile").map { v throws(RPCError) -> StateFile in
+                let path = try v.string(maxBytes: 4096)
+                if path == "none" { return .none }
+                guard path.hasPrefix("/") else { throw v.invalid("must be an absolute path, \"none\", or null for the default") }
+                return .path(path)
+            }
+        }
+        set(&c.resumeGrace) { () throws(RPCError) in
+            try p.optionalDouble("resumeGrace", range: 0...86400, unit: "seconds") }
+        set(&c.log.level) { () throws(RPCError) in
+            try p.optionalField("logLevel").map { v throws(RPCError) in
+                guard let name = try? v.string(), let level = LogLevel(name: name) else {
+                    throw v.invalid("expected one of \(LogLevel.allCases.map { "\"\($0.name)\"" }.joined(separator: ", "))")
+                }
+                return level
+            }
+        }
+    }
+
+    private mutating func readSocket(_ p: ParamReader, into c: inout ServerConfiguration) {
+        check(p, allowed: ["path", "group"])
+        let path = attempt { () throws(RPCError) in
+            try p.optionalField("path").map { v throws(RPCError) in
+                let path = try v.string(maxBytes: 107)
+                guard path.hasPrefix("/") else { throw v.invalid("must be an absolute path") }
+                return path
+            }
+        }
+        if let path { socketPath = path }
+        set(&c.socketGroup) { () throws(RPCError) in
+            try p.optionalField("group").map { v throws(RPCError) in
+                let name = try v.string(maxBytes: 64)
+                guard !name.isEmpty else { throw v.invalid("must not be empty (omit it or use null for no group)") }
+                return name
+            }
+        }
+    }
+
+    private mutating func readLimits(_ p: ParamReader, into c: inout ServerConfiguration) {
+        typealias Limits = ServerConfiguration.LimitRanges
+        check(p, allowed: ["maxConnections", "maxConnectionsPerUID", "maxEntries", "maxEntriesPerClient", "maxBatch",
+                           "maxDeferredReplies", "maxLineBytes", "maxQueuedBytes", "maxDuration", "maxNameLength"])
+        set(&c.maxConnections) { () throws(RPCError) in try p.optionalInt("maxConnections", range: ServerConfiguration.maxConnectionsRange) }
+        set(&c.maxConnectionsPerUID) { () throws(RPCError) in
+            try p.optionalInt("maxConnectionsPerUID", range: ServerConfiguration.maxConnectionsRange) }
+        set(&c.maxDeferredReplies) { () throws(RPCError) in try p.optionalInt("maxDeferredReplies", range: 1...1024) }
+        set(&c.maxEntries) { () throws(RPCError) in try p.optionalInt("maxEntries", range: Limits.entries) }
+        set(&c.maxEntriesPerClient) { () throws(RPCError) in try p.optionalInt("maxEntriesPerClient", range: Limits.entries) }
+        set(&c.maxBatch) { () throws(RPCError) in try p.optionalInt("maxBatch", range: Limits.batch) }
+        set(&c.maxLineBytes) { () throws(RPCError) in try p.optionalInt("maxLineBytes", range: Limits.lineBytes, unit: "bytes") }
+        set(&c.maxQueuedBytes) { () throws(RPCError) in try p.optionalInt("maxQueuedBytes", range: Limits.queuedBytes, unit: "bytes") }
+        set(&c.limits.maxDuration) { () throws(RPCError) in try p.optionalDouble("maxDuration", range: Limits.duration, unit: "seconds") }
+        set(&c.limits.maxNameLength) { () throws(RPCError) in try p.optionalInt("maxNameLength", range: Limits.nameLength, unit: "characters") }
+        // A smaller maxEntries alone brings the per-client default down with it; both given
+        // and contradictory is an error (crossCheck).
+        if !p.contains("maxEntriesPerClient") { c.maxEntriesPerClient = min(c.maxEntriesPerClient, c.maxEntries) }
+    }
+
+    private mutating func readContainer(_ p: ParamReader, into c: inout ServerConfiguration) {
+        check(p, allowed: ["width", "height", "safeArea", "scale", "horizontalSizeClass", "verticalSizeClass"])
+        let size = 1...c.limits.maxDimension
+        let width = attempt { () throws(RPCError) in try p.optionalDouble("width", range: size, unit: "points") }
+        let height = attempt { () throws(RPCError) in try p.optionalDouble("height", range: size, unit: "points") }
+        var safeArea = c.container.safeArea
+        if let insets = section(p, "safeArea") {
+            check(insets, allowed: ["top", "left", "bottom", "right"])
+            let sides: [(String, WritableKeyPath<EdgeInsets, Double>)] =
+                [("top", \.top), ("left", \.left), ("bottom", \.bottom), ("right", \.right)]
+            for (name, side) in sides {
+                set(&safeArea[keyPath: side]) { () throws(RPCError) in
+                    try insets.optionalDouble(name, range: 0...c.limits.maxDimension, unit: "points") }
+            }
+        }
+        var scale = c.container.scale
+        set(&scale) { () throws(RPCError) in try p.optionalDouble("scale", range: 0.1...16) }
+        // Size classes not given are derived from the size, as setContainer does.
+        let horizontal = attempt { () throws(RPCError) in try p.optionalEnumValue("horizontalSizeClass", as: SizeClass.self) }
+        let vertical = attempt { () throws(RPCError) in try p.optionalEnumValue("verticalSizeClass", as: SizeClass.self) }
+        let current = c.container.size
+        c.container = Container(size: Size(width: (width ?? nil) ?? current.width, height: (height ?? nil) ?? current.height),
+                                safeArea: safeArea, scale: scale,
+                                horizontalSizeClass: horizontal ?? nil, verticalSizeClass: vertical ?? nil)
+    }
+
+    private mutating func readDefaults(_ p: ParamReader, into c: inout ServerConfiguration) {
+        check(p, allowed: ["transition", "containerChange", "keyboard", "swipe"])
+        let motions: [(String, WritableKeyPath<StackConfiguration, Double>, WritableKeyPath<StackConfiguration, TimingCurve>)] = [
+            ("transition", \.transitionDuration, \.transitionTiming),
+            ("containerChange", \.containerChangeDuration, \.containerChangeTiming),
+            ("keyboard", \.keyboardDuration, \.keyboardTiming),
+        ]
+        for (name, duration, timing) in motions {
+            guard let motion = section(p, name) else { continue }
+            check(motion, allowed: ["duration", "timing"])
+            set(&c.stack[keyPath: duration]) { () throws(RPCError) in
+                try motion.optionalDouble("duration", range: 0...ServerConfiguration.LimitRanges.duration.upperBound, unit: "seconds") }
+            set(&c.stack[keyPath: timing]) { () throws(RPCError) in try motion.optionalField("timing").map(Self.decoder.timing) }
+        }
+        if let swipe = section(p, "swipe") {
+            check(swipe, allowed: ["completionFraction", "velocityThreshold"])
+            set(&c.stack.swipeCompletionFraction) { () throws(RPCError) in try swipe.optionalDouble("completionFraction", range: 0.01...1) }
+            set(&c.stack.swipeVelocityThreshold) { () throws(RPCError) in
+                try swipe.optionalDouble("velocityThreshold", range: 0...100_000, unit: "points per second") }
+        }
+    }
+
+    /// Rules between fields, checked once each field is known to be valid on its own.
+    private mutating func crossCheck(_ c: ServerConfiguration) {
+        if c.maxEntriesPerClient > c.maxEntries {
+            issues.append(ConfigurationIssue(field: "limits.maxEntriesPerClient",
+                                             reason: "must be at most limits.maxEntries (\(c.maxEntries)), got \(c.maxEntriesPerClient)"))
+        }
+        let durations: [(String, Double)] = [("defaults.transition.duration", c.stack.transitionDuration),
+                                             ("defaults.containerChange.duration", c.stack.containerChangeDuration),
+                                             ("defaults.keyboard.duration", c.stack.keyboardDuration)]
+        for (field, value) in durations where value > c.limits.maxDuration {
+            issues.append(ConfigurationIssue(field: field, reason: "must be at most limits.maxDuration (\(c.limits.maxDuration) s), got \(value)"))
+        }
+    }
+
+    // MARK: Collecting problems
+
+    /// Runs one field's reader; a failure is recorded and yields nil.
+    private mutating func attempt<T>(_ read: () throws(RPCError) -> T) -> T? {
+        do {
+            return try read()
+        } catch {
+            issues.append(ConfigurationIssue(error))
+            return nil
+        }
+    }
+
+    /// Replaces `setting` with the field's value when it is present and valid.
+    private mutating func set<T>(_ setting: inout T, _ read: () throws(RPCError) -> T?) {
+        if let value = attempt(read), let value { setting = value }
+    }
+
+    /// A nested object member (nil when absent, null or invalid).
+    private mutating func section(_ p: ParamReader, _ key: String) -> ParamReader? {
+        attempt { () throws(RPCError) in try p.optionalObject(key) } ?? nil
+    }
+
+    /// Records every member not in `allowed` (a misspelt setting must not be ignored), and
+    /// returns `p` with only the allowed members, for readers that refuse unknown ones.
+    @discardableResult
+    private mutating func check(_ p: ParamReader, allowed: Set<String>) -> ParamReader {
+        var known = p.object
+        for key in p.object.keys where !allowed.contains(key) {
+            known[key] = nil
+            guard key != Self.commentKey else { continue }
+            let hint = allowed.first { $0.lowercased() == key.lowercased() }.map { "did you mean \"\($0)\"?" }
+                ?? "known here: " + allowed.sorted().joined(separator: ", ")
+            issues.append(ConfigurationIssue(field: p.path(for: key), reason: "unknown setting; \(hint)"))
+        }
+        return (try? ParamReader(.object(known), path: p.path)) ?? p
+    }
+}
+
+extension ServerConfiguration {
+    /// The bounds of the limits a configuration file (or a flag) may set.
+    public enum LimitRanges {
+        public static let entries = 1...65536
+        public static let batch = 1...1024
+        public static let lineBytes = 1024...(64 << 20)
+        public static let queuedBytes = (64 << 10)...(1 << 30)
+        public static let duration = 0.1...3600.0
+        public static let nameLength = 1...4096
+    }
+}

@@ -1,0 +1,58 @@
+// The daemon's hooks into its service manager: ready once serving, a status line as
+// clients and the stack change, the idle exit of a socket-activated daemon, and the
+// stop notice. Daemon.swift calls these at start, on connect and after every change.
+
+import PresentCore
+
+extension Daemon {
+    /// The daemon serves (socket bound or adopted, handlers installed): READY=1 and the
+    /// watchdog; the idle countdown starts if there is nothing to do.
+    func serviceStarted() throws {
+        let service = ServiceManager(loop: loop) { [unowned self] in self.serviceStatus }
+        systemd = service
+        try service.ready()
+        if let interval = service.watchdogInterval {
+            log.info("watchdog: pinging systemd every \(interval) s")
+        }
+        if configuration.exitIdleTime > 0 && !isSocketActivated {
+            log.notice("exit-idle-time ignored: presentd was not socket-activated, so nothing would start it again")
+        }
+        if configuration.socketGroup != nil && isSocketActivated {
+            log.notice("socket group ignored: the socket came from systemd (SocketGroup= in presentd.socket decides)")
+        }
+        serviceStateChanged()
+    }
+
+    /// Clients or the stack may have changed: refresh the status line (at most once a
+    /// second) and start or cancel the idle countdown.
+    func serviceStateChanged() {
+        guard let systemd, !shuttingDown else { return }
+        systemd.statusMayHaveChanged()
+        let idleExit = configuration.exitIdleTime
+        guard isSocketActivated, idleExit > 0, clients.isEmpty, stack.entries.isEmpty, stack.queue.isEmpty else {
+            return systemd.cancelIdleExit()
+        }
+        systemd.armIdleExit(after: idleExit) { [unowned self] in
+            self.log.notice("idle for \(idleExit) s (no clients, empty stack); exiting until the next connection")
+            self.shutdown(reason: "idle")
+        }
+    }
+
+    /// Shutdown begins: STOPPING=1, and no more pings.
+    func serviceStopping() {
+        systemd?.stopping()
+    }
+
+    var isSocketActivated: Bool { configuration.inheritedListener != nil }
+
+    /// `systemctl status`'s line: "3 clients, 1 subscriber, stack depth 2 (1 queued)".
+    var serviceStatus: String {
+        let subscribers = clients.values.reduce(0) { $0 + ($1.topics.isEmpty ? 0 : 1) }
+        return "\(Self.count(clients.count, "client")), \(Self.count(subscribers, "subscriber")), "
+            + "stack depth \(stack.entries.count) (\(stack.queue.count) queued)"
+    }
+
+    private static func count(_ n: Int, _ noun: String) -> String {
+        "\(n) \(noun)\(n == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,598 @@
+#!/usr/bin/env python3
+"""Runs every example of docs/PROTOCOL.md against a real presentd and writes what it
+answered between the document's `<!-- example NAME -->` and `<!-- /example -->` markers.
+
+    python3 docs/examples.py            # rewrite the examples in place
+    python3 docs/examples.py --check    # exit 1 (and show a diff) if any is out of date
+
+The daemon is $PRESENTD, else `swift build --show-bin-path`/presentd. Every example gets
+a fresh daemon on a temporary socket, almost always with `--clock manual`, so the output
+is the same on every run. Standard library only.
+"""
+
+import difflib, json, os, re, select, shutil, signal, socket, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DOC = os.path.join(HERE, "PROTOCOL.md")
+WIDTH = 100  # messages longer than this are shown indented
+
+
+# ---------------------------------------------------------------- talking to presentd
+
+def presentd_binary():
+    if os.environ.get("PRESENTD"):
+        return os.environ["PRESENTD"]
+    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=os.path.dirname(HERE),
+                         capture_output=True, text=True, check=True)
+    return os.path.join(out.stdout.strip(), "presentd")
+
+
+class Session:
+    """One daemon, some named clients, and the transcript of what they sent and received."""
+
+    def __init__(self, binary, args):
+        self.dir = tempfile.mkdtemp(prefix="presentd-doc-")
+        self.path = os.path.join(self.dir, "presentd.sock")
+        self.proc = subprocess.Popen([binary, "--socket", self.path, *args],
+                                     stderr=subprocess.DEVNULL)
+        deadline = time.time() + 10
+        while not os.path.exists(self.path):
+            if time.time() > deadline or self.proc.poll() is not None:
+                raise RuntimeError("presentd did not start")
+            time.sleep(0.01)
+        self.clients = {}     # name → [socket, pending bytes, still open]
+        # (client, kind, text); kind: "→" sent, "←" received, "×" an event, "#" a note
+        self.transcript = []
+
+    def connect(self, *names):
+        for name in names:
+            for attempt in range(500):  # the socket file exists a moment before listen()
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                try:
+                    s.connect(self.path)
+                    break
+                except ConnectionRefusedError:
+                    s.close()
+                    time.sleep(0.01)
+            else:
+                raise RuntimeError("presentd does not accept connections")
+            self.clients[name] = [s, b"", True]
+
+    def _read(self, name, timeout):
+        """The next line from `name`, or None (timeout or end of stream)."""
+        entry = self.clients[name]
+        deadline = time.time() + timeout
+        while b"\n" not in entry[1]:
+            if not entry[2]:
+                return None
+            left = deadline - time.time()
+            ready, _, _ = select.select([entry[0]], [], [], max(0, left))
+            if not ready:
+                return None
+            data = entry[0].recv(1 << 20)
+            if not data:
+                entry[2] = False
+                self.transcript.append((name, "←", "(connection closed by presentd)"))
+                return None
+            entry[1] += data
+        line, entry[1] = entry[1].split(b"\n", 1)
+        text = line.decode()
+        self.transcript.append((name, "←", text))
+        return text
+
+    def drain(self, names=None, timeout=0.0):
+        """Everything already written to the clients (events a request caused are written
+        before its reply, so after a reply they are all there)."""
+        for name in names or list(self.clients):
+            while self._read(name, timeout) is not None:
+                pass
+
+    def send(self, name, message, record=True):
+        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
+        self.clients[name][0].sendall(text.encode() + b"\n")
+        if record:
+            self.transcript.append((name, "→", text))
+        return text
+
+    def note(self, text):
+        self.transcript.append(("", "#", text))
+
+    def call(self, name, message, quiet=False, shown=None):
+        """Sends a request and reads up to its reply, and what it caused for the others.
+        `quiet`: leave it out of the transcript; `shown`: what to show instead of it."""
+        mark = len(self.transcript)
+        self.send(name, message, record=shown is None)
+        if shown is not None:
+            self.transcript.append((name, "→", shown))
+        while True:
+            line = self._read(name, 5)
+            if line is None or is_reply(line):
+                break
+        # Show the others' events before the reply: that is the order they were written in.
+        reply = self.transcript.pop() if line is not None else None
+        self.drain([n for n in self.clients if n != name])
+        if reply:
+            self.transcript.append(reply)
+        if quiet:
+            del self.transcript[mark:]
+
+    def notify(self, name, message, settle=0.2):
+        """Sends something that gets no reply, then collects what it caused."""
+        self.send(name, message)
+        self.drain(timeout=settle)
+
+    def close(self, name):
+        self.clients[name][0].close()
+        del self.clients[name]
+        self.transcript.append((name, "×", "(closes the connection)"))
+
+    def kill(self, sig, label):
+        self.transcript.append(("", "×", label))
+        self.proc.send_signal(sig)
+        for name in list(self.clients):
+            while self._read(name, 5) is not None:
+                pass
+
+    def finish(self):
+        for entry in self.clients.values():
+            entry[0].close()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def is_reply(text):
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    if isinstance(value, list):
+        return True
+    return "method" not in value and ("result" in value or "error" in value)
+
+
+def rq(id, method, params=None):
+    message = {"jsonrpc": "2.0", "id": id, "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+# ---------------------------------------------------------------- showing a transcript
+
+class Raw:
+    """A number exactly as presentd wrote it."""
+    def __init__(self, text): self.text = text
+
+
+def compact(v):
+    if isinstance(v, Raw): return v.text
+    if isinstance(v, dict): return "{" + ",".join(json.dumps(k) + ":" + compact(x) for k, x in v.items()) + "}"
+    if isinstance(v, list): return "[" + ",".join(compact(x) for x in v) + "]"
+    return json.dumps(v, ensure_ascii=False)
+
+
+def pretty(v, indent, width):
+    """`v` as the wire writes it (no spaces), where it fits in `width` from column
+    `indent`; otherwise its members go on lines of their own, packed while they fit."""
+    flat = compact(v)
+    if indent + len(flat) <= width or not isinstance(v, (dict, list)) or not v:
+        return flat
+    pad = " " * (indent + 2)
+    if isinstance(v, dict):
+        parts = [json.dumps(k) + ":" + pretty(x, indent + 2, width) for k, x in v.items()]
+        open_, close = "{", "}"
+    else:
+        parts = [pretty(x, indent + 2, width) for x in v]
+        open_, close = "[", "]"
+    lines, line = [], ""
+    for i, part in enumerate(parts):
+        part += "," if i < len(parts) - 1 else ""
+        if line and "\n" not in part and indent + 2 + len(line) + len(part) <= width:
+            line += part
+            continue
+        if line:
+            lines.append(line)
+        line = part
+        if "\n" in part:
+            lines.append(line)
+            line = ""
+    if line:
+        lines.append(line)
+    return open_ + "\n" + "\n".join(pad + l for l in lines) + "\n" + " " * indent + close
+
+
+def show(text, prefix):
+    if len(prefix) + len(text) <= WIDTH:
+        return prefix + text
+    try:
+        value = json.loads(text, parse_float=Raw, parse_int=Raw)
+    except ValueError:
+        return prefix + text
+    if compact(value) != text:  # only reformat what survives the round trip exactly
+        return prefix + text
+    return prefix + pretty(value, 0, WIDTH - len(prefix)).replace("\n", "\n" + " " * len(prefix))
+
+
+def render(session):
+    names = {n for n, _, _ in session.transcript if n}
+    many = len(names) > 1
+    width = max((len(n) for n in names), default=0)
+    out = []
+    for name, arrow, text in session.transcript:
+        if arrow == "#":
+            out.append("# " + text)
+            continue
+        if arrow == "×":
+            out.append(f"{name:<{width}} {text}".strip() if name else text)
+            continue
+        prefix = f"{name:<{width}} {arrow} " if many else f"{arrow} "
+        out.append(show(text, prefix))
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- the examples
+
+EXAMPLES = {}
+
+
+def example(name, *args):
+    def register(body):
+        EXAMPLES[name] = (args or ("--clock", "manual"), body)
+        return body
+    return register
+
+
+@example("first-session", "--clock", "manual", "--fps", "4")
+def _(s):
+    s.connect("c")
+    s.call("c", rq(1, "hello", {"client": "doc", "protocol": 1}))
+    s.call("c", rq(2, "subscribe", {"topics": ["lifecycle", "frames"]}))
+    s.call("c", rq(3, "present", {"style": "alert", "transition": {"type": "crossDissolve", "duration": 0.5}}))
+    s.call("c", rq(4, "advance", {"seconds": 0.5}))
+    s.call("c", rq(5, "dismiss", {"id": "p1", "animated": False}))
+
+
+@example("hello")
+def _(s):
+    s.connect("c")
+    s.call("c", rq(1, "hello", {"client": "my-renderer", "protocol": 1}))
+
+
+@example("ping")
+def _(s):
+    s.connect("c")
+    s.call("c", rq(1, "ping"))
+
+
+@example("present")
+def _(s):
+    s.connect("app", "watcher")
+    s.call("watcher", rq(1, "subscribe", {"topics": ["lifecycle", "stack"]}), quiet=True)
+    s.call("app", rq(1, "present", {
+        "id": "login", "kind": "login", "style": "popup",
+        "transition": {"type": "coverVertical", "duration": 0.3, "timing": "easeOut"},
+        "background": {"color": "#101020", "opacity": 0.5}}))
+    s.call("app", rq(2, "present", {"style": "alert", "content": "network-error", "priority": 750}))
+    s.call("app", rq(3, "present", {"style": "popup", "kind": "login"}))
+
+
+@example("dismiss")
+def _(s):
+    s.connect("app")
+    s.call("app", rq(1, "present", {"id": "sheet", "style": "bottomHalf"}), quiet=True)
+    s.call("app", rq(2, "present", {"id": "confirm", "style": "alert"}), quiet=True)
+    s.call("app", rq(3, "advance", {"seconds": 1}), quiet=True)
+    s.call("app", rq(4, "subscribe", {"topics": ["lifecycle"]}), quiet=True)
+    s.note('"sheet" (bottomHalf) and "confirm" (alert) are presented; app subscribed to lifecycle')
+    s.call("app", rq(5, "dismiss", {"id": "sheet", "transition": {"type": "crossDissolve", "duration": 0.2}}))
+
+
+@example("dismissAll")
+def _(s):
+    s.connect("app")
+    s.call("app", rq(1, "present", {"id": "a", "style": "popup"}), quiet=True)
+    s.call("app", rq(2, "present", {"id": "b", "style": "alert"}), quiet=True)
+    s.call("app", rq(3, "subscribe", {"topics": ["lifecycle"]}), quiet=True)
+    s.note('"a" is presenting, "b" is queued behind it; app subscribed to lifecycle')
+    s.call("app", rq(4, "dismissAll", {"animated": False}))
+
+
+@example("stack")
+def _(s):
+    s.connect("app")
+    s.call("app", rq(1, "present", {"id": "menu", "style": {"type": "slideIn", "direction": "left", "fraction": 0.8}}), quiet=True)
+    s.call("app", rq(2, "present", {"id": "toast", "kind": "toast", "style": {"type": "custom", "width": {"fluid": 0.9}, "height": {"points": 64}, "position": "topCenter"}, "content": "saved"}), quiet=True)
+    s.note('app presented "menu" (slideIn, 0.8) and, while it slides in, "toast" (custom)')
+    s.call("app", rq(3, "stack"))
+
+
+@example("subscribe")
+def _(s):
+    s.connect("app", "renderer")
+    s.call("app", rq(1, "present", {"id": "a", "style": "alert", "statusBar": {"style": "lightContent"}}), quiet=True)
+    s.call("app", rq(2, "advance", {"seconds": 1}), quiet=True)
+    s.note('app presented "a" (alert, capturing the status bar) and advanced the clock by 1 s')
+    s.call("renderer", rq(1, "subscribe", {"topics": ["frames", "lifecycle", "stack", "statusBar"]}))
+
+
+@example("unsubscribe", "--clock", "manual", "--fps", "10")
+def _(s):
+    s.connect("c")
+    s.call("c", rq(1, "subscribe", {"topics": ["frames", "lifecycle"]}), quiet=True)
+    s.call("c", rq(2, "present", {"id": "a", "style": "alert", "transition": {"duration": 0.1}}), quiet=True)
+    s.note('subscribed to frames and lifecycle; "a" presents over 0.1 s')
+    s.call("c", rq(3, "unsubscribe", {"topics": ["frames"]}))
+    s.call("c", rq(4, "advance", {"seconds": 0.5}))
+
+
+@example("notification-frame", "--clock", "manual", "--fps", "2")
+def _(s):
+    s.connect("renderer", "app")
+    s.call("renderer", rq(1, "subscribe", {"topics": ["frames"]}), quiet=True)
+    s.note("presentd --clock manual --fps 2; renderer subscribed to frames")
+    s.call("app", rq(1, "present", {"id": "a", "style": "bottomHalf", "transition": {"duration": 1, "timing": "linear"},
+                                     "shadow": {"radius": 12}, "content": "share-sheet"}))
+    s.call("app", rq(2, "advance", {"seconds": 1.5}))
+
+
+@example("notification-lifecycle")
+def _(s):
+    s.connect("app", "watcher")
+    s.call("watcher", rq(1, "subscribe", {"topics": ["lifecycle"]}), quiet=True)
+    s.note("watcher subscribed to lifecycle")
+    s.call("app", rq(1, "present", {"id": "a", "style": "alert", "transition": {"type": "zoom", "duration": 0.2}}))
+    s.call("app", rq(2, "present", {"id": "b", "style": "popup", "transition": {"timing": {"spring": {"response": 0.3}}}}))
+    s.call("app", rq(3, "advance", {"seconds": 1}))
+
+
+@example("notification-stack")
+def _(s):
+    s.connect("app", "watcher")
+    s.call("watcher", rq(1, "subscribe", {"topics": ["stack"]}), quiet=True)
+    s.note("watcher subscribed to stack")
+    s.call("app", rq(1, "present", {"id": "a", "kind": "sheet", "style": "topHalf", "content": "filters"}))
+    s.call("app", rq(2, "advance", {"seconds": 1}))
+
+
+@example("setContainer")
+def _(s):
+    s.connect("app")
+    s.call("app", rq(1, "present", {"id": "form", "style": "popup", "adaptive": {"replacement": {"style": "alert", "content": "rotate-back"}}}), quiet=True)
+    s.call("app", rq(2, "advance", {"seconds": 1}), quiet=True)
+    s.call("app", rq(3, "subscribe", {"topics": ["lifecycle"]}), quiet=True)
+    s.note('"form" (popup, adaptive: replacement alert "rotate-back") is presented; app subscribed to lifecycle')
+    s.call("app", rq(4, "setContainer", {"width": 844, "height": 390, "safeArea": {"left": 47, "right": 47, "bottom": 21}, "duration": 0.25}))
+
+
+@example("keyboard")
+def _(s):
+    s.connect("app")
+    s.call("app", rq(1, "present", {"id": "form", "style": "popup", "keyboard": "compress"}), quiet=True)
+    s.call("app", rq(2, "advance", {"seconds": 1}), quiet=True)
+    s.note('"form" (popup, keyboard: compress) is presented at 30,143.5 330×557')
+    s.call("app", rq(3, "keyboard", {"height": 336, "duration": 0.25, "curve": "system"}))
+    s.call("app", rq(4, "stack"))
+
+
+@example("tap")
+def _(s):
+    s.connect("screen")
+    s.call("screen", rq(1, "present", {"id": "a", "style": "alert"}), quiet=True)
+    s.call("screen", rq(2, "advance", {"seconds": 1}), quiet=True)
+    s.note('"a" (alert, 60,332 270×180) is presented')
+    s.call("screen", rq(3, "tap", {"x": 195, "y": 422}))
+    s.call("screen", rq(4, "tap", {"x": 10, "y": 10}))
+    s.call("screen", rq(5, "tap", {"x": 10, "y": 10}))
+
+
+@example("swipe")
+def _(s):
+    s.connect("screen")
+    s.call("screen", rq(1, "present", {"id": "sheet", "style": "bottomHalf", "dismissOnSwipe": True}), quiet=True)
+    s.call("screen", rq(2, "advance", {"seconds": 1}), quiet=True)
+    s.note('"sheet" (bottomHalf, dismissOnSwipe) is presented at 0,422 390×422')
+    s.call("screen", rq(3, "swipe", {"phase": "began", "dx": 0, "dy": 0}))
+    s.call("screen", rq(4, "swipe", {"phase": "changed", "dx": 3, "dy": 120}))
+    s.call("screen", rq(5, "swipe", {"phase": "ended", "dx": 4, "dy": 150, "vx": 0, "vy": 900}))
+
+
+@example("advance", "--clock", "manual", "--fps", "10")
+def _(s):
+    s.connect("c")
+    s.call("c", rq(1, "subscribe", {"topics": ["frames", "lifecycle"]}), quiet=True)
+    s.call("c", rq(2, "present", {"id": "a", "style": "alert", "transition": {"type": "zoom", "duration": 0.2, "timing": "linear"}}), quiet=True)
+    s.note('presentd --clock manual --fps 10; subscribed to frames and lifecycle; "a" is zooming in over 0.2 s')
+    s.call("c", rq(3, "advance", {"seconds": 0.25}))
+
+
+@example("sync")
+def _(s):
+    s.connect("app", "renderer")
+    s.call("renderer", rq(1, "subscribe", {"topics": ["lifecycle"]}), quiet=True)
+    s.note("app sends present as a notification (no id: no reply), then sync")
+    s.notify("app", {"jsonrpc": "2.0", "method": "present", "params": {"id": "n", "style": "alert"}})
+    s.call("app", rq(1, "sync", {"nonce": "after-present"}))
+
+
+@example("batch")
+def _(s):
+    s.connect("c")
+    s.call("c", json.dumps([rq(1, "present", {"style": "alert"}),
+                            {"jsonrpc": "2.0", "method": "ping"},
+                            rq(2, "dismiss", {"id": "nope"}),
+                            rq(3, "stack")], separators=(",", ":")))
+
+
+@example("notification-statusBar")
+def _(s):
+    s.connect("app", "shell")
+    s.call("shell", rq(1, "subscribe", {"topics": ["statusBar"]}), quiet=True)
+    s.note("shell subscribed to statusBar")
+    s.call("app", rq(1, "present", {"id": "photo", "style": "fullScreen", "statusBar": {"style": "lightContent", "hidden": True}}))
+    s.call("app", rq(2, "advance", {"seconds": 1}))
+    s.call("app", rq(3, "dismiss", {"id": "photo"}))
+
+
+@example("ownerGone")
+def _(s):
+    s.connect("app", "watcher")
+    s.call("watcher", rq(1, "subscribe", {"topics": ["lifecycle", "stack"]}), quiet=True)
+    s.call("app", rq(1, "present", {"id": "a", "style": "alert"}), quiet=True)
+    s.call("watcher", rq(2, "advance", {"seconds": 1}), quiet=True)
+    s.note('watcher subscribed to lifecycle and stack; app presented "a", which is at rest')
+    s.close("app")
+    s.drain(timeout=0.3)
+    s.call("watcher", rq(3, "advance", {"seconds": 0.5}))
+
+
+@example("preempted")
+def _(s):
+    s.connect("app", "system")
+    s.call("app", rq(1, "subscribe", {"topics": ["lifecycle"]}), quiet=True)
+    s.call("app", rq(2, "present", {"id": "ad", "style": "popup", "priority": 250}), quiet=True)
+    s.call("app", rq(3, "advance", {"seconds": 1}), quiet=True)
+    s.note('app subscribed to lifecycle and presented "ad" (popup, priority 250), now at rest')
+    s.call("system", rq(1, "present", {"id": "battery", "style": "alert", "priority": 1000, "precedence": "override"}))
+
+
+@example("shouldDismiss", "--clock", "manual", "--log-level", "error")
+def _(s):
+    s.connect("app", "screen")
+    s.call("app", rq(1, "present", {"id": "draft", "style": "bottomHalf", "confirmDismiss": True}), quiet=True)
+    s.call("app", rq(2, "advance", {"seconds": 1}), quiet=True)
+    s.note('app presented "draft" (bottomHalf, confirmDismiss: true); it is at rest')
+    s.notify("screen", rq(1, "tap", {"x": 200, "y": 100}))
+    s.notify("app", {"jsonrpc": "2.0", "id": "shouldDismiss-1", "result": {"allow": False}})
+    s.notify("screen", rq(2, "tap", {"x": 200, "y": 100}))
+    s.transcript.append(("app", "×", "(does not answer)"))
+    s.drain(timeout=1.5)
+
+
+@example("shutdown")
+def _(s):
+    s.connect("c")
+    s.kill(signal.SIGTERM, "(presentd receives SIGTERM)")
+
+
+@example("closing", "--clock", "manual", "--max-connections", "1")
+def _(s):
+    s.connect("first")
+    s.note("presentd --max-connections 1")
+    s.call("first", rq(1, "ping"))
+    s.connect("second")
+    s.drain(["second"], timeout=2)
+
+
+@example("errors-envelope")
+def _(s):
+    s.connect("c")
+    s.call("c", '{"jsonrpc":"2.0","id":1,"method":"ping"')
+    s.call("c", "", shown="(an empty line)")
+    s.call("c", '{"id":2,"method":"ping"}')
+    s.call("c", '{"jsonrpc":"2.0","id":null,"method":"ping"}')
+    s.call("c", '{"jsonrpc":"2.0","id":3,"method":"ping","params":"x"}')
+    s.call("c", "[]")
+    s.call("c", '{"jsonrpc":"2.0","id":4,"method":"teleport"}')
+    s.call("c", rq(5, "ping"))
+
+
+@example("errors-params")
+def _(s):
+    s.connect("c")
+    s.call("c", rq(1, "present", {"style": "popup", "transition": {"type": "zoom", "timing": {"bezier": [0.1, "x", 0.2, 1]}}}))
+    s.call("c", rq(2, "present", {"style": "popup", "transition": {"duration": 90}}))
+    s.call("c", rq(3, "present", {"style": "sheet"}))
+    s.call("c", rq(4, "present", {"style": "alert", "dismisOnTap": False}))
+    s.call("c", rq(5, "present", {"style": "alert", "background": {"color": "red"}}))
+    s.call("c", rq(6, "present", {"style": "alert", "transition": {"timing": {"spring": {"stiffness": 1, "damping": 0.01}}}}))
+    s.call("c", rq(7, "subscribe", {"topics": ["frame"]}))
+    s.call("c", rq(8, "ping", [1]))
+    s.call("c", rq(9, "hello", {"protocol": 2}))
+
+
+@example("errors-server", "--clock", "manual", "--dismiss-policy", "owner")
+def _(s):
+    s.connect("a", "b")
+    s.call("a", rq(1, "present", {"id": "mine", "style": "alert"}), quiet=True)
+    s.note('presentd --clock manual --dismiss-policy owner; a has presented "mine"')
+    s.call("b", rq(1, "dismiss", {"id": "nothing"}))
+    s.call("b", rq(2, "dismiss", {"id": "mine"}))
+    s.call("a", rq(2, "present", {"id": "mine", "style": "alert", "deduplicate": False}))
+    for i in range(64):
+        s.call("b", rq(100 + i, "present", {"style": "alert", "deduplicate": False}), quiet=True)
+    s.note("b presents 64 alerts (the per-connection limit), then one more:")
+    s.call("b", rq(200, "present", {"style": "alert", "deduplicate": False}))
+    s.call("b", json.dumps([rq(i, "ping") for i in range(65)], separators=(",", ":")),
+           shown='[{"jsonrpc":"2.0","id":0,"method":"ping"}, … 65 requests in all]')
+
+
+@example("errors-clock", "--clock", "monotonic")
+def _(s):
+    s.connect("c")
+    s.note("presentd --clock monotonic (the default)")
+    s.call("c", rq(1, "advance", {"seconds": 1}))
+
+
+@example("errors-line-too-long", "--clock", "manual", "--log-level", "error")
+def _(s):
+    s.connect("c")
+    head, tail = '{"jsonrpc":"2.0","id":1,"method":"sync","params":{"nonce":"', '"}}'
+    s.send("c", head + "x" * (1 << 20) + tail, record=False)
+    s.transcript.append(("c", "→", f"{head}xxx…xxx{tail}   ({(1 << 20) + len(head) + len(tail)} bytes)"))
+    s.drain(timeout=2)
+
+
+# ---------------------------------------------------------------- the document
+
+MARKER = re.compile(r"(<!-- example (\S+) -->\n```text\n)(.*?)(```\n<!-- /example -->)", re.S)
+
+
+def generate(binary, names):
+    results = {}
+    for name in names:
+        args, body = EXAMPLES[name]
+        session = Session(binary, args)
+        try:
+            body(session)
+        finally:
+            session.finish()
+        results[name] = render(session)
+    return results
+
+
+def main():
+    if sys.argv[1:2] == ["--show"]:  # print some examples, for writing the document
+        for name, text in generate(presentd_binary(), sys.argv[2:] or list(EXAMPLES)).items():
+            print(f"== {name}\n{text}\n")
+        return
+    check = "--check" in sys.argv[1:]
+    with open(DOC) as f:
+        doc = f.read()
+    wanted = [m.group(2) for m in MARKER.finditer(doc)]
+    unknown = [n for n in wanted if n not in EXAMPLES]
+    unused = [n for n in EXAMPLES if n not in wanted]
+    if unknown or unused:
+        sys.exit(f"examples.py: unknown in PROTOCOL.md: {unknown}; not used by PROTOCOL.md: {unused}")
+    results = generate(presentd_binary(), wanted)
+    updated = MARKER.sub(lambda m: m.group(1) + results[m.group(2)] + "\n" + m.group(4), doc)
+    if check:
+        if updated != doc:
+            sys.stdout.writelines(difflib.unified_diff(doc.splitlines(True), updated.splitlines(True),
+                                                       "PROTOCOL.md", "presentd says"))
+            sys.exit(1)
+        print(f"examples.py: all {len(wanted)} examples match presentd")
+    elif updated != doc:
+        with open(DOC, "w") as f:
+            f.write(updated)
+        print(f"examples.py: rewrote {len(wanted)} examples")
+    else:
+        print(f"examples.py: all {len(wanted)} examples already up to date")
+
+
+if __name__ == "__main__":
+    main()
