@@ -106,6 +106,24 @@ struct CrashRecoveryTests {
         #expect(!daemon.stderrText.contains("invariant"))
     }
 
+    /// An upgrade is a clean stop and a start: the screen survives it too, even a stop
+    /// during the grace period (the unclaimed entries stay saved for the next start).
+    @Test func aCleanRestartKeepsTheScreen() throws {
+        let daemon = try DaemonHarness(["--resume-grace", "30"])
+        let a = try daemon.connect()
+        let token = try #require(try a.call("hello")["resumeToken"]?.stringValue)
+        try a.call("present", ["id": "kept", "style": "popup", "transition": ["type": "crossDissolve", "duration": 0]])
+        #expect(daemon.stop() == 0)
+        #expect(try a.awaitNotification("shutdown") != nil)
+        try daemon.restart()
+        #expect(Self.ids(try daemon.connect().call("stack")["entries"]) == ["kept"])
+        #expect(daemon.stop() == 0)   // within the grace period
+        try daemon.restart()
+        let back = try daemon.connect()
+        #expect(try back.call("hello", ["resume": .string(token)])["resumed"] == ["kept"])
+        #expect(!daemon.stderrText.contains("handles still open"))
+    }
+
     /// A token only works for the uid it was given to.
     @Test(.enabled(if: getuid() == 0, "needs root to act as another uid"))
     func aTokenFromAnotherUIDTakesNothing() throws {
