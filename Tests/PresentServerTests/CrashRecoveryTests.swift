@@ -144,6 +144,21 @@ struct CrashRecoveryTests {
         #expect(try daemon.connect().call("hello", ["resume": .string(token)])["resumed"] == ["mine"])
     }
 
+    /// Until its owner resumes it, a restored entry still belongs to its uid: under the user
+    /// policy another connection of that uid may dismiss it, a stranger may not.
+    @Test(.enabled(if: getuid() == 0, "needs root to act as other uids"))
+    func restoredEntriesKeepTheirOwnersUID() throws {
+        let daemon = try AccessControlTests.sharedDaemon(["--resume-grace", "30", "--no-root-admin"])
+        let app = try AccessControlTests.present("nb", on: daemon, as: .nobody)
+        usleep(200_000)   // saved
+        daemon.stop(signal: SIGKILL)
+        AccessControlTests.stop(app)
+        try daemon.restart()
+        #expect(try AccessControlTests.dismiss("nb", on: daemon, as: .stranger) == "-32002")
+        #expect(try daemon.connect().expectError("dismiss", ["id": "nb"])?.code == -32002)   // root, not an admin here
+        #expect(try AccessControlTests.dismiss("nb", on: daemon, as: .nobody) == nil)
+    }
+
     /// A state file that is not ours is set aside, not trusted, and the daemon starts empty.
     @Test func aDamagedStateFileIsSetAside() throws {
         let daemon = try DaemonHarness(["--resume-grace", "30"])
