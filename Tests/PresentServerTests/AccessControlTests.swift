@@ -73,6 +73,21 @@ struct AccessControlTests {
 
     // MARK: The dismiss policy
 
+    /// Dismissing an entry takes what is above it, so the policy covers those too — but not
+    /// an entry that is already leaving: two owners dismissing one after the other must not race.
+    @Test func entriesAlreadyLeavingDoNotBlockADismissal() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--dismiss-policy", "owner"])
+        let a = try daemon.connect(), b = try daemon.connect()
+        try a.call("present", ["id": "a1", "style": "fullScreen"])
+        try a.call("advance", ["seconds": 1])
+        try b.call("present", ["id": "b1", "style": "alert"])
+        try a.call("advance", ["seconds": 1])
+        #expect(a.expectError("dismiss", ["id": "a1"])?.code == -32002)   // b1 is above, and b's
+        try b.call("dismiss", ["id": "b1", "transition": ["type": "crossDissolve", "duration": 2]])
+        try a.call("advance", ["seconds": 0.5])   // b1 is still leaving
+        #expect(try a.call("dismiss", ["id": "a1"])["dismissed"] == ["a1", "b1"])
+    }
+
     /// presentctl as another user: `uid`, primary `gid`, supplementary `groups`.
     struct Identity {
         var uid: Int, gid: Int = 65534, groups: [Int] = []

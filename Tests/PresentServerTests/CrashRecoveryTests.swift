@@ -106,6 +106,24 @@ struct CrashRecoveryTests {
         #expect(!daemon.stderrText.contains("invariant"))
     }
 
+    /// An upgrade is a clean stop and a start: the screen survives it too, even a stop
+    /// during the grace period (the unclaimed entries stay saved for the next start).
+    @Test func aCleanRestartKeepsTheScreen() throws {
+        let daemon = try DaemonHarness(["--resume-grace", "30"])
+        let a = try daemon.connect()
+        let token = try #require(try a.call("hello")["resumeToken"]?.stringValue)
+        try a.call("present", ["id": "kept", "style": "popup", "transition": ["type": "crossDissolve", "duration": 0]])
+        #expect(daemon.stop() == 0)
+        #expect(try a.awaitNotification("shutdown") != nil)
+        try daemon.restart()
+        #expect(Self.ids(try daemon.connect().call("stack")["entries"]) == ["kept"])
+        #expect(daemon.stop() == 0)   // within the grace period
+        try daemon.restart()
+        let back = try daemon.connect()
+        #expect(try back.call("hello", ["resume": .string(token)])["resumed"] == ["kept"])
+        #expect(!daemon.stderrText.contains("handles still open"))
+    }
+
     /// A token only works for the uid it was given to.
     @Test(.enabled(if: getuid() == 0, "needs root to act as another uid"))
     func aTokenFromAnotherUIDTakesNothing() throws {
@@ -124,6 +142,21 @@ struct CrashRecoveryTests {
         #expect(output.contains(#""resumed":[]"#))
         #expect(daemon.stderrText.contains("presented the resume token of uid \(getuid()); refused"))
         #expect(try daemon.connect().call("hello", ["resume": .string(token)])["resumed"] == ["mine"])
+    }
+
+    /// Until its owner resumes it, a restored entry still belongs to its uid: under the user
+    /// policy another connection of that uid may dismiss it, a stranger may not.
+    @Test(.enabled(if: getuid() == 0, "needs root to act as other uids"))
+    func restoredEntriesKeepTheirOwnersUID() throws {
+        let daemon = try AccessControlTests.sharedDaemon(["--resume-grace", "30", "--no-root-admin"])
+        let app = try AccessControlTests.present("nb", on: daemon, as: .nobody)
+        usleep(200_000)   // saved
+        daemon.stop(signal: SIGKILL)
+        AccessControlTests.stop(app)
+        try daemon.restart()
+        #expect(try AccessControlTests.dismiss("nb", on: daemon, as: .stranger) == "-32002")
+        #expect(try daemon.connect().expectError("dismiss", ["id": "nb"])?.code == -32002)   // root, not an admin here
+        #expect(try AccessControlTests.dismiss("nb", on: daemon, as: .nobody) == nil)
     }
 
     /// A state file that is not ours is set aside, not trusted, and the daemon starts empty.

@@ -34,6 +34,8 @@ extension ServerConfiguration {
             "rootIsAdmin": .bool(rootIsAdmin),
             "shouldDismissTimeout": .double(shouldDismissTimeout),
             "exitIdleTime": .double(exitIdleTime),
+            "stateFile": stateFile.fileJSON,
+            "resumeGrace": .double(resumeGrace),
             "limits": limits,
             "container": [
                 "width": .double(container.size.width), "height": .double(container.size.height),
@@ -62,8 +64,9 @@ extension ServerConfiguration {
     }
 
     /// The settings that take effect only when the daemon starts (the socket, the clock,
-    /// the initial container); a reload keeps their running values.
-    static let restartOnlyPrefixes = ["socket.", "clock", "container."]
+    /// the initial container, where the stack is kept and how long restored entries wait);
+    /// a reload keeps their running values.
+    static let restartOnlyPrefixes = ["socket.", "clock", "container.", "stateFile", "resumeGrace"]
 }
 
 extension JSONValue {
@@ -119,6 +122,17 @@ extension JSONValue {
             case (let a?, let b?): return b.differences(from: a, prefix: path)
             case (let a, let b): return [(path, a, b)]
             }
+        }
+    }
+}
+
+extension StateFile {
+    /// null for the default place, else the path or "none".
+    var fileJSON: JSONValue {
+        switch self {
+        case .automatic: return .null
+        case .path(let path): return .string(path)
+        case .none: return "none"
         }
     }
 }

@@ -63,7 +63,8 @@ struct ConfigurationFileReader {
             return
         }
         check(root, allowed: ["socket", "fps", "clock", "logLevel", "dismissPolicy", "adminGroup", "rootIsAdmin",
-                              "shouldDismissTimeout", "exitIdleTime", "limits", "container", "statusBar", "defaults"])
+                              "shouldDismissTimeout", "exitIdleTime", "stateFile", "resumeGrace", "limits", "container",
+                              "statusBar", "defaults"])
         readTopLevel(root, into: &configuration)
         if let socket = section(root, "socket") { readSocket(socket, into: &configuration) }
         if let limits = section(root, "limits") { readLimits(limits, into: &configuration) }
@@ -92,6 +93,16 @@ struct ConfigurationFileReader {
             try p.optionalDouble("shouldDismissTimeout", range: 0...60, unit: "seconds") }
         set(&c.exitIdleTime) { () throws(RPCError) in
             try p.optionalDouble("exitIdleTime", range: ServerConfiguration.exitIdleTimeRange, unit: "seconds; 0 = never") }
+        set(&c.stateFile) { () throws(RPCError) in
+            try p.optionalField("stateFile").map { v throws(RPCError) -> StateFile in
+                let path = try v.string(maxBytes: 4096)
+                if path == "none" { return .none }
+                guard path.hasPrefix("/") else { throw v.invalid("must be an absolute path, \"none\", or null for the default") }
+                return .path(path)
+            }
+        }
+        set(&c.resumeGrace) { () throws(RPCError) in
+            try p.optionalDouble("resumeGrace", range: 0...86400, unit: "seconds") }
         set(&c.log.level) { () throws(RPCError) in
             try p.optionalField("logLevel").map { v throws(RPCError) in
                 guard let name = try? v.string(), let level = LogLevel(name: name) else {

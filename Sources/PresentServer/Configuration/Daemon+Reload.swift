@@ -3,7 +3,7 @@
 //
 // Live: fps, logLevel, dismissPolicy, shouldDismissTimeout, exitIdleTime, limits (new
 // requests; line and queue bounds also for connected clients), statusBar, defaults.
-// At the next start only: socket.path, socket.group, clock, container.
+// At the next start only: socket.path, socket.group, clock, container, stateFile, resumeGrace.
 
 import PresentCore
 import PresentJSON
@@ -33,6 +33,8 @@ extension Daemon {
         next.socketGroup = old.socketGroup
         next.clock = old.clock
         next.container = old.container
+        next.stateFile = old.stateFile
+        next.resumeGrace = old.resumeGrace
         next.inheritedListener = old.inheritedListener
         next.handleSignals = old.handleSignals
 

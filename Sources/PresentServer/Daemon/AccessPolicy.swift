@@ -108,9 +108,11 @@ extension Daemon {
         try authorize(stack.entries[index...].filter { $0.id == id || $0.state != .dismissing }, by: client)
     }
 
-    /// Refuses (−32002) unless `client` may dismiss every one of `entries`.
+    /// Refuses (−32002) unless `client` may dismiss every one of `entries`. Entries already
+    /// leaving do not count: they go anyway, and two clients dismissing their own entries
+    /// one after the other must not race.
     func authorize(_ entries: [Entry], by client: Client) throws(RPCError) {
-        guard let refused = entries.first(where: { !mayDismiss($0, by: client) }) else { return }
+        guard let refused = entries.first(where: { $0.state != .dismissing && !mayDismiss($0, by: client) }) else { return }
         throw RPCError(code: .notOwner,
                        message: "presentation \"\(refused.id)\" belongs to another client (dismiss policy \(configuration.dismissPolicy.rawValue))",
                        data: ["field": "id", "reason": "not the owner",
@@ -121,9 +123,15 @@ extension Daemon {
         guard entry.owner != client.id else { return true }
         switch configuration.dismissPolicy {
         case .anyone: return true
-        case .user: return clients[entry.owner]?.peer.uid == client.peer.uid || isAdministrator(client)
+        case .user: return ownerUID(of: entry) == client.peer.uid || isAdministrator(client)
         case .owner: return false
         }
+    }
+
+    /// The uid of an entry's owner: a connected client's, or a restored entry's until its
+    /// owner resumes it.
+    private func ownerUID(of entry: Entry) -> UInt32? {
+        clients[entry.owner]?.peer.uid ?? continuity.orphans[entry.owner]?.uid
     }
 
     /// Root (unless configured otherwise) and members of the admin group.

@@ -164,6 +164,7 @@ public final class Daemon {
         listener?.close()
         listener = nil
         frameTimer?.stop()
+        stopGracePeriod()   // restored entries stay saved for the next start
         for watcher in signalWatchers { watcher.close() }
         signalWatchers.removeAll()
         let notice = RPCEncoding.notification(method: "shutdown", params: ["reason": .string(reason)]).serializedLine()

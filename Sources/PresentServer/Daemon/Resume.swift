@@ -149,7 +149,7 @@ extension Daemon {
         continuity.graceTimer = timer
     }
 
-    private func stopGracePeriod() {
+    func stopGracePeriod() {
         continuity.graceTimer?.close()
         continuity.graceTimer = nil
     }
