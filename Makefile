@@ -164,7 +164,7 @@ test-terminal: clients-bin
 	$(CLIENTS_PYTEST) Clients/terminal/tests
 
 ## bench: presentd (release) against the C baseline in bench/baseline; prints a table of
-## figures and ratios and writes bench/out/results.json (about 2.5 minutes).
+## figures and ratios and writes bench/out/results.json (about 5 minutes).
 ## bench-quick: the same in a few seconds (1 and 100 subscribers, 1 s windows).
 BENCH_BIN    := .build/bench
 BENCH_CFLAGS ?= -O2 -g -Wall -Wextra

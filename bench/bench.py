@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """presentd's benchmark: the real daemon against a minimal C libuv + json-c server.
 
-Runs the same load (bench/loadgen.c) against both servers, one test at a time, baseline
-first, each server started fresh on a temporary socket with --fps 120:
+Runs the same load (bench/loadgen.c) against both servers, one test at a time, each server
+started fresh on a temporary socket with --fps 120, in rounds (3; quick: 1) that alternate
+which server goes first; every figure is the median of its rounds:
 
   rtt       sequential pings on one connection: round-trip p50 / p99
   pipeline  pings with 64 in flight on one connection: requests per second
@@ -27,6 +28,7 @@ import json
 import os
 import platform
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -47,6 +49,8 @@ def parse_args():
     p.add_argument("--quick", action="store_true", help="a few seconds: small counts, 1 and 100 subscribers, 1 s windows")
     p.add_argument("--duration", type=float, help="seconds of each fan-out window (default 10, quick 1)")
     p.add_argument("--subscribers", help="comma-separated fan-out sizes (default 1,100,1000; quick 1,100)")
+    p.add_argument("--rounds", type=int, help="rounds of every test, alternating which server goes first; "
+                                             "each figure is the median (default 3, quick 1)")
     p.add_argument("--pin", action="store_true", help="pin the server to CPU 0 and the load generator to CPU 1")
     p.add_argument("--nice", type=int, default=0,
                    help="run the servers and the load generator at this niceness (negative needs root): "
@@ -171,12 +175,9 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        for name in ("s.sock", "presentd.json"):
-            try:
-                os.unlink(os.path.join(self.dir, name))
-            except OSError:
-                pass
-        os.rmdir(self.dir)
+        # The socket, the configuration, and whatever the server keeps beside its socket
+        # (presentd saves its stack there).
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def placement(args, cpu):
@@ -224,8 +225,10 @@ def run(args):
             finally:
                 server.stop()
 
-    # Round trips and pipelining are short and noisy on a shared machine: several rounds,
-    # alternating which server goes first, and the median of each figure.
+    # A shared machine is noisy: every test runs several rounds, alternating which server
+    # goes first, and each figure is the median of its rounds.
+    round_count = args.rounds or (1 if quick else 3)
+    orders = [SERVERS if i % 2 == 0 else tuple(reversed(SERVERS)) for i in range(round_count)]
     rounds = {kind: [] for kind in SERVERS}
 
     def basics(kind, server):
@@ -238,22 +241,29 @@ def run(args):
         progress(kind, f"rtt p50 {r['rtt']['p50_us']:.1f} us, p99 {r['rtt']['p99_us']:.1f} us, "
                        f"pipeline {r['pipeline']['requests_per_s']:.0f}/s")
 
-    for i in range(1 if quick else 3):
-        each(basics, SERVERS if i % 2 == 0 else tuple(reversed(SERVERS)))
+    for order in orders:
+        each(basics, order)
     for kind in SERVERS:
         results[kind] = median_of(rounds[kind])
         results[kind]["rounds"] = rounds[kind]
     for n in sizes:
+        fanouts = {kind: [] for kind in SERVERS}
+
         def fanout(kind, server, n=n):
             idle = server.idle_rss()
             f = loadgen(args, "fanout", "--socket", server.socket, "--subscribers", n, "--fps", FPS,
                         "--duration", duration, "--warmup", 0.5, "--pid", server.pid)
             f["idle_rss_kib"] = idle
             f["server_ms_per_tick"] = f["server_cpu"] * 1000 / FPS
-            results[kind][f"fanout_{n}"] = f
+            fanouts[kind].append(f)
             progress(kind, f"{n} subscribers: {100 * f['delivered_ratio']:.2f} % delivered, "
                            f"p99 delay {f['delay_p99_ms']:.2f} ms")
-        each(fanout)
+
+        for order in orders:
+            each(fanout, order)
+        for kind in SERVERS:
+            results[kind][f"fanout_{n}"] = median_of(fanouts[kind])
+            results[kind][f"fanout_{n}"]["rounds"] = fanouts[kind]
 
     # Memory per subscriber: the slope between the two largest fan-outs, which leaves out
     # what the first subscriber and the first animation allocate once.
@@ -280,6 +290,7 @@ def run(args):
         "pinned": args.pin,
         "nice": args.nice,
         "quick": quick,
+        "rounds": round_count,
         "fps": FPS,
         "fanout_window_s": duration,
         "timer_wake_latency": floor,
@@ -292,9 +303,9 @@ def median_of(runs):
     first = runs[0]
     if isinstance(first, dict):
         return {k: median_of([r[k] for r in runs]) for k in first}
-    if isinstance(first, (int, float)) and not isinstance(first, bool):
-        values = sorted(runs)
-        return values[len(values) // 2]
+    if isinstance(first, (int, float, type(None))) and not isinstance(first, bool):
+        values = sorted(v for v in runs if v is not None)   # null: no sample in that round
+        return values[len(values) // 2] if values else None
     return first
 
 
@@ -400,7 +411,7 @@ def report(conditions, sizes, results):
           f"other processes used {100 * c['other_processes_cpu_share']:.0f} % of the machine during the {c['duration_s']:.0f} s run")
     print(f"floor: a thread sleeping to 120 Hz deadlines wakes {floor['p50_us']:.0f} us late (p50), "
           f"{floor['p99_us']:.0f} us (p99), {floor['max_us']:.0f} us (max); no server involved")
-    print(f"fan-out windows {c['fanout_window_s']:g} s at {c['fps']} fps; nice {c['nice']}, "
+    print(f"fan-out windows {c['fanout_window_s']:g} s at {c['fps']} fps; median of {c['rounds']} round(s); nice {c['nice']}, "
           f"{'pinned (server cpu 0, loadgen cpu 1)' if c['pinned'] else 'not pinned'}; ratio = presentd / baseline\n")
     print(line(("metric", "unit", "baseline", "presentd", "ratio")))
     print(line(tuple("-" * x for x in w)))
