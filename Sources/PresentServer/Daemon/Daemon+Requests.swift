@@ -28,9 +28,12 @@ extension Daemon {
         }
         switch message {
         case .request(let request):
-            // Weak: a deferred reply may come after the client has gone.
-            handle(request, from: client) { [unowned self, weak client] reply in
-                if let client { self.send(reply, to: client) }
+            // By id, not by reference: a deferred reply may come after the client has gone
+            // (and a weak reference would put every Client on Swift's slow refcount path,
+            // which the frame fan-out pays for).
+            let id = client.id
+            handle(request, from: client) { [unowned self] reply in
+                if let client = self.clients[id] { self.send(reply, to: client) }
             }
         case .batch(let items):
             handleBatch(items, from: client)
@@ -50,8 +53,9 @@ extension Daemon {
                                                                   limit: configuration.maxBatch)), to: client)
         }
         charge(client, requests: items.count - 1)   // the line itself was charged already
-        let collector = BatchCollector { [unowned self, weak client] replies in
-            if let client, !replies.isEmpty { self.send(.array(replies), to: client) }
+        let id = client.id
+        let collector = BatchCollector { [unowned self] replies in
+            if let client = self.clients[id], !replies.isEmpty { self.send(.array(replies), to: client) }
         }
         for item in items {
             do {
@@ -173,8 +177,9 @@ extension Daemon {
     }
 
     private func countedReply(for client: Client, _ later: @escaping (JSONValue) -> Void) -> (JSONValue) -> Void {
-        { [weak client] result in
-            client?.deferredReplies -= 1
+        let id = client.id
+        return { [unowned self] result in
+            self.clients[id]?.deferredReplies -= 1
             later(result)
         }
     }

@@ -23,8 +23,9 @@ extension Daemon {
         guard client.requestsThisTurn >= Self.requestsPerTurn, !client.isYielding else { return }
         client.isYielding = true
         client.connection.pauseReading()
-        loop.post { [weak client] in
-            guard let client else { return }
+        let id = client.id
+        loop.post { [unowned self] in
+            guard let client = self.clients[id] else { return }
             client.requestsThisTurn = 0
             client.isYielding = false
             client.connection.resumeReading()
