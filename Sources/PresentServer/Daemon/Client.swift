@@ -14,8 +14,6 @@ final class Client {
     var deferredReplies = 0
     /// Requests handled since this client last yielded to the others (Fairness.swift).
     var requestsThisTurn = 0
-    /// The loop's time (uv_now, ms) when this turn's count began: a new iteration starts a new turn.
-    var turnStamp: UInt64 = 0
     var isYielding = false
     /// Given by `hello`; proves ownership of its entries after a daemon restart.
     var resumeToken: String?

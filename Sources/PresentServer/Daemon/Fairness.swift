@@ -12,13 +12,6 @@ extension Daemon {
 
     /// Counts `requests` against the client's turn; at the end of its turn it yields.
     func charge(_ client: Client, requests: Int = 1) {
-        // A turn is one loop iteration (uv_now moves with each): a client sending one
-        // request at a time must never have to yield.
-        let turn = loop.iterationTime
-        if client.turnStamp != turn, !client.isYielding {
-            client.turnStamp = turn
-            client.requestsThisTurn = 0
-        }
         client.requestsThisTurn += requests
         guard client.requestsThisTurn >= Self.requestsPerTurn, !client.isYielding else { return }
         client.isYielding = true

@@ -130,10 +130,6 @@ final class EventLoop {
     /// Same as the static `monotonicNow()`, for call sites holding a loop.
     func monotonicNow() -> Double { Self.monotonicNow() }
 
-    /// libuv's cached loop time in milliseconds, updated once per loop iteration: what
-    /// tells one iteration from the next.
-    var iterationTime: UInt64 { uv_now(raw) }
-
     // MARK: Ownership
 
     /// A fresh connection id: unique on this loop and increasing.
