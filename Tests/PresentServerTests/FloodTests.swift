@@ -42,7 +42,10 @@ struct FloodTests {
         let rssBefore = residentKiB(of: daemon.pid)
 
         let output = daemon.directory + "/flood.out"
-        let flood = try DaemonHarness.spawn("/usr/bin/python3", [Self.script, daemon.socketPath, mode, "3", "\(workers)"],
+        // A mute client needs time to fill its 4 MiB backlog (≈ 2.5 s at a quiet machine's
+        // pace, longer under load): give it 8 s, the other floods 3.
+        let seconds = mode == "mute" ? "8" : "3"
+        let flood = try DaemonHarness.spawn("/usr/bin/python3", [Self.script, daemon.socketPath, mode, seconds, "\(workers)"],
                                             stdout: output, stderr: output, environment: [:])
         var status: Int32 = 0
         var rssPeak = rssBefore
