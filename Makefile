@@ -6,31 +6,39 @@ SWIFT        ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/
 PREFIX       ?= /usr/local
 DESTDIR      ?=
 BUILD_FLAGS  ?=
-# Debian packages the build and the tests need (checked, and installed when missing).
-DEB_PACKAGES := libuv1-dev libjson-c-dev libsystemd-dev pkg-config socat python3 systemd
+# Debian packages (checked, and installed when missing): BUILD_PACKAGES to build and run
+# the daemon; DEB_PACKAGES adds what the test suites need.
+BUILD_PACKAGES := libuv1-dev libjson-c-dev libsystemd-dev pkg-config
+DEB_PACKAGES := $(BUILD_PACKAGES) socat python3 systemd
 DEB_PACKAGES += python3-pytest python3-pip python3-setuptools python3-wheel python3-pil fonts-dejavu-core gcc chromium tmux
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test test-swift clean fuzz fuzz-quick soak soak-quick
+.PHONY: all deps deps-build build release run test test-swift clean fuzz fuzz-quick soak soak-quick
 
 all: build
 
-## deps: install the Debian packages that are missing (apt-get, with sudo when not root)
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+## deps: install the Debian packages that are missing (apt-get, with sudo when not root);
+## deps-build only those the build needs (what `make run` waits for on a fresh machine).
+INSTALL_MISSING = @missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
-	fi
-	@test -x "$(SWIFT)" || command -v "$(SWIFT)" >/dev/null || { echo "error: no Swift 6 toolchain (swift on PATH or /opt/swift)" >&2; exit 1; }
+	fi; \
+	test -x "$(SWIFT)" || command -v "$(SWIFT)" >/dev/null || { echo "error: no Swift 6 toolchain (swift on PATH or /opt/swift)" >&2; exit 1; }
 
-build: deps
+deps:
+	$(call INSTALL_MISSING,$(DEB_PACKAGES))
+
+deps-build:
+	$(call INSTALL_MISSING,$(BUILD_PACKAGES))
+
+build: deps-build
 	$(SWIFT) build $(BUILD_FLAGS)
 
-release: deps
+release: deps-build
 	$(SWIFT) build -c release $(BUILD_FLAGS)
 
 ## run: build in release mode and start the daemon in the foreground
@@ -103,7 +111,7 @@ INSTALL_CONFIG ?= release
 DEB_PACKAGES += man-db
 
 .PHONY: install test-systemd
-install: deps
+install: deps-build
 	$(SWIFT) build -c $(INSTALL_CONFIG) --product presentd $(BUILD_FLAGS)
 	$(SWIFT) build -c $(INSTALL_CONFIG) --product presentctl $(BUILD_FLAGS)
 	@bin=$$($(SWIFT) build -c $(INSTALL_CONFIG) --show-bin-path); set -e; \
