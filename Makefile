@@ -10,6 +10,8 @@ BUILD_FLAGS  ?=
 # the daemon; DEB_PACKAGES adds what the test suites need.
 BUILD_PACKAGES := libuv1-dev libjson-c-dev libsystemd-dev pkg-config
 DEB_PACKAGES := $(BUILD_PACKAGES) socat python3 systemd
+# binutils: objdump, with which the fuzz script checks its binary's instrumentation.
+DEB_PACKAGES += binutils
 DEB_PACKAGES += python3-pytest python3-pip python3-setuptools python3-wheel python3-pil fonts-dejavu-core gcc chromium tmux
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

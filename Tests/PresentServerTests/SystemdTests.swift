@@ -19,7 +19,8 @@ struct SystemdTests {
         // Until someone connects, only systemd-socket-activate runs (presentd execs in its place).
         #expect(run.executable.hasSuffix("/systemd-socket-activate"))
         let client = try PresentClient(path: run.socketPath)
-        let hello = try client.call("hello", ["client": "activation-test"])
+        // presentd starts behind this first connection: give it a fresh, busy machine's time.
+        let hello = try client.call("hello", ["client": "activation-test"], timeout: generousTimeout)
         #expect(hello["server"] == "presentd")
         #expect(run.executable == DaemonHarness.presentdPath)
         #expect(run.stderrText.contains("listening on \(run.socketPath), adopted from systemd"))
@@ -277,8 +278,14 @@ fileprivate final class ActivatedDaemon {
                                           + [DaemonHarness.presentdPath] + arguments,
                                       stdout: stderrPath, stderr: stderrPath,
                                       environment: ["PRESENTD_SOCKET": decoyPath])
-        for _ in 0..<1000 where !isSocket(socketPath) { usleep(5_000) }
-        guard isSocket(socketPath) else { throw HarnessError.setup("no socket from systemd-socket-activate: \(stderrText)") }
+        // Not until the socket file exists: systemd-socket-activate creates it at bind() and
+        // only then calls listen(), and a connection in between is refused. Nor by connecting:
+        // that would start presentd. The kernel's socket table says when it listens.
+        try waitUntil("systemd-socket-activate to listen on \(socketPath)",
+                      context: { "activator \(isRunning ? "still running" : "exited with \(exitStatus.map(String.init) ?? "?")"), output: \(stderrText)" }) {
+            guard isRunning else { throw HarnessError.setup("systemd-socket-activate exited with \(exitStatus.map(String.init) ?? "?"): \(stderrText)") }
+            return isListening(socketPath)
+        }
     }
 
     deinit { _ = stop() }

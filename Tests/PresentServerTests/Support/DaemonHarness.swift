@@ -44,6 +44,8 @@ final class DaemonHarness {
     /// Starts the daemon again on the same socket and directory (after `stop`, or after a
     /// crash), with the same arguments; returns once it accepts connections.
     func restart() throws {
+        precondition(exitStatus != nil, "restart() needs the previous daemon stopped")
+        exitStatus = nil
         pid = try Self.spawn(Self.presentdPath, ["--socket", socketPath] + arguments,
                              stderr: stderrPath, environment: environment)
         try waitUntilListening()
@@ -62,23 +64,32 @@ final class DaemonHarness {
     /// A new client connection.
     func connect() throws -> PresentClient { try PresentClient(path: socketPath) }
 
-    /// SIGTERM, then waits; returns the exit status (or -1 if it had to be killed).
+    /// SIGTERM, then waits; returns the exit status (or -1 if it had to be killed). Once
+    /// the process is reaped its pid is never signalled again: the kernel may have given
+    /// it to another test's daemon by then.
     @discardableResult
     func stop(signal: Int32 = SIGTERM) -> Int32 {
-        guard kill(pid, 0) == 0 else { return reap() }
+        if let exitStatus { return exitStatus }
         kill(pid, signal)
-        for _ in 0..<500 {
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid { return Self.exitStatus(status) }
+        let deadline = monotonicNow() + 30
+        while monotonicNow() < deadline {
+            if let status = reap(options: WNOHANG) { return status }
             usleep(10_000)
         }
         kill(pid, SIGKILL)
-        return reap()
+        return reap(options: 0) ?? -1
     }
 
-    private func reap() -> Int32 {
+    /// The exit status of the current process, once it has been reaped.
+    private var exitStatus: Int32?
+
+    /// Reaps the process if it has exited (or waits for it without WNOHANG).
+    private func reap(options: Int32) -> Int32? {
+        if let exitStatus { return exitStatus }
         var status: Int32 = 0
-        return waitpid(pid, &status, 0) == pid ? Self.exitStatus(status) : -1
+        guard waitpid(pid, &status, options) == pid else { return nil }
+        exitStatus = Self.exitStatus(status)
+        return exitStatus
     }
 
     static func exitStatus(_ status: Int32) -> Int32 {
@@ -88,16 +99,17 @@ final class DaemonHarness {
     /// What the daemon wrote to stderr so far.
     var stderrText: String { (try? String(contentsOfFile: stderrPath)) ?? "" }
 
+    /// Until a connection is accepted and answered, as a client would see it (the socket
+    /// file exists before listen(), and a process exists before it serves); fails early,
+    /// with its stderr, if presentd exits instead.
     private func waitUntilListening() throws {
-        for _ in 0..<1000 {
-            if (try? PresentClient(path: socketPath)) != nil { return }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                throw HarnessError.setup("presentd exited with \(Self.exitStatus(status)): \(stderrText)")
+        try waitUntil("presentd to answer on \(socketPath)", context: { "\(stderrText)" }) {
+            if let status = reap(options: WNOHANG) {
+                throw HarnessError.setup("presentd exited with \(status) before it served: \(stderrText)")
             }
-            usleep(5_000)
+            guard let probe = try? PresentClient(path: socketPath) else { return false }
+            return (try? probe.call("ping", timeout: generousTimeout)) != nil
         }
-        throw HarnessError.setup("presentd did not start listening: \(stderrText)")
     }
 
     /// Runs a program with stdout captured; returns (status, stdout).
@@ -108,7 +120,7 @@ final class DaemonHarness {
         defer { unlink(out); rmdir(dir) }
         let pid = try spawn(path, arguments, stdout: out, stderr: out, environment: environment)
         var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        waitpid(pid, &status, 0)   // the program's own run time is its business: no deadline
         let text = (try? String(contentsOfFile: out)) ?? ""
         return (exitStatus(status), text)
     }
