@@ -25,25 +25,34 @@ public enum ModalSize: Hashable, Sendable {
     case fluid(Double)
     /// ⌊length − 2·margin⌋.
     case sideMargin(Double)
+    /// The entry's preferredContentSize in this dimension, at most the whole length;
+    /// `default` until one is given.
+    case content
 
     /// Never negative: a margin that fitted before a rotation may not fit after it.
-    func width(in container: Size) -> Double {
+    func width(in container: Size, preferred: PreferredContentSize? = nil) -> Double {
         switch self {
         case .default: return max(0, (container.width - 60).rounded(.down))
+        case .content:
+            guard let w = preferred?.width else { return ModalSize.default.width(in: container) }
+            return max(0, min(w, container.width))
         default: return max(0, resolve(container.width))
         }
     }
 
-    func height(in container: Size) -> Double {
+    func height(in container: Size, preferred: PreferredContentSize? = nil) -> Double {
         switch self {
         case .default: return max(0, (container.height * 0.66).rounded(.down))
+        case .content:
+            guard let h = preferred?.height else { return ModalSize.default.height(in: container) }
+            return max(0, min(h, container.height))
         default: return max(0, resolve(container.height))
         }
     }
 
     private func resolve(_ length: Double) -> Double {
         switch self {
-        case .default: return length
+        case .default, .content: return length
         case .half: return (length / 2).rounded(.down)
         case .full: return length
         case .points(let n): return n
@@ -136,13 +145,15 @@ public enum PresentationStyle: Hashable, Sendable {
         return .bottom
     }
 
-    /// The presented view's frame in `container`, optionally kept inside its safe area.
-    public func frame(in container: Container, respectingSafeArea: Bool = false) -> Rect {
+    /// The presented view's frame in `container`, optionally kept inside its safe area;
+    /// `preferred` sizes a custom style's `content` dimensions.
+    public func frame(in container: Container, respectingSafeArea: Bool = false,
+                      preferred: PreferredContentSize? = nil) -> Rect {
         let area = respectingSafeArea ? container.safeBounds : container.bounds
-        return frame(inArea: area.size).offsetBy(dx: area.minX, dy: area.minY)
+        return frame(inArea: area.size, preferred: preferred).offsetBy(dx: area.minX, dy: area.minY)
     }
 
-    private func frame(inArea c: Size) -> Rect {
+    private func frame(inArea c: Size, preferred: PreferredContentSize?) -> Rect {
         switch self {
         case .fullScreen, .overFullScreen:
             return Rect(origin: .zero, size: c)
@@ -164,7 +175,7 @@ public enum PresentationStyle: Hashable, Sendable {
         case .slideIn(let edge, let fraction):
             return slideInFrame(edge: edge, fraction: fraction, in: c)
         case .custom(let layout):
-            return layout.frame(in: c)
+            return layout.frame(in: c, preferred: preferred)
         }
     }
 
@@ -184,8 +195,8 @@ public enum PresentationStyle: Hashable, Sendable {
 }
 
 extension CustomLayout {
-    func frame(in c: Size) -> Rect {
-        let size = Size(width: width.width(in: c), height: height.height(in: c))
+    func frame(in c: Size, preferred: PreferredContentSize?) -> Rect {
+        let size = Size(width: width.width(in: c, preferred: preferred), height: height.height(in: c, preferred: preferred))
         return Rect(origin: position.origin(for: size, in: c), size: size)
     }
 }

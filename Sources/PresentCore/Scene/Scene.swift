@@ -20,8 +20,9 @@ public struct Layer: Hashable, Sendable {
     public var color: Color?
     public var blur: BlurStyle?
     public var shadow: Shadow?
-    /// Content: the client's opaque label of what to draw.
-    public var content: String?
+    /// Content: which revision of the entry's content to draw (the content itself is in
+    /// the entry: willPresent, updated, stack, the subscribe snapshot); dimming: nil.
+    public var contentRevision: Int?
     /// Content: an entry above dims this one's tint (seed 000).
     public var tintDimmed: Bool
 }
@@ -72,10 +73,10 @@ extension ModalStack {
         let p = e.presentation
         let dimming = Layer(entryID: e.id, role: .dimming, frame: container.bounds, alpha: v.dimming, scale: 1,
                             rotation: 0, cornerRadius: 0, color: p.background.color, blur: p.background.blur,
-                            shadow: nil, content: nil, tintDimmed: false)
+                            shadow: nil, contentRevision: nil, tintDimmed: false)
         let content = Layer(entryID: e.id, role: .content, frame: v.frame, alpha: v.alpha, scale: v.scale,
                             rotation: v.rotation, cornerRadius: p.cornerRadius, color: nil, blur: nil,
-                            shadow: p.shadow, content: e.effectiveContent, tintDimmed: tintDimmed)
+                            shadow: p.shadow, contentRevision: e.contentRevision, tintDimmed: tintDimmed)
         return [dimming, content]
     }
 }

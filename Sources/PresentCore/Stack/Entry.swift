@@ -28,6 +28,12 @@ public enum DismissReason: String, Sendable, CaseIterable {
     case ownerGone
     /// An `override` presentation of equal or higher priority replaced it.
     case preempted
+    /// One of its actions was activated (the action is named with the event).
+    case action
+    /// Escape or back, with no cancel action to activate.
+    case key
+    /// Its auto-dismiss countdown ran out.
+    case timeout
 }
 
 /// A swipe in progress on an entry: the finger's displacement along the way out.
@@ -64,6 +70,15 @@ public struct Entry: Hashable, Sendable {
     /// threw it through. Kept so a re-layout can re-aim it.
     var exitTransition: Transition?
     var exitEdge: Edge?
+    /// Grows with every change of the content in force, from 1: renderers redraw the
+    /// inside when the revision a frame names is not the one they drew.
+    public internal(set) var contentRevision = 1
+    /// The field a renderer says has focus (`focus`).
+    public internal(set) var focusedField: String?
+    /// The action that made it leave (reason `action`).
+    public internal(set) var dismissAction: String?
+    /// The auto-dismiss countdown, from the moment it finished presenting.
+    var countdown: Countdown?
 
     init(id: String, owner: OwnerID, presentation: Presentation, state: EntryState, sequence: Int) {
         self.id = id; self.owner = owner; self.presentation = presentation; self.state = state; self.sequence = sequence
@@ -80,8 +95,8 @@ public struct Entry: Hashable, Sendable {
         }
     }
 
-    /// The content label in force (a replacement's while adapted).
-    public var effectiveContent: String? {
+    /// The content in force (a replacement's while adapted).
+    public var effectiveContent: Content? {
         if isAdapted, case .replacement(_, let content) = presentation.adaptive { return content }
         return presentation.content
     }
@@ -93,7 +108,8 @@ public struct Entry: Hashable, Sendable {
 
     /// The laid-out, presented state: the style's frame, moved for the keyboard.
     public func restState(in container: Container) -> VisualState {
-        let frame = effectiveStyle.frame(in: container, respectingSafeArea: presentation.respectsSafeArea)
+        let frame = effectiveStyle.frame(in: container, respectingSafeArea: presentation.respectsSafeArea,
+                                         preferred: presentation.preferredContentSize)
         return VisualState(frame: presentation.keyboard.frame(for: frame, in: container),
                            dimming: presentation.background.opacity)
     }
@@ -120,6 +136,12 @@ public struct Entry: Hashable, Sendable {
         guard let animation else { return false }
         return !animation.isFinished(at: t)
     }
+
+    /// A person is working with it: dragging it, or typing in one of its fields.
+    var isInteracting: Bool { swipe != nil || focusedField != nil }
+
+    /// When its auto-dismiss countdown runs out, if it is running.
+    var autoDismissDeadline: Double? { state == .presented ? countdown?.deadline : nil }
 
     var isOnScreen: Bool { state != .queued }
     var isInTransition: Bool { state == .presenting || state == .dismissing }

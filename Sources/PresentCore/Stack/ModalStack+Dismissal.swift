@@ -6,9 +6,15 @@
 extension ModalStack {
     /// Dismisses `id` and every entry above it; returns their ids, the named one first.
     /// A queued entry is simply withdrawn.
+    /// `action`: with reason `action`, the action that was activated (the events name it).
     public mutating func dismiss(id: String, animated: Bool = true, transition: Transition? = nil,
-                                 reason: DismissReason = .request, at t: Double) throws(StackError) -> [String] {
+                                 reason: DismissReason = .request, action: String? = nil,
+                                 at t: Double) throws(StackError) -> [String] {
         advance(to: t)
+        if let action {
+            if let q = queue.firstIndex(where: { $0.id == id }) { queue[q].dismissAction = action }
+            if let i = entries.firstIndex(where: { $0.id == id }) { entries[i].dismissAction = action }
+        }
         if let q = queue.firstIndex(where: { $0.id == id }) {
             withdraw(at: q, reason: reason)
             return [id]

@@ -89,6 +89,7 @@ extension ModalStack {
     /// Feeds one step of a swipe: translation (dx, dy) since it began, velocity in points/s.
     public mutating func swipe(_ phase: SwipePhase, translation: Point, velocity: Point = .zero, at t: Double) -> SwipeResult {
         advance(to: t)
+        defer { syncCountdowns() }   // a drag holds an auto-dismiss countdown while it lasts
         if phase == .began { beginSwipe() }
         guard let i = entries.lastIndex(where: { $0.swipe != nil }), var s = entries[i].swipe, !s.released else {
             return SwipeResult(id: nil, progress: 0, outcome: .ignored)
@@ -145,6 +146,7 @@ extension ModalStack {
         entries[i].swipe = nil
         entries[i].animation = Animation(from: s.visual, to: entries[i].restState(in: container),
                                          start: time, duration: duration, curve: .easeInEaseOut)
+        syncCountdowns()
     }
 
     private mutating func beginSwipe() {

@@ -15,6 +15,7 @@ extension ModalStack {
         adaptEntries()
         relayout(from: current, duration: duration ?? configuration.containerChangeDuration,
                  curve: configuration.containerChangeTiming)
+        syncCountdowns()   // a drag that was in progress ended
     }
 
     /// The keyboard rose to `height` (0 = hidden); entries avoid it by their keyboard mode.
@@ -39,44 +40,52 @@ extension ModalStack {
         for i in entries.indices {
             let wants = entries[i].wantsAdaptation(in: container)
             guard wants != entries[i].isAdapted else { continue }
+            let before = entries[i].effectiveContent
             entries[i].isAdapted = wants
+            if entries[i].effectiveContent != before { entries[i].contentRevision += 1 }
             let e = entries[i]
-            emit(e, .adapted, at: time, adaptation: .init(active: wants, style: e.effectiveStyle, content: e.effectiveContent))
+            emit(e, .adapted, at: time, adaptation: .init(active: wants, style: e.effectiveStyle, content: e.effectiveContent),
+                 content: true)
         }
         for i in queue.indices { queue[i].isAdapted = queue[i].wantsAdaptation(in: container) }
         events.append(.stackChanged)
     }
 
     /// Moves every entry from `current` (its visual state before the change, by index)
-    /// towards its new target: transitions keep their end time, entries at rest animate
-    /// over `duration`.
+    /// towards its new target.
     private mutating func relayout(from current: [VisualState], duration: Double, curve: TimingCurve) {
         for i in entries.indices {
-            var e = entries[i]
-            let rest = e.restState(in: container)
-            switch e.state {
-            case .presenting:
-                e.animation = retarget(e.animation, to: rest, fallback: duration, curve: curve)
-            case .dismissing:
-                e.animation = retarget(e.animation, to: dismissTarget(of: e), fallback: duration, curve: curve)
-            case .presented:
-                // A drag in progress ends: the new layout is no place to finish it, and
-                // moving its base under the finger would make the entry jump.
-                e.swipe = nil
-                let now = current[i]
-                e.animation = duration > 0 && now != rest
-                    ? (e.animation ?? Animation(from: now, to: now, start: time, duration: 0, curve: .linear))
-                        .redirected(to: rest, at: time, duration: duration, curve: curve)
-                    : nil
-            case .queued:
-                break
-            }
-            entries[i] = e
+            entries[i] = retargeted(entries[i], from: current[i], duration: duration, curve: curve)
         }
     }
 
+    /// `e` aimed at its target in the current layout, from `now` (where it is drawn
+    /// before the change): transitions keep their end time, entries at rest animate over
+    /// `duration`. Re-layouts and in-place updates share it.
+    func retargeted(_ entry: Entry, from now: VisualState, duration: Double, curve: TimingCurve) -> Entry {
+        var e = entry
+        let rest = e.restState(in: container)
+        switch e.state {
+        case .presenting:
+            e.animation = retarget(e.animation, to: rest)
+        case .dismissing:
+            e.animation = retarget(e.animation, to: dismissTarget(of: e))
+        case .presented:
+            // A drag in progress ends: the new layout is no place to finish it, and
+            // moving its base under the finger would make the entry jump.
+            e.swipe = nil
+            e.animation = duration > 0 && now != rest
+                ? (e.animation ?? Animation(from: now, to: now, start: time, duration: 0, curve: .linear))
+                    .redirected(to: rest, at: time, duration: duration, curve: curve)
+                : nil
+        case .queued:
+            break
+        }
+        return e
+    }
+
     /// The same motion aimed at a new target, ending when it would have ended.
-    private func retarget(_ a: Animation?, to target: VisualState, fallback: Double, curve: TimingCurve) -> Animation {
+    private func retarget(_ a: Animation?, to target: VisualState) -> Animation {
         guard let a, !a.isFinished(at: time) else {
             return Animation(from: target, to: target, start: time, duration: 0, curve: .linear)
         }

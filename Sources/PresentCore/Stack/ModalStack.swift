@@ -7,6 +7,12 @@
 public enum StackError: Error, Hashable, Sendable {
     case notFound(id: String)
     case duplicateID(id: String)
+    /// The entry has no action with this id.
+    case unknownAction(id: String, action: String)
+    /// The entry has no field with this id.
+    case unknownField(id: String, field: String)
+    /// The entry is queued or already leaving: nobody can be answering it.
+    case notShown(id: String, state: EntryState)
 }
 
 /// The answer to a present request.
@@ -136,10 +142,11 @@ public struct ModalStack: Sendable {
                                              slideEdge: e.effectiveStyle.slideEdge, phase: .presenting)
         e.animation = Animation(from: from, to: rest, start: time, duration: transition.duration, curve: transition.timing)
         entries.append(e)
-        emit(e, .willPresent, at: time, animation: e.animation)
+        emit(e, .willPresent, at: time, animation: e.animation, content: true)
         if e.isAdapted {
             // Presented straight into compact traits: say so, as a rotation would have.
-            emit(e, .adapted, at: time, adaptation: .init(active: true, style: e.effectiveStyle, content: e.effectiveContent))
+            emit(e, .adapted, at: time, adaptation: .init(active: true, style: e.effectiveStyle, content: e.effectiveContent),
+                 content: true)
         }
         events.append(.stackChanged)
         resolveStatusBar(duration: e.animation?.duration ?? 0)
@@ -154,27 +161,46 @@ public struct ModalStack: Sendable {
         settle()
     }
 
-    /// Completes every transition that has ended by `time`, in end-time order.
+    /// Completes every transition that has ended by `time` and runs out every auto-dismiss
+    /// countdown due by then, each at its own time, in time order.
     mutating func settle() {
         let now = time
-        while let index = earliestFinishedTransition(by: now) {
-            let end = entries[index].animation?.end ?? now
-            time = end
-            complete(at: index)
+        while let due = earliestDue(by: now) {
+            time = due.time
+            switch due.kind {
+            case .transitionEnd: complete(at: due.index)
+            case .timeout: timeOut(at: due.index)
+            }
             startQueuedIfIdle()
         }
         time = now
         startQueuedIfIdle()
         dropFinishedRelayouts()
+        syncCountdowns()
     }
 
-    private func earliestFinishedTransition(by t: Double) -> Int? {
-        var best: (index: Int, end: Double)?
-        for (i, e) in entries.enumerated() where e.isInTransition && e.swipe == nil {
-            let end = e.animation?.end ?? time
-            if end <= t, best == nil || end < best!.end { best = (i, end) }
+    private enum DueKind { case transitionEnd, timeout }
+
+    /// The first transition end or countdown deadline at or before t (transition ends
+    /// first on a tie: an entry finishes presenting before anything times out).
+    private func earliestDue(by t: Double) -> (index: Int, time: Double, kind: DueKind)? {
+        var best: (index: Int, time: Double, kind: DueKind)?
+        for (i, e) in entries.enumerated() {
+            if e.isInTransition && e.swipe == nil {
+                let end = e.animation?.end ?? time
+                if end <= t, best == nil || end < best!.time { best = (i, end, .transitionEnd) }
+            }
+            if let deadline = e.autoDismissDeadline, deadline <= t, best == nil || deadline < best!.time {
+                best = (i, deadline, .timeout)
+            }
         }
-        return best?.index
+        return best
+    }
+
+    /// When the next auto-dismiss countdown runs out if nothing else happens: the daemon
+    /// wakes then even when nothing moves.
+    public var nextDeadline: Double? {
+        entries.compactMap(\.autoDismissDeadline).min()
     }
 
     private mutating func complete(at index: Int) {
@@ -183,6 +209,7 @@ public struct ModalStack: Sendable {
         case .presenting:
             e.state = .presented
             e.animation = nil
+            if let auto = e.presentation.autoDismiss { e.countdown = Countdown(remaining: auto.after, runningSince: time) }
             entries[index] = e
             emit(e, .didPresent, at: time)
         case .dismissing:
@@ -225,10 +252,14 @@ public struct ModalStack: Sendable {
 
     // MARK: Events
 
+    /// `content`: the notice carries the entry's content and revision (willPresent, updated).
     mutating func emit(_ e: Entry, _ event: LifecycleEvent, at t: Double, reason: DismissReason? = nil,
-                       animation: Animation? = nil, adaptation: LifecycleNotice.Adaptation? = nil) {
-        events.append(.lifecycle(LifecycleNotice(id: e.id, owner: e.owner, event: event, time: t, reason: reason,
-                                                 animation: animation, adaptation: adaptation)))
+                       animation: Animation? = nil, adaptation: LifecycleNotice.Adaptation? = nil, content: Bool = false) {
+        var notice = LifecycleNotice(id: e.id, owner: e.owner, event: event, time: t, reason: reason,
+                                     animation: animation, adaptation: adaptation)
+        if reason == .action { notice.action = e.dismissAction }
+        if content { notice.content = .init(content: e.effectiveContent, revision: e.contentRevision) }
+        events.append(.lifecycle(notice))
     }
 }
 

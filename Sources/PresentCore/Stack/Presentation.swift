@@ -63,7 +63,7 @@ public enum AdaptivePolicy: Hashable, Sendable {
     /// Switch to full-screen.
     case fullScreen
     /// Show another presentation (e.g. "rotate the device") while the traits last.
-    case replacement(style: PresentationStyle, content: String?)
+    case replacement(style: PresentationStyle, content: Content?)
 }
 
 /// SwiftEntryKit's precedence: how a request competes with what is on screen.
@@ -83,8 +83,15 @@ public struct Presentation: Hashable, Sendable {
     /// returns that entry instead (seed 000's guard) unless `deduplicate` is false.
     public var kind: String?
     public var deduplicate: Bool
-    /// An opaque label passed through to renderers (what to draw in the content layer).
-    public var content: String?
+    /// What renderers draw in the content layer, and the actions and fields it answers with.
+    public var content: Content?
+    /// The size the content would like (a custom style's `content` dimensions use it).
+    public var preferredContentSize: PreferredContentSize?
+    /// Leave on its own some time after presenting.
+    public var autoDismiss: AutoDismiss?
+    /// Escape and back dismiss the entry when it has no cancel action; nil = when it has
+    /// actions (a dialog), not otherwise (a sheet the app manages itself).
+    public var dismissOnEscape: Bool?
     public var style: PresentationStyle
     /// Keep the frame inside the container's safe area.
     public var respectsSafeArea: Bool
@@ -106,7 +113,9 @@ public struct Presentation: Hashable, Sendable {
     /// Dim the tint of what is underneath while presented (seed 000).
     public var dimsPresenterTint: Bool
 
-    public init(id: String? = nil, kind: String? = nil, deduplicate: Bool = true, content: String? = nil,
+    public init(id: String? = nil, kind: String? = nil, deduplicate: Bool = true, content: Content? = nil,
+                preferredContentSize: PreferredContentSize? = nil, autoDismiss: AutoDismiss? = nil,
+                dismissOnEscape: Bool? = nil,
                 style: PresentationStyle, respectsSafeArea: Bool = false,
                 transition: Transition? = nil, dismissTransition: Transition? = nil,
                 background: Background = .standard, cornerRadius: Double? = nil, shadow: Shadow? = nil,
@@ -115,6 +124,8 @@ public struct Presentation: Hashable, Sendable {
                 priority: Int = Presentation.normalPriority, precedence: Precedence = .enqueue,
                 dimsPresenterTint: Bool = false, defaults: StackConfiguration = .standard) {
         self.id = id; self.kind = kind; self.deduplicate = deduplicate; self.content = content
+        self.preferredContentSize = preferredContentSize; self.autoDismiss = autoDismiss
+        self.dismissOnEscape = dismissOnEscape
         self.style = style; self.respectsSafeArea = respectsSafeArea
         self.transition = transition ?? defaults.defaultTransition(for: style)
         self.dismissTransition = dismissTransition
@@ -136,6 +147,9 @@ public struct Presentation: Hashable, Sendable {
         default: return 0
         }
     }
+
+    /// Whether Escape and back dismiss an entry that has no cancel action.
+    public var effectiveDismissOnEscape: Bool { dismissOnEscape ?? !(content?.actions.isEmpty ?? true) }
 
     /// The transition used to dismiss: the dismiss transition, else the presentation's.
     public var effectiveDismissTransition: Transition { dismissTransition ?? transition }

@@ -4,6 +4,8 @@
 /// A step in an entry's life.
 public enum LifecycleEvent: String, Sendable, CaseIterable {
     case queued, willPresent, didPresent, willDismiss, didDismiss, adapted
+    /// An `update` changed the entry in place (content, geometry, chrome or countdown).
+    case updated
 }
 
 /// One life-cycle notice.
@@ -19,11 +21,21 @@ public struct LifecycleNotice: Hashable, Sendable {
     public var animation: Animation?
     /// For `adapted`: whether the adaptation is now in force, and the style now shown.
     public var adaptation: Adaptation?
+    /// willDismiss and didDismiss with reason `action`: the action that was activated.
+    public var action: String?
+    /// willPresent and updated: what the entry shows from now on.
+    public var content: ContentState?
+
+    /// An entry's content and the revision that names it.
+    public struct ContentState: Hashable, Sendable {
+        public var content: Content?
+        public var revision: Int
+    }
 
     public struct Adaptation: Hashable, Sendable {
         public var active: Bool
         public var style: PresentationStyle
-        public var content: String?
+        public var content: Content?
     }
 }
 

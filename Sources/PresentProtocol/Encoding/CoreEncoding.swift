@@ -75,6 +75,7 @@ public enum CoreEncoding {
         case .points(let n): return ["points": .number(n)]
         case .fluid(let f): return ["fluid": .number(f)]
         case .sideMargin(let n): return ["sideMargin": .number(n)]
+        case .content: return "content"
         }
     }
 
@@ -115,7 +116,7 @@ public enum CoreEncoding {
         if let c = l.color { o["color"] = color(c) }
         if let b = l.blur { o["blur"] = .string(b.rawValue) }
         if let s = l.shadow { o["shadow"] = shadow(s) }
-        if let c = l.content { o["content"] = .string(c) }
+        if let r = l.contentRevision { o["contentRevision"] = .int(Int64(r)) }
         if l.tintDimmed { o["tintDimmed"] = true }
         return .object(o)
     }
@@ -133,7 +134,11 @@ public enum CoreEncoding {
                              "frame": rect(e.restState(in: stack.container).frame),
                              "priority": .int(Int64(e.presentation.priority)), "adapted": .bool(e.isAdapted)]
         if let k = e.presentation.kind { o["kind"] = .string(k) }
-        if let c = e.effectiveContent { o["content"] = .string(c) }
+        if let c = e.effectiveContent { o["content"] = content(c) }
+        o["contentRevision"] = .int(Int64(e.contentRevision))
+        if let s = e.presentation.preferredContentSize { o["preferredContentSize"] = preferredContentSize(s) }
+        if let a = e.presentation.autoDismiss { o["autoDismiss"] = autoDismiss(a) }
+        if let f = e.focusedField { o["focusedField"] = .string(f) }
         return .object(o)
     }
 
@@ -146,10 +151,17 @@ public enum CoreEncoding {
         var o: JSONObject = ["id": .string(n.id), "event": .string(n.event.rawValue), "time": .number(n.time),
                              "owner": .int(Int64(truncatingIfNeeded: n.owner))]
         if let r = n.reason { o["reason"] = .string(r.rawValue) }
+        if let a = n.action { o["action"] = .string(a) }
         if let a = n.animation { o["animation"] = animation(a) }
+        if let c = n.content {
+            // `content: null` in an update that cleared it; absent from those that never had any.
+            if let content = c.content { o["content"] = self.content(content) }
+            else if n.event == .updated { o["content"] = .null }
+            o["contentRevision"] = .int(Int64(c.revision))
+        }
         if let a = n.adaptation {
             var ad: JSONObject = ["active": .bool(a.active), "style": style(a.style)]
-            if let c = a.content { ad["content"] = .string(c) }
+            if let c = a.content { ad["content"] = content(c) }
             o["adaptation"] = .object(ad)
         }
         return .object(o)

@@ -9,6 +9,7 @@ extension RequestDecoder {
         "id", "kind", "deduplicate", "content", "style", "respectsSafeArea", "transition", "dismissTransition",
         "background", "cornerRadius", "shadow", "dismissOnTap", "dismissOnSwipe", "confirmDismiss", "keyboard",
         "statusBar", "adaptive", "priority", "precedence", "dimsPresenterTint",
+        "preferredContentSize", "autoDismiss", "dismissOnEscape",
     ]
 
     func presentRequest(_ p: ParamReader) throws(RPCError) -> PresentRequest {
@@ -18,7 +19,10 @@ extension RequestDecoder {
             id: try p.optionalField("id").map(name),
             kind: try p.optionalField("kind").map(name),
             deduplicate: try p.optionalBool("deduplicate") ?? true,
-            content: try p.optionalField("content").map(name),
+            content: try p.optionalField("content").map(content),
+            preferredContentSize: try p.optionalObject("preferredContentSize").map(preferredContentSize),
+            autoDismiss: try p.optionalObject("autoDismiss").map(autoDismiss),
+            dismissOnEscape: try p.optionalBool("dismissOnEscape"),
             style: style,
             respectsSafeArea: try p.optionalBool("respectsSafeArea") ?? false,
             transition: try p.optionalObject("transition").map { o throws(RPCError) in try transition(o, for: style) },
@@ -86,7 +90,8 @@ extension RequestDecoder {
             case "default": return .default
             case "half": return .half
             case "full": return .full
-            default: throw v.invalid("must be default, half, full, or {\"points\"|\"fluid\"|\"sideMargin\": number}")
+            case "content": return .content
+            default: throw v.invalid("must be default, half, full, content, or {\"points\"|\"fluid\"|\"sideMargin\": number}")
             }
         }
         let (o, key) = try soleKey(v, of: ["points", "fluid", "sideMargin"])
@@ -238,6 +243,6 @@ extension RequestDecoder {
         let (o, _) = try soleKey(v, of: ["replacement"])
         let r = try o.object("replacement")
         try r.rejectUnknownKeys(allowed: ["style", "content"])
-        return .replacement(style: try style(try r.field("style")), content: try r.optionalField("content").map(name))
+        return .replacement(style: try style(try r.field("style")), content: try r.optionalField("content").map(content))
     }
 }

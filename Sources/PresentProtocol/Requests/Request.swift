@@ -83,10 +83,20 @@ public enum Request: Sendable {
     case swipe(SwipePhase, translation: Point, velocity: Point)
     case advance(seconds: Double)
     case sync(nonce: JSONValue)
+    /// Changes an entry in place.
+    case update(id: String, EntryUpdate)
+    /// A renderer or shell pressed one of an entry's buttons; `fields` holds the values
+    /// the renderer has for the entry's fields.
+    case activate(id: String, action: String, fields: [String: String])
+    /// Escape, Enter or back, for the topmost entry; `fields` as for activate.
+    case key(Key, fields: [String: String])
+    /// A renderer says which field of an entry has focus (nil: none).
+    case focus(id: String, field: String?)
 
     /// The method names, as on the wire.
     public static let methods = ["hello", "ping", "present", "dismiss", "dismissAll", "stack", "subscribe",
-                                 "unsubscribe", "setContainer", "keyboard", "tap", "swipe", "advance", "sync"]
+                                 "unsubscribe", "setContainer", "keyboard", "tap", "swipe", "advance", "sync",
+                                 "update", "activate", "key", "focus"]
 }
 
 /// The bounds every value is checked against (documented in docs/PROTOCOL.md).
@@ -103,5 +113,16 @@ public struct ProtocolLimits: Hashable, Sendable {
     public var maxCoordinate: Double = 1_000_000
     /// Largest manual-clock advance in one request, seconds.
     public var maxAdvance: Double = 3600
+    /// Content: a title, an action's title, a placeholder, an accessibility label.
+    public var maxTitleLength = 256
+    /// Content: a message, a hint, a field's value, an icon's path.
+    public var maxMessageLength = 4096
+    /// Content: action and field ids.
+    public var maxContentIDLength = 64
+    /// Content: buttons and text fields of one entry.
+    public var maxActions = 8
+    public var maxFields = 4
+    /// Longest auto-dismiss countdown, seconds (a day).
+    public var maxAutoDismiss: Double = 86_400
     public init() {}
 }

@@ -72,6 +72,18 @@ public struct RequestDecoder: Sendable {
         case "sync":
             try p.rejectUnknownKeys(allowed: ["nonce"])
             return .sync(nonce: p.value("nonce") ?? .null)
+        case "update":
+            return try update(p)
+        case "activate":
+            try p.rejectUnknownKeys(allowed: ["id", "action", "fields"])
+            return .activate(id: try name(p.field("id")), action: try contentID(p.field("action")),
+                             fields: try fieldValues(p))
+        case "key":
+            try p.rejectUnknownKeys(allowed: ["key", "fields"])
+            return .key(try p.enumValue("key"), fields: try fieldValues(p))
+        case "focus":
+            try p.rejectUnknownKeys(allowed: ["id", "field"])
+            return .focus(id: try name(p.field("id")), field: try p.optionalField("field").map(contentID))
         default:
             throw RPCError(code: .methodNotFound,
                            message: "unknown method \"\(method)\"; methods: \(Request.methods.joined(separator: ", "))",

@@ -73,12 +73,24 @@ extension Daemon {
     // MARK: Recording
 
     /// Remembers a successful `present`'s params for the state file.
+    /// An `update`'s members replace the saved ones (null removes them), so a restored
+    /// entry shows what it showed; how the change animated is not kept.
     func rememberPresentation(_ request: Request, params: JSONValue?, result: JSONValue) {
-        guard continuity.path != nil, case .present = request, result["deduplicated"] != true,
-              let id = result["id"]?.stringValue else { return }
-        var object = params?.objectValue ?? [:]
-        object["id"] = .string(id)
-        continuity.params[id] = .object(object)
+        guard continuity.path != nil, let id = result["id"]?.stringValue else { return }
+        switch request {
+        case .present where result["deduplicated"] != true:
+            var object = params?.objectValue ?? [:]
+            object["id"] = .string(id)
+            continuity.params[id] = .object(object)
+        case .update:
+            guard var saved = continuity.params[id]?.objectValue else { return }
+            for (key, value) in params?.objectValue ?? [:] where key != "duration" && key != "timing" {
+                saved[key] = value == .null ? nil : value
+            }
+            continuity.params[id] = .object(saved)
+        default:
+            return
+        }
     }
 
     /// Schedules a write of the state at the end of this loop iteration.

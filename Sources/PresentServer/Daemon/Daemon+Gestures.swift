@@ -56,9 +56,11 @@ extension Daemon {
         return .deferred
     }
 
-    /// Asks the owner of `id` whether it may go, if it asked to be asked. Returns false
-    /// when no question is needed (the caller proceeds at once).
-    private func confirm(_ id: String, reason: DismissReason, then resolve: @escaping (Bool, String) -> Void) -> Bool {
+    /// Asks the owner of `id` whether it may go, if it asked to be asked; `details` join
+    /// the question's params (the action, for reason `action`). Returns false when no
+    /// question is needed (the caller proceeds at once).
+    func confirm(_ id: String, reason: DismissReason, details: JSONObject = [:],
+                 then resolve: @escaping (Bool, String) -> Void) -> Bool {
         guard confirmDismiss.contains(id), let entry = stack.entry(id: id), let owner = clients[entry.owner] else {
             return false
         }
@@ -72,9 +74,10 @@ extension Daemon {
             self.settleConfirmation(questionID, allow: true, how: "timeout")
         }
         timer.start(after: configuration.shouldDismissTimeout)
-        send(RPCEncoding.request(id: .string(questionID), method: "shouldDismiss",
-                                 params: ["id": .string(id), "reason": .string(reason.rawValue),
-                                          "keyboardVisible": .bool(stack.container.keyboardHeight > 0)]), to: owner)
+        var params: JSONObject = ["id": .string(id), "reason": .string(reason.rawValue),
+                                  "keyboardVisible": .bool(stack.container.keyboardHeight > 0)]
+        for (key, value) in details { params[key] = value }
+        send(RPCEncoding.request(id: .string(questionID), method: "shouldDismiss", params: .object(params)), to: owner)
         return true
     }
 

@@ -29,6 +29,7 @@ extension Daemon {
             broadcast(.stack, method: "stack", params: ["entries": CoreEncoding.entries(of: stack)])
         }
         if visualsDirty || stack.isAnimating(at: stack.time) { startFrames() }
+        scheduleNextDeadline()
         serviceStateChanged()
     }
 

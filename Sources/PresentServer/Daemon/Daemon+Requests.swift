@@ -157,6 +157,16 @@ extension Daemon {
             return .result(["time": .double(manualTime)])
         case .sync(let nonce):
             return .result(["nonce": nonce])
+        case .update(let id, let change):
+            return .result(try update(id, change, for: client))
+        case .activate(let id, let action, let fields):
+            try admitDeferrable(for: client)
+            return counted(try activate(id, action: action, fields: fields, later: countedReply(for: client, later)), for: client)
+        case .key(let key, let fields):
+            try admitDeferrable(for: client)
+            return counted(try self.key(key, fields: fields, later: countedReply(for: client, later)), for: client)
+        case .focus(let id, let field):
+            return .result(try focus(id, field: field))
         }
     }
 
@@ -195,6 +205,14 @@ extension Daemon {
                                data: ["field": "id", "reason": "not on the stack or in the queue"])
             case .duplicateID(let id):
                 throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is already on the stack or queued")
+            case .unknownAction(let id, let action):
+                let known = stack.entry(id: id)?.effectiveContent?.actions.map { "\"\($0.id)\"" } ?? []
+                throw RPCError.invalidParams(field: "action", reason: "\"\(id)\" has no action \"\(action)\"; "
+                                             + (known.isEmpty ? "it has no actions" : "its actions: \(known.joined(separator: ", "))"))
+            case .unknownField(let id, let field):
+                throw RPCError.invalidParams(field: "field", reason: "\"\(id)\" has no field \"\(field)\"")
+            case .notShown(let id, let state):
+                throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is \(state.rawValue), not on screen to be answered")
             }
         }
     }

@@ -36,6 +36,9 @@ public final class Daemon {
     var visualsDirty = false
     /// The last frame sent said `animating: true`: the resting frame is still owed.
     var owesRestingFrame = false
+    /// Wakes the loop at the next auto-dismiss deadline (Daemon+Conversation).
+    var deadlineTimer: Timer?
+    var scheduledDeadline: Double?
 
     // Dismissal confirmation (shouldDismiss)
     var confirmDismiss: Set<String> = []
@@ -164,6 +167,8 @@ public final class Daemon {
         listener?.close()
         listener = nil
         frameTimer?.stop()
+        deadlineTimer?.close()
+        deadlineTimer = nil
         stopGracePeriod()   // restored entries stay saved for the next start
         for watcher in signalWatchers { watcher.close() }
         signalWatchers.removeAll()

@@ -124,6 +124,23 @@ struct ProtocolFuzzSession {
             case .advance(let seconds):
                 time += seconds
                 stack.advance(to: time)
+            case .update(let id, let change):
+                try stack.update(id: id, change, at: time)
+            case .activate(let id, let action, _):
+                if try stack.activation(id: id, action: action, at: time).dismisses {
+                    _ = try stack.dismiss(id: id, reason: .action, action: action, at: time)
+                }
+            case .key(let key, _):
+                switch stack.resolve(key, at: time) {
+                case .activate(let id, let action) where action.dismisses:
+                    _ = try stack.dismiss(id: id, reason: .action, action: action.id, at: time)
+                case .dismiss(let id):
+                    _ = try stack.dismiss(id: id, reason: .key, at: time)
+                case .activate, .unhandled:
+                    break
+                }
+            case .focus(let id, let field):
+                try stack.focus(id: id, field: field, at: time)
             case .hello, .ping, .stack, .subscribe, .unsubscribe, .sync:
                 stack.advance(to: time)
             }

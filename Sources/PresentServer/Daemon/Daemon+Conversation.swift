@@ -1,0 +1,149 @@
+// The conversation between an entry's owner and the person at the screen: `update`
+// changes an entry in place; `activate` and `key` come from the renderer or shell that
+// drew the buttons, and the owner hears the answer as an `action` notification, before
+// the reply to whoever pressed; `focus` holds an auto-dismiss countdown. A dismissal an
+// answer causes is put to a `confirmDismiss` owner first, as for taps.
+
+import PresentCore
+import PresentJSON
+import PresentProtocol
+
+extension Daemon {
+    // MARK: update
+
+    /// The owner changes its entry; anyone else is held to the dismiss policy.
+    func update(_ id: String, _ change: EntryUpdate, for client: Client) throws(RPCError) -> JSONValue {
+        if let entry = stack.entry(id: id) { try authorize([entry], by: client) }
+        let entry = try stackCall { s throws(StackError) in try s.update(id: id, change, at: now) }
+        visualsDirty = true
+        return ["id": .string(entry.id), "state": .string(entry.state.rawValue),
+                "contentRevision": .int(Int64(entry.contentRevision))]
+    }
+
+    // MARK: Answers
+
+    /// A button of entry `id` was pressed.
+    func activate(_ id: String, action actionID: String, fields: [String: String],
+                  later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
+        let action = try stackCall { s throws(StackError) in try s.activation(id: id, action: actionID, at: now) }
+        return try answer(id, with: action, fields: fields, reply: [:], later: later)
+    }
+
+    /// Escape, Enter or back, for the topmost entry.
+    func key(_ key: Key, fields: [String: String], later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
+        switch stack.resolve(key, at: now) {
+        case .activate(let id, let action):
+            return try answer(id, with: action, fields: fields, reply: ["handled": true], later: later)
+        case .dismiss(let id):
+            guard fields.isEmpty else {
+                throw .invalidParams(field: "fields", reason: "\(key.rawValue) dismisses \"\(id)\" without an action; there is nothing to send fields with")
+            }
+            let result: JSONObject = ["handled": true, "id": .string(id)]
+            return dismissConfirmed(id, reason: .key, action: nil, result: result, later: later)
+        case .unhandled(let id):
+            var result: JSONObject = ["handled": false]
+            if let id { result["id"] = .string(id) }
+            return .result(.object(result))
+        }
+    }
+
+    /// Tells the owner, then dismisses when the action does.
+    private func answer(_ id: String, with action: ContentAction, fields given: [String: String], reply: JSONObject,
+                        later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
+        guard let entry = stack.entry(id: id) else { throw .notFound("no presentation with id \"\(id)\"") }
+        let values = try answeredFields(of: entry, given: given)
+        notifyOwner(of: entry, action: action.id, fields: values)
+        var result = reply
+        result["id"] = .string(id)
+        result["action"] = .string(action.id)
+        guard action.dismisses else {
+            result["dismissed"] = false
+            return .result(.object(result))
+        }
+        return dismissConfirmed(id, reason: .action, action: action.id, result: result, later: later)
+    }
+
+    /// Every field of the entry with its answer: the value the renderer sent, else the
+    /// field's own value, else "". A value for a field the entry lacks, or a number field's
+    /// value that is not a number, is refused before anything happens.
+    private func answeredFields(of entry: Entry, given: [String: String]) throws(RPCError) -> JSONObject {
+        let fields = entry.effectiveContent?.fields ?? []
+        for (key, value) in given.sorted(by: { $0.key < $1.key }) {
+            guard let field = fields.first(where: { $0.id == key }) else {
+                throw .invalidParams(field: "fields.\(key)", reason: "\"\(entry.id)\" has no field \"\(key)\"")
+            }
+            if field.kind == .number, !value.isEmpty, Double(value).map({ !$0.isFinite }) ?? true {
+                throw .invalidParams(field: "fields.\(key)", reason: "must be a number for a number field")
+            }
+        }
+        var values: JSONObject = [:]
+        for field in fields { values[field.id] = .string(given[field.id] ?? field.value ?? "") }
+        return values
+    }
+
+    /// The `action` notification, to the owner alone, lossless and numbered with the
+    /// lifecycle events. An owner that is gone (a restored entry whose client has not
+    /// resumed yet) has nobody to hear it; the dismissal still happens.
+    private func notifyOwner(of entry: Entry, action: String, fields: JSONObject) {
+        eventSeq += 1
+        guard let owner = clients[entry.owner] else {
+            return log.info("\(entry.id): action \(action) with no owner connected to hear it")
+        }
+        send(RPCEncoding.notification(method: "action",
+                                      params: ["id": .string(entry.id), "action": .string(action), "fields": .object(fields),
+                                               "seq": .int(Int64(truncatingIfNeeded: eventSeq))]), to: owner)
+    }
+
+    /// Dismisses `id` for `reason` once its owner allows it (at once when it did not ask
+    /// to be asked); `result` gains `dismissed` and, after a question, `confirmation`.
+    private func dismissConfirmed(_ id: String, reason: DismissReason, action: String?, result: JSONObject,
+                                  later: @escaping (JSONValue) -> Void) -> Outcome {
+        let finish = { [unowned self] (allow: Bool, how: String) -> JSONValue in
+            var r = result
+            r["dismissed"] = false
+            if allow, (try? self.stack.dismiss(id: id, reason: reason, action: action, at: self.now)) != nil {
+                self.visualsDirty = true
+                r["dismissed"] = true
+            }
+            if how != "none" { r["confirmation"] = .string(how) }
+            return .object(r)
+        }
+        var question: JSONObject = [:]
+        if let action { question["action"] = .string(action) }
+        guard confirm(id, reason: reason, details: question, then: { allow, how in later(finish(allow, how)) }) else {
+            return .result(finish(true, "none"))
+        }
+        return .deferred
+    }
+
+    /// A renderer says which field has focus.
+    func focus(_ id: String, field: String?) throws(RPCError) -> JSONValue {
+        try stackCall { s throws(StackError) in try s.focus(id: id, field: field, at: now) }
+        return [:]
+    }
+
+    // MARK: The countdown on the real clock
+
+    /// Arms the wake-up for the next auto-dismiss deadline. Frames run only while something
+    /// moves, so an entry at rest counting down needs a timer of its own; the stack itself
+    /// places the dismissal at the exact deadline, however late the timer fires.
+    func scheduleNextDeadline() {
+        guard configuration.clock == .monotonic, !shuttingDown else { return }
+        guard let deadline = stack.nextDeadline else {
+            deadlineTimer?.cancel()
+            scheduledDeadline = nil
+            return
+        }
+        guard deadline != scheduledDeadline else { return }
+        if deadlineTimer == nil {
+            deadlineTimer = try? Timer(loop: loop)
+            deadlineTimer?.onFire = { [unowned self] in
+                self.scheduledDeadline = nil
+                self.stack.advance(to: self.now)
+                self.publishEvents()
+            }
+        }
+        scheduledDeadline = deadline
+        deadlineTimer?.start(after: max(0, deadline - now))
+    }
+}
