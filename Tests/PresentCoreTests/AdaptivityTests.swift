@@ -7,7 +7,7 @@ import Testing
 import PresentCore
 
 /// A stack with `policy`'s popup presented at rest in portrait (t = 1).
-func adaptive(_ policy: AdaptivePolicy, content: String? = "form") -> ModalStack {
+func adaptive(_ policy: AdaptivePolicy, content: Content? = "form") -> ModalStack {
     var stack = ModalStack()
     stack.show(sheet("a", style: .popup, adaptive: policy, content: content), at: 0)
     stack.advance(to: 1)
@@ -42,7 +42,10 @@ func adaptive(_ policy: AdaptivePolicy, content: String? = "form") -> ModalStack
         #expect(stack.entry(id: "a")?.isAdapted == false)
         stack.advance(to: 3)
         #expect(stack.scene(at: 3).content("a")?.frame == popupFrame)
-        #expect(stack.scene(at: 3).content("a")?.content == "form")
+        #expect(stack.entry(id: "a")?.effectiveContent == "form")
+        // A replacement swapped the content in and out again (two revisions); the others kept it.
+        let swaps = if case .replacement = policy { 2 } else { 0 }
+        #expect(stack.scene(at: 3).content("a")?.contentRevision == 1 + swaps)
     }
 
     @Test func aReplacementShowsItsOwnContentWhileTheTraitsLast() throws {
@@ -50,10 +53,12 @@ func adaptive(_ policy: AdaptivePolicy, content: String? = "form") -> ModalStack
         stack.setContainer(landscape, at: 1)
         let on = try #require(stack.drainEvents().notices(.adapted).first)
         #expect(on.adaptation?.content == "rotate")
-        #expect(stack.scene(at: 1).content("a")?.content == "rotate")
+        #expect(on.content?.content == "rotate" && on.content?.revision == 2)
+        #expect(stack.scene(at: 1).content("a")?.contentRevision == 2)   // the inside changed
         #expect(stack.entry(id: "a")?.effectiveContent == "rotate")
         stack.setContainer(phone, at: 2)
-        #expect(stack.scene(at: 2).content("a")?.content == "form")
+        #expect(stack.entry(id: "a")?.effectiveContent == "form")
+        #expect(stack.scene(at: 2).content("a")?.contentRevision == 3)
     }
 
     @Test func withoutAPolicyNothingAdaptsButTheLayoutFollows() {

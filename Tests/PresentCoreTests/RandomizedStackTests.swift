@@ -202,7 +202,7 @@ struct RandomRun {
             let pair = { (s: Scene) in [s.dimming(id)!, s.content(id)!] }
             var a = pair(before), b = pair(after)
             // Labels and marks may switch (adaptation, tint); only motion is continuous.
-            for i in 0..<2 { b[i].content = a[i].content; b[i].tintDimmed = a[i].tintDimmed }
+            for i in 0..<2 { b[i].contentRevision = a[i].contentRevision; b[i].tintDimmed = a[i].tintDimmed }
             if ignoreDimmingFrames { a[0].frame = b[0].frame }
             let jump = largestJump(a, b)
             if jump >= jumpTolerance { fail("\(id) jumped by \(jump) at the operation's instant") }
@@ -250,8 +250,8 @@ struct RandomRun {
         case .didPresent: allowed = [.willPresent]
         case .willDismiss: allowed = [.willPresent, .didPresent]
         case .didDismiss: allowed = [.queued, .willDismiss]
-        case .adapted:
-            if ![.willPresent, .didPresent, .willDismiss].contains(last) { fail("\(n.id) adapted while \(String(describing: last))") }
+        case .adapted, .updated:
+            if ![.queued, .willPresent, .didPresent, .willDismiss].contains(last) { fail("\(n.id) \(n.event) while \(String(describing: last))") }
             return
         }
         if !allowed.contains(last) { fail("\(n.id): \(n.event) after \(String(describing: last))") }

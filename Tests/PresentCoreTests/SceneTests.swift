@@ -28,8 +28,9 @@ import PresentCore
         let scene = stack.scene(at: 2)
         let dim = try #require(scene.dimming("a")), card = try #require(scene.content("a"))
         #expect(dim.frame == phone.bounds && dim.color == tint && dim.blur == .dark && near(dim.alpha, 0.5))
-        #expect(dim.content == nil && dim.shadow == nil && dim.cornerRadius == 0)
-        #expect(card.content == "card" && card.shadow == shadow && card.cornerRadius == 4)
+        #expect(dim.contentRevision == nil && dim.shadow == nil && dim.cornerRadius == 0)
+        #expect(card.contentRevision == 1 && card.shadow == shadow && card.cornerRadius == 4)
+        #expect(stack.entry(id: "a")?.effectiveContent == "card")
         #expect(card.color == nil && card.blur == nil)
         #expect(scene.content("b")?.cornerRadius == 0)  // only alerts and popups are rounded by default
         #expect(scene.container == phone && scene.time == 2)

@@ -24,7 +24,7 @@ func sheet(_ id: String? = nil, kind: String? = nil, style: PresentationStyle = 
            dismissOnTap: Bool = true, dismissOnSwipe: Bool = false,
            statusBar: StatusBarAppearance? = nil, adaptive: AdaptivePolicy = .none,
            priority: Int = Presentation.normalPriority, precedence: Precedence = .enqueue,
-           deduplicate: Bool = true, content: String? = nil, dimsTint: Bool = false) -> Presentation {
+           deduplicate: Bool = true, content: Content? = nil, dimsTint: Bool = false) -> Presentation {
     Presentation(id: id, kind: kind, deduplicate: deduplicate, content: content, style: style,
                  transition: linear(transition, duration), dismissTransition: dismissTransition,
                  background: background, dismissOnTap: dismissOnTap, dismissOnSwipe: dismissOnSwipe,
@@ -138,7 +138,7 @@ func largestJump(_ a: [Layer], _ b: [Layer], ignoringDimmingFrames: Bool = false
     var jump = 0.0
     for (x, y) in zip(a, b) {
         guard x.entryID == y.entryID, x.role == y.role, x.color == y.color, x.blur == y.blur,
-              x.shadow == y.shadow, x.content == y.content, x.tintDimmed == y.tintDimmed else { return .infinity }
+              x.shadow == y.shadow, x.contentRevision == y.contentRevision, x.tintDimmed == y.tintDimmed else { return .infinity }
         var numbers = [(x.alpha, y.alpha), (x.scale, y.scale), (x.rotation, y.rotation),
                        (x.cornerRadius, y.cornerRadius)]
         if !(ignoringDimmingFrames && x.role == .dimming) {

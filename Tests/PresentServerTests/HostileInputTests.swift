@@ -172,11 +172,12 @@ enum HostileTable {
     /// Every field of `present` with a value of the wrong type; each error names the field.
     static let presentFields: [HostileLine] = {
         let wrong: [(String, String)] = [
-            ("id", "7"), ("kind", "[]"), ("deduplicate", #""yes""#), ("content", "{}"), ("style", "7"),
+            ("id", "7"), ("kind", "[]"), ("deduplicate", #""yes""#), ("content", "7"), ("style", "7"),
             ("respectsSafeArea", "1"), ("transition", #""zoom""#), ("dismissTransition", "[]"), ("background", "0.5"),
             ("cornerRadius", #""12""#), ("shadow", "true"), ("dismissOnTap", "0"), ("dismissOnSwipe", #""true""#),
             ("confirmDismiss", "[]"), ("keyboard", "1"), ("statusBar", #""dark""#), ("adaptive", "1"),
             ("priority", #""high""#), ("precedence", "1"), ("dimsPresenterTint", "{}"),
+            ("preferredContentSize", "1"), ("autoDismiss", "true"), ("dismissOnEscape", "0"),
         ]
         let nested: [(String, String, String)] = [
             ("transition.type", "transition", #"{"type":7}"#),

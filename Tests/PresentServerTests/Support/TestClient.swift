@@ -41,3 +41,11 @@ extension PresentClient {
 extension JSONValue {
     var double: Double? { doubleValue }
 }
+
+extension JSONValue {
+    /// An array's element, nil when this is not an array or the index is out of range.
+    subscript(index: Int) -> JSONValue? {
+        guard let items = arrayValue, items.indices.contains(index) else { return nil }
+        return items[index]
+    }
+}
