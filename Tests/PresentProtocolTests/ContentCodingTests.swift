@@ -1,0 +1,45 @@
+// Content decodes into the core's value and encodes back to what was sent: what a client
+// gives is exactly what renderers read, with defaults spelled out.
+
+import Testing
+import PresentCore
+import PresentJSON
+import PresentProtocol
+
+@Suite("Content coding")
+struct ContentCodingTests {
+    private func presented(_ params: String) throws -> Presentation {
+        guard case .present(let request) = try RequestDecoder().decode(method: "present", params: try JSONValue.parse(params)) else {
+            throw RPCError.internalError("not a present request")
+        }
+        return request.presentation
+    }
+
+    @Test func everyPartRoundTrips() throws {
+        let content = #"{"title":"Wi-Fi","message":"Join \"Home\"?","icon":{"path":"/usr/share/icons/wifi.svg"},"actions":[{"id":"join","title":"Join","dismisses":true,"role":"default"},{"id":"later","title":"Later","dismisses":false}],"fields":[{"id":"pw","kind":"secure","placeholder":"Password"},{"id":"n","kind":"number","value":"3"}],"progress":null,"surface":{"appId":"org.example.Settings","handle":"x11:0x3a00004"},"accessibility":{"label":"Join network","hint":"Enter the password","announce":"assertive"}}"#
+        let p = try presented(#"{"style":"alert","content":\#(content)}"#)
+        #expect(p.content?.progress == .indeterminate)
+        #expect(p.content?.action(role: .default)?.id == "join")
+        #expect(CoreEncoding.content(try #require(p.content)) == (try JSONValue.parse(content)))
+        #expect(CoreEncoding.content(try #require(try presented(#"{"style":"alert","content":"saved"}"#).content)) == "saved")
+    }
+
+    @Test func defaultsAreSpelledOutForRenderers() throws {
+        let p = try presented(#"{"style":"alert","content":{"actions":[{"id":"ok","title":"OK"}],"fields":[{"id":"n","kind":"number","value":7}],"progress":0.25}}"#)
+        let encoded = CoreEncoding.content(try #require(p.content))
+        #expect(encoded == (try JSONValue.parse(#"{"actions":[{"id":"ok","title":"OK","dismisses":true}],"fields":[{"id":"n","kind":"number","value":"7"}],"progress":0.25}"#)))
+        #expect(p.effectiveDismissOnEscape)   // a dialog: it has actions
+        #expect(!(try presented(#"{"style":"alert","content":"x"}"#)).effectiveDismissOnEscape)
+    }
+
+    @Test func anUpdateReadsNullAsClear() throws {
+        guard case .update(let id, let change) = try RequestDecoder().decode(
+            method: "update", params: try JSONValue.parse(#"{"id":"a","content":null,"shadow":null,"cornerRadius":8}"#)) else {
+            Issue.record("not an update")
+            return
+        }
+        #expect(id == "a")
+        #expect(change.content == .some(nil) && change.shadow == .some(nil))
+        #expect(change.cornerRadius == 8 && change.autoDismiss == nil && change.style == nil)
+    }
+}
