@@ -549,6 +549,43 @@ def _(s):
     s.drain(timeout=2)
 
 
+@example("update", "--clock", "manual", "--fps", "10")
+def _(s):
+    s.connect("app", "renderer")
+    s.call("app", rq(1, "present", {"id": "saving", "style": {"type": "custom", "width": {"points": 240}, "height": "content"},
+                                    "preferredContentSize": {"height": 80}, "content": {"title": "Saving…", "progress": None},
+                                    "transition": {"type": "crossDissolve", "duration": 0}}), quiet=True)
+    s.call("renderer", rq(1, "subscribe", {"topics": ["lifecycle"]}), quiet=True)
+    s.note('app presented "saving" (custom: 240 wide, as tall as its content); renderer subscribed to lifecycle')
+    s.call("app", rq(2, "update", {"id": "saving", "content": {"title": "Saved", "message": "report.txt"},
+                                   "preferredContentSize": {"height": 120}, "autoDismiss": {"after": 2},
+                                   "duration": 0.2, "timing": "easeOut"}))
+
+
+@example("activate")
+def _(s):
+    s.connect("app", "renderer")
+    s.call("app", rq(1, "present", {"id": "save", "style": "alert", "content": {
+        "title": "Save changes?", "fields": [{"id": "name", "kind": "text", "value": "untitled"}],
+        "actions": [{"id": "save", "title": "Save", "role": "default"}, {"id": "cancel", "title": "Cancel", "role": "cancel"}]}}), quiet=True)
+    s.call("app", rq(2, "advance", {"seconds": 1}), quiet=True)
+    s.note('app presented "save" (alert: Save, Cancel and a field "name"); it is at rest')
+    s.call("renderer", rq(1, "activate", {"id": "save", "action": "save", "fields": {"name": "report.txt"}}))
+    s.call("renderer", rq(2, "activate", {"id": "save", "action": "save"}))
+
+
+@example("key")
+def _(s):
+    s.connect("app", "shell")
+    s.call("app", rq(1, "present", {"id": "quit", "style": "alert", "content": {
+        "title": "Quit?", "actions": [{"id": "quit", "title": "Quit", "role": "destructive"},
+                                      {"id": "stay", "title": "Stay", "role": "cancel"}]}}), quiet=True)
+    s.call("app", rq(2, "advance", {"seconds": 1}), quiet=True)
+    s.note('app presented "quit" (alert: Quit, and Stay as its cancel action); it is at rest')
+    s.call("shell", rq(1, "key", {"key": "enter"}))
+    s.call("shell", rq(2, "key", {"key": "escape"}))
+
+
 # ---------------------------------------------------------------- the document
 
 MARKER = re.compile(r"(<!-- example (\S+) -->\n```text\n)(.*?)(```\n<!-- /example -->)", re.S)

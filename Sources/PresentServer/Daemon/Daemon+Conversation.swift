@@ -90,8 +90,8 @@ extension Daemon {
             return log.info("\(entry.id): action \(action) with no owner connected to hear it")
         }
         send(RPCEncoding.notification(method: "action",
-                                      params: ["id": .string(entry.id), "action": .string(action), "fields": .object(fields),
-                                               "seq": .int(Int64(truncatingIfNeeded: eventSeq))]), to: owner)
+                                      params: ["seq": .int(Int64(truncatingIfNeeded: eventSeq)), "id": .string(entry.id),
+                                               "action": .string(action), "fields": .object(fields)]), to: owner)
     }
 
     /// Dismisses `id` for `reason` once its owner allows it (at once when it did not ask
