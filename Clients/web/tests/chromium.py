@@ -116,14 +116,16 @@ class Browser:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    def wait_for(self, expression: str, timeout: float = 10) -> Any:
+    def wait_for(self, expression: str, timeout: float = 30, what: str | None = None) -> Any:
+        """The expression's value once it is truthy (polled); TimeoutError naming `what` (else
+        the expression) when it is not within `timeout` seconds."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             value = self.evaluate(expression)
             if value:
                 return value
             time.sleep(0.02)
-        raise TimeoutError(f"never true: {expression}")
+        raise TimeoutError(f"not within {timeout:g} s: {what or expression}" + (f" ({expression})" if what else ""))
 
     def screenshot(self):
         from PIL import Image
@@ -133,3 +135,24 @@ class Browser:
     def click(self, x: float, y: float) -> None:
         for kind in ("mousePressed", "mouseReleased"):
             self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
+
+    def click_on(self, selector: str) -> None:
+        """A real mouse click in the middle of the element `selector` names (it must be drawn)."""
+        box = self.evaluate(f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
+                            ".getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+        self.click(*box)
+
+    def type(self, text: str) -> None:
+        """Text into the focused element, as an input method would commit it."""
+        self.send("Input.insertText", {"text": text})
+
+    KEYS = {"Escape": ("Escape", 27, None), "Enter": ("Enter", 13, "\r"), "Tab": ("Tab", 9, None)}
+
+    def press(self, key: str) -> None:
+        """One key down and up, delivered to the focused element (Escape, Enter, Tab)."""
+        code, keycode, text = self.KEYS[key]
+        down = {"type": "keyDown", "key": key, "code": code, "windowsVirtualKeyCode": keycode}
+        if text:
+            down.update(text=text, unmodifiedText=text)
+        self.send("Input.dispatchKeyEvent", down)
+        self.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": keycode})

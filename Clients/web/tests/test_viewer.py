@@ -1,7 +1,9 @@
 """The browser viewer and its bridge (`python -m presentd.web`), against the real daemon.
 
 The bridge is checked at the byte level; the page in headless Chromium: screenshots taken
-mid-transition and after it must show the presented layer where the frame stream says.
+mid-transition and after it must show the presented layer where the frame stream says, and
+a dialog's content is drawn, redrawn at each revision, and answered — a click, Enter or
+Escape reaches the owner's socket as an `action` with what was typed in the page.
 Set PRESENTD_SCREENSHOTS=DIR to keep the screenshots."""
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import socket
 import struct
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -229,3 +232,251 @@ def test_controls_present_and_tapping_the_dimming_dismisses(bridge, manual, brow
         browser.click(g["left"] + 20 * g["zoom"], g["top"] + 120 * g["zoom"])  # on the dimming, off the alert
         gone = next(e for e in watcher.events(timeout=5) if e.event == "willDismiss")
         assert (gone.id, gone.reason) == (event.id, "tap")
+
+
+# MARK: - Content: the page draws it, and the user's answer reaches the owner
+
+
+class Owner:
+    """The app that presents, on its own connection, in raw JSON-RPC lines: what the tests
+    check is exactly what the daemon wrote to it."""
+
+    def __init__(self, path: str):
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.socket.connect(path)
+        self.buffer = b""
+        self.notifications: list[dict] = []
+        self.next_id = 0
+
+    def __enter__(self) -> "Owner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.socket.close()
+
+    def _read(self, deadline: float, what: str) -> dict:
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"not within the deadline: {what}; notifications so far: {self.notifications}")
+            self.socket.settimeout(left)
+            try:
+                chunk = self.socket.recv(65536)
+            except TimeoutError:
+                continue
+            assert chunk, f"the daemon hung up while waiting for {what}"
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def call(self, method: str, params: dict | None = None, timeout: float = 30) -> dict:
+        self.next_id += 1
+        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params or {}}
+        self.socket.sendall(json.dumps(message).encode() + b"\n")
+        deadline = time.monotonic() + timeout
+        while True:
+            m = self._read(deadline, f"the reply to {method}")
+            if "method" in m:
+                self.notifications.append(m)
+            elif m.get("id") == self.next_id:
+                assert "error" not in m, f"{method} {params}: {m['error']}"
+                return m["result"]
+
+    def wait_for(self, what: str, predicate, timeout: float = 30) -> dict:
+        """The first notification, received already or later, that `predicate` accepts (taken
+        off the list); AssertionError naming `what` after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for i, n in enumerate(self.notifications):
+                if predicate(n):
+                    return self.notifications.pop(i)
+            self.notifications.append(self._read(deadline, what))
+
+
+def lifecycle(event: str, id: str):
+    return lambda n: n.get("method") == "lifecycle" and (n["params"]["event"], n["params"]["id"]) == (event, id)
+
+
+def dialog(id: str) -> str:
+    """A CSS selector for entry `id`'s content layer."""
+    return f'.layer.content[data-id="{id}"]'
+
+
+def query(selector: str) -> str:
+    return f"document.querySelector({json.dumps(selector)})"
+
+
+def at_rest(id: str) -> str:
+    """True in the page once it drew entry `id` presented, at its resting frame."""
+    return ("(() => { const v = window.presentdViewer;"
+            f" const e = v.entries.find((e) => e.id === {json.dumps(id)});"
+            f" const l = v.layers.find((l) => l.id === {json.dumps(id)} && l.role === 'content');"
+            " return !!(e && l && e.state === 'presented' && l.frame.x === e.frame.x && l.frame.y === e.frame.y"
+            " && l.scale === 1 && l.alpha === 1); })()")
+
+
+ASK = {"title": "Who is there?", "message": "Type your name.",
+       "actions": [{"id": "ok", "title": "OK", "role": "default"}, {"id": "no", "title": "Cancel", "role": "cancel"}],
+       "fields": [{"id": "name", "kind": "text", "placeholder": "Name"}]}
+
+
+@pytest.fixture
+def page(bridge, browser):
+    browser.open(f"http://127.0.0.1:{bridge}/")
+    browser.wait_for("window.presentdViewer && window.presentdViewer.ready",
+                     what="the viewer subscribed and drew the snapshot")
+    return browser
+
+
+def present(owner: Owner, page, id: str, content, **presentation) -> None:
+    """Presents `id` (an alert unless told) and runs the clock until it rests, as the page draws it."""
+    owner.call("present", {"id": id, "style": "alert", "content": content, **presentation})
+    owner.call("advance", {"seconds": 1})
+    page.wait_for(at_rest(id), what=f"the page drew {id!r} presented, at rest")
+
+
+def focus_answered(page, id: str, field: str | None) -> None:
+    """Waits until the page's last `focus` was {id, field} and the daemon answered it."""
+    page.wait_for(f"(() => {{ const f = window.presentdViewer.focus; return !!(f && f.id === {json.dumps(id)}"
+                  f" && f.field === {json.dumps(field)} && f.answered); }})()",
+                  what=f"the daemon answered focus {{id: {id}, field: {json.dumps(field)}}}")
+
+
+def focus_field(page, id: str, field: str) -> None:
+    """Clicks into the field and waits until the daemon answered the page's `focus`."""
+    page.click_on(f'{dialog(id)} input[data-field="{field}"]')
+    focus_answered(page, id, field)
+
+
+@needs_chromium
+@pytest.mark.parametrize("how", ["click", "enter"])
+def test_the_default_action_reaches_the_owner_with_what_was_typed(manual, page, how):
+    with Owner(manual.path) as owner:
+        owner.call("subscribe", {"topics": ["lifecycle"]})
+        present(owner, page, "ask", ASK)
+        focus_field(page, "ask", "name")
+        page.type("typed text")
+        if how == "click":
+            page.click_on(f'{dialog("ask")} button[data-action="ok"]')
+        else:
+            page.press("Enter")
+        action = owner.wait_for("the owner's action notification", lambda n: n.get("method") == "action")
+        assert action["params"] == {"id": "ask", "action": "ok", "fields": {"name": "typed text"},
+                                    "seq": action["params"]["seq"]}
+        gone = owner.wait_for("willDismiss of ask", lifecycle("willDismiss", "ask"))["params"]
+        assert (gone["reason"], gone["action"]) == ("action", "ok")
+        assert page.evaluate("window.presentdViewer.failures") == []
+
+
+@needs_chromium
+def test_escape_cancels_and_only_the_top_entry_takes_input(manual, page):
+    with Owner(manual.path) as owner:
+        owner.call("subscribe", {"topics": ["lifecycle"]})
+        present(owner, page, "below", {"message": "The sheet underneath.", "accessibility": {"label": "Lower sheet"}},
+                style="bottomHalf")
+        present(owner, page, "ask", {**ASK, "accessibility": {"announce": "assertive", "hint": "Escape cancels."}})
+        keep(page.screenshot(), "viewer-alert-over-sheet.png")
+        aria = page.evaluate("""(() => {
+            const text = (ids) => ids && ids.split(" ").map((id) => document.getElementById(id).textContent).join(" ");
+            const of = (el) => ({role: el.getAttribute("role"), modal: el.getAttribute("aria-modal"),
+                                 label: el.getAttribute("aria-label"), labelledBy: text(el.getAttribute("aria-labelledby")),
+                                 describedBy: text(el.getAttribute("aria-describedby")),
+                                 live: el.getAttribute("aria-live"), inert: el.inert});
+            const layer = (id) => document.querySelector(`.layer.content[data-id="${id}"]`);
+            return {ask: of(layer("ask")), below: of(layer("below")),
+                    presenter: document.getElementById("presenter").inert};
+        })()""")
+        assert aria == {
+            "ask": {"role": "alertdialog", "modal": "true", "label": None, "labelledBy": "Who is there?",
+                    "describedBy": "Type your name. Escape cancels.", "live": "assertive", "inert": False},
+            "below": {"role": "dialog", "modal": "true", "label": "Lower sheet", "labelledBy": None,
+                      "describedBy": "The sheet underneath.", "live": None, "inert": True},
+            "presenter": True}
+        focus_field(page, "ask", "name")
+        page.type("draft")
+        page.press("Escape")
+        action = owner.wait_for("the owner's action notification", lambda n: n.get("method") == "action")
+        assert (action["params"]["id"], action["params"]["action"], action["params"]["fields"]) == \
+            ("ask", "no", {"name": "draft"})
+        gone = owner.wait_for("willDismiss of ask", lifecycle("willDismiss", "ask"))["params"]
+        assert (gone["reason"], gone["action"]) == ("action", "no")
+        owner.call("advance", {"seconds": 1})
+        owner.wait_for("didDismiss of ask", lifecycle("didDismiss", "ask"))
+        page.wait_for(f"!{query(dialog('ask'))} && !{query(dialog('below'))}.inert",
+                      what="the alert gone from the page and the sheet below it taking input again")
+        assert page.evaluate("window.presentdViewer.failures") == []
+
+
+@needs_chromium
+def test_a_focused_field_holds_the_countdown_and_leaving_it_lets_it_run(manual, page):
+    with Owner(manual.path) as owner:
+        owner.call("subscribe", {"topics": ["lifecycle"]})
+        present(owner, page, "ask", ASK, autoDismiss={"after": 1})
+        focus_field(page, "ask", "name")
+        owner.call("advance", {"seconds": 5})
+        assert [(e["id"], e["state"]) for e in owner.call("stack")["entries"]] == [("ask", "presented")]
+        page.press("Tab")  # to the OK button: no field has focus
+        focus_answered(page, "ask", None)
+        owner.call("advance", {"seconds": 5})
+        gone = owner.wait_for("willDismiss of ask", lifecycle("willDismiss", "ask"))["params"]
+        assert gone["reason"] == "timeout"
+        assert page.evaluate("window.presentdViewer.failures") == []
+
+
+RICH = {"title": "Saving…", "message": "report.pdf to the printer", "icon": {"name": "document-save"},
+        "actions": [{"id": "stop", "title": "Stop", "role": "destructive"},
+                    {"id": "hide", "title": "Hide", "role": "cancel"},
+                    {"id": "open", "title": "Open", "role": "default"}],
+        "fields": [{"id": "pin", "kind": "secure", "placeholder": "PIN"},
+                   {"id": "copies", "kind": "number", "value": "2"}],
+        "progress": None, "surface": {"appId": "org.example.Editor", "handle": "x11:0x3a00007"}}
+
+DRAWN = """(() => {
+    const el = document.querySelector('.layer.content[data-id="job"]');
+    const q = (s) => el.querySelector(s);
+    const input = (f) => q(`input[data-field="${f}"]`);
+    const button = (a) => getComputedStyle(q(`button[data-action="${a}"]`));
+    return {revision: el.dataset.revision, role: el.getAttribute("role"), title: q(".title").textContent,
+            message: q(".message").textContent, icon: q(".icon").textContent, surface: q(".surface").textContent,
+            pin: [input("pin").type, input("pin").placeholder, input("pin").value],
+            copies: [input("copies").type, input("copies").value],
+            progress: q("progress").position, focused: document.activeElement === input("pin"),
+            buttons: [...el.querySelectorAll("button")].map((b) => b.textContent),
+            weights: ["open", "hide", "stop"].map((a) => Number(button(a).fontWeight)),
+            red: button("stop").color};
+})()"""
+
+
+@needs_chromium
+def test_content_is_drawn_and_redrawn_when_the_frame_names_a_new_revision(manual, page):
+    with Owner(manual.path) as owner:
+        present(owner, page, "job", RICH, style="popup")
+        page.click_on(f'{dialog("job")} input[data-field="pin"]')
+        page.wait_for(f"document.activeElement === {query(dialog('job') + ' input[data-field=pin]')}",
+                      what="the PIN field has focus")
+        page.type("1234")
+        before = page.evaluate(DRAWN)
+        keep(page.screenshot(), "viewer-dialog.png")
+        assert before == {"revision": "1", "role": "alertdialog", "title": "Saving…",
+                          "message": "report.pdf to the printer", "icon": "document-save",
+                          "surface": "embedded surface: org.example.Editor · x11:0x3a00007",
+                          "pin": ["password", "PIN", "1234"], "copies": ["number", "2"], "progress": -1,
+                          "focused": True, "buttons": ["Stop", "Hide", "Open"], "weights": [700, 400, 400],
+                          "red": "rgb(255, 59, 48)"}
+        assert owner.call("update", {"id": "job", "content": {**RICH, "title": "Saved", "progress": 1}}) == \
+            {"id": "job", "state": "presented", "contentRevision": 2}
+        # The page has heard of revision 2, but no frame names it yet (the clock stands still).
+        page.wait_for("window.presentdViewer.contents.get('job').has(2)", what="the updated event in the page")
+        assert page.evaluate(DRAWN)["title"] == "Saving…"
+        owner.call("advance", {"seconds": 0.1})
+        page.wait_for(f"{query(dialog('job'))}.dataset.revision === '2'", what="the page drew revision 2")
+        # What was typed, and the focus, survive the redraw.
+        assert page.evaluate(DRAWN) == {**before, "revision": "2", "title": "Saved", "progress": 1}
+        owner.call("update", {"id": "job", "content": "Done"})
+        owner.call("advance", {"seconds": 0.1})
+        page.wait_for(f"{query(dialog('job'))}.dataset.revision === '3'", what="the page drew revision 3")
+        assert page.evaluate(f"[{query(dialog('job'))}.textContent, {query(dialog('job'))}.getAttribute('role'),"
+                             " document.activeElement === document.body]") == ["Done", "dialog", True]
+        # The PIN field went with revision 3, and the page said so.
+        focus_answered(page, "job", None)
+        assert page.evaluate("window.presentdViewer.failures") == []
