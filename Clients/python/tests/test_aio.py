@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 
 import pytest
@@ -114,3 +115,128 @@ async def test_shutdown_ends_iteration_and_fails_calls(daemon):
 async def test_cannot_connect(tmp_path):
     with pytest.raises(presentd.ConnectError):
         await AsyncClient.connect(str(tmp_path / "none.sock"))
+
+
+# MARK: - Content and conversation
+
+QUESTION = presentd.Content(
+    title="Join the network?", fields=[presentd.Field("password", "secure", placeholder="Password")],
+    actions=[presentd.Action("join", "Join", role="default"), presentd.Action("cancel", "Cancel", role="cancel")])
+DEADLINE = 10.0
+
+
+async def lifecycle_event(client: AsyncClient, id: str, name: str) -> Lifecycle:
+    """Waits for entry ``id``'s lifecycle event ``name`` (dropping the events before it)."""
+    async def wait() -> Lifecycle:
+        while True:
+            e = await client.next_event()
+            if isinstance(e, Lifecycle) and e.id == id and e.event == name:
+                return e
+    try:
+        return await asyncio.wait_for(wait(), DEADLINE)
+    except asyncio.TimeoutError:
+        raise AssertionError(f"waited {DEADLINE} s for lifecycle {name} of {id}") from None
+
+
+async def answered(ask: asyncio.Task, what: str):
+    try:
+        return await asyncio.wait_for(asyncio.shield(ask), DEADLINE)
+    except asyncio.TimeoutError:
+        raise AssertionError(f"ask() did not return within {DEADLINE} s of {what}") from None
+
+
+@contextlib.asynccontextmanager
+async def owner_and_screen(daemon):
+    """Two connections: the app that asks, and the screen (subscribed to lifecycle) that answers."""
+    async with await AsyncClient.connect(daemon.path) as owner, await AsyncClient.connect(daemon.path) as screen:
+        await screen.subscribe(["lifecycle"])
+        yield owner, screen
+
+
+async def asking(owner: AsyncClient, screen: AsyncClient, id: str, **options) -> asyncio.Task:
+    """``owner.ask(QUESTION, id=id, …)`` in a task, once the screen has seen it come in."""
+    task = asyncio.create_task(owner.ask(QUESTION, id=id, **options))
+    await lifecycle_event(screen, id, "willPresent")
+    return task
+
+
+@run
+async def test_ask_answered_by_activate_from_another_connection(manual):
+    async with owner_and_screen(manual) as (owner, screen):
+        ask = await asking(owner, screen, "wifi")
+        [entry] = await screen.stack()
+        assert entry.content == QUESTION
+        result = await screen.activate("wifi", "join", {"password": "hunter2"})
+        assert (result.action, result.dismissed) == ("join", True)
+        answer = await answered(ask, "the activate")
+        assert isinstance(answer, presentd.ActionEvent)
+        assert (answer.id, answer.action, answer.fields) == ("wifi", "join", {"password": "hunter2"})
+
+
+@run
+async def test_concurrent_asks_each_get_their_own_answer_and_give_the_subscription_back(manual):
+    async with owner_and_screen(manual) as (owner, screen):
+        instant = {"duration": 0}  # else the second would queue behind the first's transition
+        first = await asking(owner, screen, "one", transition=instant)
+        second = await asking(owner, screen, "two", style="popup", transition=instant)
+        pressed = await screen.key("escape")  # the topmost: two
+        assert (pressed.id, pressed.action) == ("two", "cancel")
+        assert (await answered(second, "escape")).action == "cancel"
+        assert not first.done()
+        await screen.activate("one", "join")
+        assert (await answered(first, "the activate")).action == "join"
+        # Neither lifecycle events nor answers are left for a caller that never subscribed,
+        # and the borrowed subscription is over.
+        await owner.present(style="popup", id="later")
+        await owner.sync()
+        with pytest.raises(asyncio.TimeoutError):
+            await owner.next_event(timeout=0.05)
+
+
+@run
+async def test_ask_returns_none_when_its_timeout_runs_out(manual):
+    async with owner_and_screen(manual) as (owner, screen):
+        ask = await asking(owner, screen, "t", timeout=1.5, transition={"duration": 0})
+        presented = await lifecycle_event(screen, "t", "didPresent")
+        await screen.advance(1.4)
+        await screen.sync()
+        assert not ask.done()
+        await screen.advance(0.2)
+        gone = await lifecycle_event(screen, "t", "willDismiss")
+        assert gone.reason == "timeout" and gone.time == pytest.approx(presented.time + 1.5)
+        assert await answered(ask, "the timeout") is None
+
+
+@run
+async def test_a_cancelled_ask_withdraws_its_entry(manual):
+    async with owner_and_screen(manual) as (owner, screen):
+        ask = await asking(owner, screen, "c")
+        ask.cancel()
+        gone = await lifecycle_event(screen, "c", "willDismiss")
+        assert gone.reason == "request"
+        with pytest.raises(asyncio.CancelledError):
+            await ask
+
+
+@run
+async def test_owner_action_events_and_updates_in_a_subscription(manual):
+    async with await AsyncClient.connect(manual.path, coalesce_frames=False) as owner, \
+            await AsyncClient.connect(manual.path) as screen:
+        sub = await owner.subscribe(["lifecycle"])
+        await owner.present(id="dl", style="bottomHalf", transition={"duration": 0},
+                            content=presentd.Content(title="Downloading", progress=0.1,
+                                                     actions=[presentd.Action("stop", "Stop", dismisses=False)]))
+        updated = await owner.update("dl", content=presentd.Content(title="Downloading", progress=0.6))
+        assert updated.content_revision == 2
+        with pytest.raises(presentd.InvalidParams) as e:
+            await screen.activate("dl", "stop")  # the new content has no such action
+        assert e.value.field == "action"
+        await owner.update("dl", content=presentd.Content(title="Done", actions=[presentd.Action("open", "Open")]))
+        await screen.activate("dl", "open")
+        seen = []
+        async for event in sub:
+            seen.append(event)
+            if isinstance(event, presentd.ActionEvent):
+                break
+        assert [e.content.progress for e in seen if isinstance(e, Lifecycle) and e.event == "updated"] == [0.6, None]
+        assert (seen[-1].id, seen[-1].action) == ("dl", "open")

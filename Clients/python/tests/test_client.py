@@ -10,19 +10,11 @@ import presentd
 from presentd import (Client, Disconnected, Frame, InvalidParams, InvalidRequest, LimitExceeded, Lifecycle,
                       MethodNotFound, NotFound, NotOwner, Shutdown, StackChanged, StatusBarChange, WrongClockMode)
 from presentd.daemon import Daemon
+from waiting import drain
 
 
 def lifecycle(events, id=None):
     return [(e.id, e.event) for e in events if isinstance(e, Lifecycle) and (id is None or e.id == id)]
-
-
-def drain(client: Client) -> list:
-    """Every event the daemon wrote before a `sync` reply."""
-    client.sync("drain")
-    out = []
-    while (e := client.next_event(timeout=0)) is not None:
-        out.append(e)
-    return out
 
 
 def test_socket_path_order(monkeypatch):

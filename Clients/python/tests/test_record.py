@@ -95,3 +95,21 @@ def test_a_recorded_dismissal_ends_with_the_entry_gone(tmp_path):
     assert r.shots[-1].layers == () and r.shots[-1].hold == 1.0
     at_rest = next(s for s in r.shots if s.hold == 0.25)
     assert [l.role for l in at_rest.layers] == ["dimming", "content"]
+
+
+def test_the_recorder_takes_content_from_the_entries_and_draws_a_dialog():
+    from presentd import Action, Content
+    dialog = Content(title="Delete file?", message="This cannot be undone.",
+                     actions=[Action("delete", "Delete", role="destructive"), Action("keep", "Keep", role="cancel")])
+    r = record.record({"style": "alert", "content": dialog, "transition": {"type": "crossDissolve", "duration": 0.2}},
+                      fps=10)
+    # Frames name only the revision; the content came with willPresent.
+    assert r.shots[0].contents == {} and r.shots[-1].contents == {r.id: dialog}
+    assert all("content" not in l for s in r.shots for l in s.raw.get("layers", []))
+    picture = record.frames_as_images(r, 1.0)[-1]
+    layer = next(l for l in r.shots[-1].layers if l.role == "content")
+    box = [round(v) for v in (layer.frame.x, layer.frame.y, layer.frame.max_x, layer.frame.max_y)]
+    red = [(x, y) for x in range(box[0], box[2]) for y in range(box[1], box[3])
+           if close(picture.getpixel((x, y)), (255, 69, 58), 60)]
+    assert red, "the destructive button is drawn in red"
+    assert all(y > layer.frame.y + layer.frame.height / 2 for _, y in red)  # along the bottom

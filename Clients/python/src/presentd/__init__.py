@@ -1,6 +1,7 @@
 """presentd's Python client: a synchronous :class:`Client` and an asyncio
 :class:`AsyncClient` for every method of the protocol (docs/PROTOCOL.md), typed events,
-and errors that carry the JSON-RPC code and field.
+what an entry shows (:class:`Content`) and the answer that comes back (``ask``,
+:class:`ActionEvent`), and errors that carry the JSON-RPC code and field.
 
 Tools built on it: ``python -m presentd.record`` (a transition as GIF, contact sheet and
 timing plot) and ``python -m presentd.web`` (the browser viewer and its WebSocket bridge).
@@ -12,10 +13,11 @@ from .client import Client, Subscription
 from .errors import (ConnectError, Disconnected, InternalError, InvalidParams, InvalidRequest, LimitExceeded,
                      MethodNotFound, NotFound, NotOwner, ParseError, PresentdError, ProtocolError, RPCError,
                      WrongClockMode)
-from .types import (ALL_TOPICS, Animation, Closing, Container, Event, Frame, Hello, Layer, Lifecycle, Presentation,
-                    Presented, Rect, ShouldDismiss, Shutdown, Snapshot, StackChanged, StackEntry,
-                    StatusBarChange, SwipeResult, TapResult, Transition, UnknownEvent, VisualState, bezier,
-                    spring, transition)
+from .types import (ALL_TOPICS, INDETERMINATE, KEYS, Accessibility, Action, ActionEvent, Activated, Animation,
+                    Closing, Container, Content, Contents, EntryUpdate, Event, Field, Frame, Hello, Icon, KeyResult,
+                    Layer, Lifecycle, Presentation, Presented, Rect, ShouldDismiss, Shutdown, Snapshot, StackChanged,
+                    StackEntry, StatusBarChange, Surface, SwipeResult, TapResult, Transition, UnknownEvent, Updated,
+                    VisualState, bezier, spring, transition)
 from ._wire import socket_path
 
 __version__ = "0.1.0"
@@ -29,4 +31,6 @@ __all__ = [
     "Presentation", "Presented", "Rect", "ShouldDismiss", "Shutdown", "Snapshot", "StackChanged", "StackEntry",
     "StatusBarChange", "SwipeResult", "TapResult", "Transition", "UnknownEvent", "VisualState",
     "bezier", "spring", "transition",
+    "Content", "Action", "Field", "Icon", "Surface", "Accessibility", "INDETERMINATE", "Contents",
+    "ActionEvent", "Activated", "KeyResult", "Updated", "EntryUpdate", "KEYS",
 ]

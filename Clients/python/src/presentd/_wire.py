@@ -7,10 +7,10 @@ import collections
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Deque, Optional
+from typing import Any, Callable, Deque, Iterable, Optional
 
 from .errors import ProtocolError, RPCError
-from .types import Closing, Event, Frame, Shutdown, parse_event
+from .types import ActionEvent, Closing, Event, Frame, Lifecycle, Shutdown, parse_event
 
 DEFAULT_SYSTEM_SOCKET = "/run/presentd/presentd.sock"
 #: Longest line accepted from the daemon (its own lines are far shorter).
@@ -29,9 +29,20 @@ def socket_path(explicit: str | None = None) -> str:
     return DEFAULT_SYSTEM_SOCKET
 
 
+def _jsonable(value: Any) -> Any:
+    """Objects that know their JSON (``Content``, ``Action``…) stand for it in params."""
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json):
+        return to_json()
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON: give a dict, a list, a string, a number or a presentd type")
+
+
 def encode(message: dict) -> bytes:
     """One JSON-RPC message as a line (compact, UTF-8, no NaN: the daemon refuses it)."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode() + b"\n"
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False,
+                      default=_jsonable).encode() + b"\n"
 
 
 def request(id: int, method: str, params: Any = None) -> bytes:
@@ -148,3 +159,85 @@ class EventQueue:
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+class Topics:
+    """The topics this connection is subscribed to, as the caller asked for them, and the
+    ``lifecycle`` subscription that ``ask`` borrows while it waits: an ask must see its
+    entry leave, but a caller who never subscribed to lifecycle events gets none of them."""
+
+    def __init__(self) -> None:
+        self.subscribed: set[str] = set()
+        self.borrowers = 0
+
+    def subscribed_to(self, topics: Iterable[str]) -> None:
+        self.subscribed.update(topics)
+
+    def to_unsubscribe(self, topics: Iterable[str]) -> list[str]:
+        """What an ``unsubscribe`` of ``topics`` sends: ``lifecycle`` stays while an ask needs it."""
+        topics = list(topics)
+        self.subscribed.difference_update(topics)
+        return [t for t in topics if not (t == "lifecycle" and self.borrowers)]
+
+    @property
+    def owns_lifecycle(self) -> bool:
+        return "lifecycle" in self.subscribed
+
+    def swallows(self, event: Event) -> bool:
+        """A lifecycle event that only an ask's borrowed subscription brought."""
+        return isinstance(event, Lifecycle) and self.borrowers > 0 and not self.owns_lifecycle
+
+
+class AskWatch:
+    """What ``ask`` waits for, on the events of its connection: the owner's ``action``
+    for its entry (which it takes, and returns), or the entry leaving without one.
+
+    Watching starts before the ``present`` is sent and the entry's id is known only from
+    its reply; lifecycle events read meanwhile are remembered, so an entry that is gone
+    by the time the reply is read is not waited for."""
+
+    def __init__(self, on_done: Callable[[], None] | None = None) -> None:
+        self.id: str | None = None
+        self.done = False
+        self.disconnected = False
+        self.answer: ActionEvent | None = None
+        self.on_done = on_done
+        self._early: list[tuple[str, str]] = []
+
+    def see(self, event: Event) -> bool:
+        """Looks at one event; True when the ask takes it (it is nobody else's)."""
+        if self.done:
+            return False
+        if isinstance(event, ActionEvent) and self.id is not None and event.id == self.id:
+            self.answer = event
+            self._finish()
+            return True
+        if isinstance(event, Lifecycle):
+            if self.id is None:
+                self._early.append((event.id, event.event))
+            elif event.id == self.id and event.event in ("willDismiss", "didDismiss"):
+                self._finish()
+        return False
+
+    def started(self, id: str) -> None:
+        """The ``present`` reply named the entry: did it leave already?"""
+        self.id = id
+        began = None
+        for i, (eid, name) in enumerate(self._early):
+            if eid == id and name in ("queued", "willPresent"):
+                began = i
+        if began is not None and any(eid == id and name in ("willDismiss", "didDismiss")
+                                     for eid, name in self._early[began:]):
+            self._finish()
+        self._early.clear()
+
+    def closed(self) -> None:
+        """The connection ended: there is nothing more to wait for."""
+        self.disconnected = True
+        self._finish()
+
+    def _finish(self) -> None:
+        if not self.done:
+            self.done = True
+            if self.on_done is not None:
+                self.on_done()

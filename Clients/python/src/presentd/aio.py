@@ -9,7 +9,7 @@
 A reader task reads every line as it arrives: replies resolve their call's future,
 events go to a queue (frames coalesced by default: a slow consumer gets the newest),
 and ``shouldDismiss`` questions are answered by ``should_dismiss``, which may be a plain
-function or a coroutine function.
+function or a coroutine function. Any number of ``ask`` calls may wait at once.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Mapping, T
 
 from . import _wire, calls
 from .calls import Call
-from .errors import ConnectError, Disconnected, PresentdError
-from .types import (ALL_TOPICS, Container, Event, Hello, Presentation, Presented, ShouldDismiss, Snapshot,
-                    StackEntry, SwipeResult, TapResult, Timing, Topic, Transition)
+from .errors import ConnectError, Disconnected, PresentdError, RPCError
+from .types import (ALL_TOPICS, ActionEvent, Activated, Container, Content, EntryUpdate, Event, Hello, Key,
+                    KeyResult, Presentation, Presented, ShouldDismiss, Snapshot, StackEntry, SwipeResult, TapResult,
+                    Timing, Topic, Transition, Updated)
 
 T = TypeVar("T")
 log = logging.getLogger("presentd")
@@ -48,6 +49,9 @@ class AsyncClient:
         self._closed: Disconnected | None = None
         self._closed_reason: str | None = None
         self._answering: set[asyncio.Task] = set()
+        self._topics = _wire.Topics()
+        self._topics_lock = asyncio.Lock()
+        self._watches: list[_wire.AskWatch] = []
         self._task = asyncio.get_running_loop().create_task(self._read_loop())
 
     @classmethod
@@ -109,6 +113,48 @@ class AsyncClient:
     async def present(self, presentation: Presentation | Mapping[str, Any] | None = None, **fields: Any) -> Presented:
         return await self.run(calls.present(presentation, **fields))
 
+    async def update(self, id: str, change: EntryUpdate | Mapping[str, Any] | None = None,
+                     **fields: Any) -> Updated:
+        return await self.run(calls.update(id, change, **fields))
+
+    async def activate(self, id: str, action: str, fields: calls.FieldValues | None = None) -> Activated:
+        return await self.run(calls.activate(id, action, fields))
+
+    async def key(self, key: Key, fields: calls.FieldValues | None = None) -> KeyResult:
+        return await self.run(calls.key(key, fields))
+
+    async def focus(self, id: str, field: str | None = None) -> None:
+        return await self.run(calls.focus(id, field))
+
+    async def ask(self, content: Content | Mapping[str, Any], *, timeout: float | None = None,
+                  wait: float | None = None, **presentation: Any) -> ActionEvent | None:
+        """As :meth:`Client.ask`: presents ``content`` and returns the ActionEvent of the
+        action chosen, or None when the entry left without one (``timeout``: its
+        ``autoDismiss``). After ``wait`` seconds, or when the awaiting task is cancelled,
+        the entry is dismissed (TimeoutError, CancelledError)."""
+        finished = asyncio.Event()
+        watch = _wire.AskWatch(finished.set)
+        await self._borrow_lifecycle()
+        self._watches.append(watch)
+        presented: Presented | None = None
+        try:
+            presented = await self.run(calls.present(calls.ask_presentation(content, timeout, presentation)))
+            watch.started(presented.id)
+            try:
+                await asyncio.wait_for(finished.wait(), wait)
+            except asyncio.TimeoutError:
+                raise TimeoutError(f"no answer to {presented.id} within {wait} s") from None
+            if watch.disconnected and watch.answer is None and self._closed is not None:
+                raise self._closed
+            return watch.answer
+        finally:
+            self._watches.remove(watch)
+            try:
+                if presented is not None and not watch.done:
+                    await self._withdraw(presented.id)
+            finally:
+                await self._give_back_lifecycle()
+
     async def dismiss(self, id: str, *, animated: bool | None = None,
                       transition: Transition | None = None) -> list[str]:
         return await self.run(calls.dismiss(id, animated, transition))
@@ -121,10 +167,14 @@ class AsyncClient:
 
     async def subscribe(self, topics: Iterable[Topic] = ALL_TOPICS) -> "AsyncSubscription":
         topics = tuple(topics)
-        return AsyncSubscription(self, topics, await self.run(calls.subscribe(topics)))
+        subscription = AsyncSubscription(self, topics, await self.run(calls.subscribe(topics)))
+        self._topics.subscribed_to(topics)
+        return subscription
 
     async def unsubscribe(self, topics: Iterable[Topic]) -> None:
-        return await self.run(calls.unsubscribe(topics))
+        remaining = self._topics.to_unsubscribe(topics)
+        if remaining:
+            await self.run(calls.unsubscribe(remaining))  # type: ignore[arg-type]
 
     async def set_container(self, width: float, height: float, **options: Any) -> Container:
         return await self.run(calls.set_container(width, height, **options))
@@ -204,6 +254,8 @@ class AsyncClient:
                     task.add_done_callback(self._answering.discard)
                 else:
                     self._closed_reason = _wire.disconnect_reason(message) or self._closed_reason
+                    if any([w.see(message) for w in self._watches]) or self._topics.swallows(message):
+                        continue  # an ask's answer, or a lifecycle event only an ask subscribed to
                     self._events.push(message)
                     self._event_ready.set()
             self._finish(Disconnected(self._closed_reason))
@@ -232,12 +284,40 @@ class AsyncClient:
         except Disconnected:
             pass  # nobody left to answer
 
+    async def _borrow_lifecycle(self) -> None:
+        async with self._topics_lock:
+            self._topics.borrowers += 1
+            if self._topics.borrowers == 1 and not self._topics.owns_lifecycle:
+                try:
+                    await self.run(calls.subscribe(["lifecycle"]))
+                except BaseException:
+                    self._topics.borrowers -= 1
+                    raise
+
+    async def _give_back_lifecycle(self) -> None:
+        async with self._topics_lock:
+            try:
+                if self._topics.borrowers == 1 and not self._topics.owns_lifecycle and self._closed is None:
+                    await self.run(calls.unsubscribe(["lifecycle"]))
+            except (Disconnected, OSError):
+                pass
+            finally:
+                self._topics.borrowers -= 1
+
+    async def _withdraw(self, id: str) -> None:
+        try:
+            await self.run(calls.dismiss(id))
+        except (RPCError, Disconnected, OSError):
+            pass
+
     def _finish(self, error: Disconnected) -> None:
         if self._closed is None:
             self._closed = error
         for future in self._pending.values():
             if not future.done():
                 future.set_exception(self._closed)
+        for watch in self._watches:
+            watch.closed()
         self._event_ready.set()
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Iterable, Mapping, Optional, TypeVar
 
-from .types import (Container, Hello, Presentation, Presented, Snapshot, StackEntry, SwipeResult,
-                    TapResult, Timing, Topic, Transition)
+from .types import (Activated, Container, Content, EntryUpdate, Hello, Key, KeyResult, Presentation, Presented,
+                    Snapshot, StackEntry, SwipeResult, TapResult, Timing, Topic, Transition, Updated)
 
 T = TypeVar("T")
 
@@ -49,6 +49,45 @@ def present(presentation: Presentation | Mapping[str, Any] | None = None, **fiel
     params = dict(presentation or {})
     params.update(fields)
     return Call("present", params, Presented.from_json)
+
+
+def update(id: str, change: EntryUpdate | Mapping[str, Any] | None = None, **fields: Any) -> Call[Updated]:
+    """``update("a", content=Content(title="Saved"))``, ``update("a", {"autoDismiss": {"after": 2}})``
+    or both (fields win). Wire names, as for ``present``; a member given as None is sent
+    as ``null``, which clears ``content``, ``shadow``, ``preferredContentSize`` and
+    ``autoDismiss``."""
+    params = dict(change or {})
+    params.update(fields)
+    params["id"] = id
+    return Call("update", params, Updated.from_json)
+
+
+FieldValues = Mapping[str, "str | int | float"]
+
+
+def activate(id: str, action: str, fields: FieldValues | None = None) -> Call[Activated]:
+    return Call("activate", _options(id=id, action=action, fields=dict(fields) if fields else None),
+                Activated.from_json)
+
+
+def key(key: Key, fields: FieldValues | None = None) -> Call[KeyResult]:
+    return Call("key", _options(key=key, fields=dict(fields) if fields else None), KeyResult.from_json)
+
+
+def focus(id: str, field: str | None = None) -> Call[None]:
+    return Call("focus", _options(id=id, field=field), _none)
+
+
+def ask_presentation(content: Content | Mapping[str, Any], timeout: float | None,
+                     presentation: Mapping[str, Any]) -> dict:
+    """The ``present`` params of :meth:`Client.ask`: an alert showing ``content``, gone
+    after ``timeout`` seconds (``autoDismiss``) when given; ``presentation`` adds to it
+    and wins."""
+    params: dict = {"style": "alert", "content": content}
+    if timeout is not None:
+        params["autoDismiss"] = {"after": timeout}
+    params.update(presentation)
+    return params
 
 
 def dismiss(id: str, animated: bool | None = None, transition: Transition | None = None) -> Call[list[str]]:

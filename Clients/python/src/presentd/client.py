@@ -12,6 +12,14 @@ Nothing is read behind the caller's back: messages are read while a call waits f
 reply and when events are asked for. Events read on the way are kept, in order, for
 ``next_event``/iteration; ``shouldDismiss`` questions are answered as they are read.
 Not thread-safe: use one client per thread.
+
+Asking the person at the screen a question, and getting the answer back:
+
+    answer = c.ask(presentd.Content(title="Delete 3 files?", actions=[
+        presentd.Action("delete", "Delete", role="destructive"),
+        presentd.Action("keep", "Keep", role="cancel")]), timeout=30)
+    if answer is not None and answer.action == "delete":
+        ...
 """
 
 from __future__ import annotations
@@ -23,9 +31,10 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
 
 from . import _wire, calls
 from .calls import Call
-from .errors import ConnectError, Disconnected, ProtocolError
-from .types import (Container, Event, Hello, Presentation, Presented, ShouldDismiss, Snapshot, StackEntry,
-                    SwipeResult, TapResult, Timing, Topic, Transition, ALL_TOPICS)
+from .errors import ConnectError, Disconnected, ProtocolError, RPCError
+from .types import (ActionEvent, Activated, Container, Content, EntryUpdate, Event, Hello, Key, KeyResult,
+                    Presentation, Presented, ShouldDismiss, Snapshot, StackEntry, SwipeResult, TapResult, Timing,
+                    Topic, Transition, Updated, ALL_TOPICS)
 
 T = TypeVar("T")
 
@@ -42,6 +51,8 @@ class Client:
         self.timeout = timeout
         self.should_dismiss = should_dismiss
         self._events = _wire.EventQueue(coalesce_frames)
+        self._topics = _wire.Topics()
+        self._watches: list[_wire.AskWatch] = []
         self._buffer = bytearray()
         self._next_id = 1
         self._closed_reason: str | None = None
@@ -103,6 +114,60 @@ class Client:
     def present(self, presentation: Presentation | Mapping[str, Any] | None = None, **fields: Any) -> Presented:
         return self.run(calls.present(presentation, **fields))
 
+    def update(self, id: str, change: EntryUpdate | Mapping[str, Any] | None = None, **fields: Any) -> Updated:
+        """Changes entry ``id`` in place (wire names, as for ``present``; None clears)."""
+        return self.run(calls.update(id, change, **fields))
+
+    def activate(self, id: str, action: str, fields: calls.FieldValues | None = None) -> Activated:
+        """Presses a button of entry ``id`` (what a renderer sends); the owner gets an ActionEvent."""
+        return self.run(calls.activate(id, action, fields))
+
+    def key(self, key: Key, fields: calls.FieldValues | None = None) -> KeyResult:
+        """``escape``, ``enter`` or ``back``, for the topmost entry that is not leaving."""
+        return self.run(calls.key(key, fields))
+
+    def focus(self, id: str, field: str | None = None) -> None:
+        """Says which field of entry ``id`` has focus (None: none): an auto-dismiss countdown holds meanwhile."""
+        return self.run(calls.focus(id, field))
+
+    def ask(self, content: Content | Mapping[str, Any], *, timeout: float | None = None,
+            wait: float | None = None, **presentation: Any) -> ActionEvent | None:
+        """Presents ``content`` (an alert unless ``style`` says otherwise; ``presentation``
+        adds any ``present`` params) and waits for the answer: the :class:`ActionEvent` of
+        the action chosen, with the fields' values — or None when the entry left without
+        one (a tap on the dimming, Escape without a cancel action, a dismissal, or
+        ``timeout`` seconds after it presented: ``autoDismiss``, on the daemon's clock).
+
+        ``wait`` bounds the wait on this side (seconds): then the entry is dismissed and
+        TimeoutError raised. An action that does not dismiss leaves the entry on screen
+        (``answer.id`` names it). While it waits the connection is subscribed to
+        ``lifecycle``; a caller who was not gets none of those events."""
+        watch = _wire.AskWatch()
+        self._borrow_lifecycle()
+        self._watches.append(watch)
+        presented: Presented | None = None
+        try:
+            presented = self.run(calls.present(calls.ask_presentation(content, timeout, presentation)))
+            watch.started(presented.id)
+            deadline = None if wait is None else time.monotonic() + wait
+            while not watch.done:
+                message = self._read(deadline)
+                if message is None:
+                    raise TimeoutError(f"no answer to {presented.id} within {wait} s")
+                self._route(message)
+            if watch.answer is not None:
+                # A confirmDismiss owner is asked next whether the entry may go, in the same
+                # breath as the action: a round trip reads (and answers) that question.
+                self.sync("ask")
+            return watch.answer
+        finally:
+            self._watches.remove(watch)
+            try:
+                if presented is not None and not watch.done:
+                    self._withdraw(presented.id)  # nobody waits for the answer any more
+            finally:
+                self._give_back_lifecycle()
+
     def dismiss(self, id: str, *, animated: bool | None = None, transition: Transition | None = None) -> list[str]:
         return self.run(calls.dismiss(id, animated, transition))
 
@@ -115,10 +180,14 @@ class Client:
     def subscribe(self, topics: Iterable[Topic] = ALL_TOPICS) -> "Subscription":
         """Subscribes; the result holds the snapshot and iterates over the events."""
         topics = tuple(topics)
-        return Subscription(self, topics, self.run(calls.subscribe(topics)))
+        subscription = Subscription(self, topics, self.run(calls.subscribe(topics)))
+        self._topics.subscribed_to(topics)
+        return subscription
 
     def unsubscribe(self, topics: Iterable[Topic]) -> None:
-        return self.run(calls.unsubscribe(topics))
+        remaining = self._topics.to_unsubscribe(topics)
+        if remaining:
+            self.run(calls.unsubscribe(remaining))  # type: ignore[arg-type]
 
     def set_container(self, width: float, height: float, **options: Any) -> Container:
         return self.run(calls.set_container(width, height, **options))
@@ -198,7 +267,34 @@ class Client:
             pass  # a reply to a request that timed out: too late to matter
         else:
             self._closed_reason = _wire.disconnect_reason(message) or self._closed_reason
+            if any([w.see(message) for w in self._watches]) or self._topics.swallows(message):
+                return  # an ask's answer, or a lifecycle event only an ask subscribed to
             self._events.push(message)
+
+    def _borrow_lifecycle(self) -> None:
+        self._topics.borrowers += 1
+        if self._topics.borrowers == 1 and not self._topics.owns_lifecycle:
+            try:
+                self.run(calls.subscribe(["lifecycle"]))
+            except BaseException:
+                self._topics.borrowers -= 1
+                raise
+
+    def _give_back_lifecycle(self) -> None:
+        """Unsubscribes what ``ask`` borrowed; its events are swallowed until the reply."""
+        try:
+            if self._topics.borrowers == 1 and not self._topics.owns_lifecycle and not self._eof:
+                self.run(calls.unsubscribe(["lifecycle"]))
+        except (Disconnected, OSError):
+            pass  # the connection is gone, and the subscription with it
+        finally:
+            self._topics.borrowers -= 1
+
+    def _withdraw(self, id: str) -> None:
+        try:
+            self.run(calls.dismiss(id))
+        except (RPCError, Disconnected, OSError):
+            pass  # gone already, or nobody to tell
 
     def _answer(self, request: _wire.DaemonRequest) -> None:
         """Answers a daemon request; if the callback raises, the daemon is told (it

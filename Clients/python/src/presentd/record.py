@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .client import Client
 from .daemon import Daemon
-from .types import Animation, Container, Frame, Layer, Lifecycle, StatusBarChange
+from .types import Animation, Container, Content, Contents, Frame, Layer, Lifecycle, StatusBarChange
 
 #: Manual-clock seconds after which a transition that never settles is given up on.
 MAX_SECONDS = 70.0
@@ -32,13 +32,16 @@ CURVE_FPS = 240
 
 @dataclass
 class Shot:
-    """What is on screen at ``time``: the layers and the status bar, shown for ``hold`` s."""
+    """What is on screen at ``time``: the layers and the status bar, shown for ``hold`` s,
+    and what each entry shows (frames name only its revision; the content came in the
+    snapshot and the lifecycle events)."""
     time: float
     seq: int
     layers: tuple[Layer, ...]
     status_bar: Mapping[str, Any]
     hold: float
     raw: Mapping[str, Any] = field(default_factory=dict)
+    contents: Mapping[str, "str | Content | None"] = field(default_factory=dict)
 
 
 @dataclass
@@ -59,7 +62,8 @@ def record(presentation: Mapping[str, Any], *, fps: int = 30, binary: str | None
     with Daemon(binary, clock="manual", fps=fps, container=container) as daemon, Client(daemon.path) as c:
         sub = c.subscribe(["frames", "lifecycle", "statusBar"])
         status = dict(sub.snapshot.status_bar)
-        shots = [Shot(sub.snapshot.time, 0, sub.snapshot.layers, status, hold=0.4)]
+        contents = Contents(sub.snapshot)
+        shots = [Shot(sub.snapshot.time, 0, sub.snapshot.layers, status, hold=0.4, contents=contents.as_dict())]
         animations: list[tuple[str, Animation]] = []
         id = c.present(dict(presentation)).id
 
@@ -69,8 +73,10 @@ def record(presentation: Mapping[str, Any], *, fps: int = 30, binary: str | None
             while True:
                 framed = False
                 for e in _pending(c):
+                    contents.see(e)
                     if isinstance(e, Frame):
-                        shots.append(Shot(e.time, e.seq, e.layers, status, hold=step, raw=e.raw))
+                        shots.append(Shot(e.time, e.seq, e.layers, status, hold=step, raw=e.raw,
+                                          contents=contents.as_dict()))
                         moving, framed = e.animating, True
                     elif isinstance(e, StatusBarChange):
                         status = {"style": e.style, "hidden": e.hidden}
@@ -89,7 +95,8 @@ def record(presentation: Mapping[str, Any], *, fps: int = 30, binary: str | None
                 # scene at rest is the one a new subscriber is given.
                 snapshot = c.subscribe(["frames"]).snapshot
                 shots.append(Shot(snapshot.time, shots[-1].seq, snapshot.layers, status, hold=step,
-                                  raw={"layers": snapshot.raw["snapshot"]["layers"]}))
+                                  raw={"layers": snapshot.raw["snapshot"]["layers"]},
+                                  contents=Contents(snapshot).as_dict()))
 
         run_until("didPresent")
         if dismiss:
@@ -173,7 +180,7 @@ def _canvas(recording: Recording, scale: float):
 def frames_as_images(recording: Recording, scale: float) -> list:
     from .render import draw_frame
     canvas = _canvas(recording, scale)
-    return [draw_frame(canvas, shot.layers, shot.status_bar) for shot in recording.shots]
+    return [draw_frame(canvas, shot.layers, shot.status_bar, shot.contents) for shot in recording.shots]
 
 
 def write_gif(images: Sequence, recording: Recording, path: str) -> None:

@@ -2,19 +2,22 @@
 then per entry its dimming and its content (frame, alpha, scale about the centre,
 rotation about the vertical axis, corner radius, shadow, blur), then the status bar.
 
-Content is filled with its ``content`` label when that is a colour (``#rrggbb``), else
-with a colour chosen from its id, and labelled with the id."""
+What a content layer shows is its entry's content (frames carry only its revision; the
+caller passes the contents it kept, e.g. with :class:`presentd.Contents`). A layer is
+filled with its content label when that is a colour (``#rrggbb``), else with a colour
+chosen from its id, and labelled with the label, or the content's title, message and
+buttons, or else the id."""
 
 from __future__ import annotations
 
 import math
 import zlib
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from .types import Layer
+from .types import Content, Layer
 
 PALETTE = ["#0a84ff", "#30d158", "#ff9f0a", "#bf5af2", "#ff375f", "#64d2ff", "#ffd60a", "#5e5ce6"]
 PRESENTER_BACKGROUND = "#f2f2f7"
@@ -41,9 +44,9 @@ def parse_color(text: str | None, default: str = "#000000") -> tuple[int, int, i
     return tuple(rgba + [255] * (4 - len(rgba)))  # type: ignore[return-value]
 
 
-def content_color(layer: Layer) -> tuple[int, int, int, int]:
-    if layer.content and layer.content.startswith("#"):
-        return parse_color(layer.content)
+def content_color(layer: Layer, content: "str | Content | None" = None) -> tuple[int, int, int, int]:
+    if isinstance(content, str) and content.startswith("#"):
+        return parse_color(content)
     return parse_color(PALETTE[zlib.crc32(layer.id.encode()) % len(PALETTE)])
 
 
@@ -63,8 +66,9 @@ class Canvas:
         return (max(1, round(self.width * self.scale)), max(1, round(self.height * self.scale)))
 
 
-def draw_frame(canvas: Canvas, layers: Iterable[Layer], status_bar: Mapping | None = None) -> Image.Image:
-    """One picture of the scene."""
+def draw_frame(canvas: Canvas, layers: Iterable[Layer], status_bar: Mapping | None = None,
+               contents: Mapping[str, Any] | None = None) -> Image.Image:
+    """One picture of the scene; ``contents`` maps entry ids to what they show."""
     big = (canvas.px(canvas.width), canvas.px(canvas.height))
     image = Image.new("RGBA", big, PRESENTER_BACKGROUND)
     _draw_presenter(image, canvas)
@@ -72,7 +76,7 @@ def draw_frame(canvas: Canvas, layers: Iterable[Layer], status_bar: Mapping | No
         if layer.role == "dimming":
             _draw_dimming(image, canvas, layer)
         else:
-            _draw_content(image, canvas, layer)
+            _draw_content(image, canvas, layer, (contents or {}).get(layer.id))
     _draw_status_bar(image, canvas, status_bar or {})
     return image.resize(canvas.size, Image.LANCZOS).convert("RGB")
 
@@ -99,7 +103,7 @@ def _draw_dimming(image: Image.Image, canvas: Canvas, layer: Layer) -> None:
     image.alpha_composite(overlay)
 
 
-def _draw_content(image: Image.Image, canvas: Canvas, layer: Layer) -> None:
+def _draw_content(image: Image.Image, canvas: Canvas, layer: Layer, content: "str | Content | None") -> None:
     """Scale about the centre, then the flip: the width shrinks by |cos(rotation)| and the
     back face (cos < 0) is drawn darker, as a card seen from behind."""
     f = layer.frame.scaled(layer.scale)
@@ -113,7 +117,7 @@ def _draw_content(image: Image.Image, canvas: Canvas, layer: Layer) -> None:
     overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
     if layer.shadow:
         _draw_shadow(overlay, canvas, box, radius, layer.shadow)
-    fill = content_color(layer)
+    fill = content_color(layer, content)
     if squeeze < 0:
         fill = tuple(int(c * 0.6) for c in fill[:3]) + (fill[3],)
     if layer.tint_dimmed:
@@ -122,12 +126,40 @@ def _draw_content(image: Image.Image, canvas: Canvas, layer: Layer) -> None:
     d = ImageDraw.Draw(overlay)
     d.rounded_rectangle(box, radius=radius, fill=fill)
     if squeeze >= 0 and box[2] - box[0] > canvas.px(40):
-        label = layer.id if not layer.content or layer.content.startswith("#") else layer.content
-        size = max(8, min(canvas.px(22 * layer.scale), (box[3] - box[1]) // 3))
-        d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), label, fill="#ffffff", font=font(size), anchor="mm")
+        if isinstance(content, Content):
+            _draw_dialog(d, canvas, box, layer, content)
+        else:
+            label = layer.id if not content or content.startswith("#") else content
+            size = max(8, min(canvas.px(22 * layer.scale), (box[3] - box[1]) // 3))
+            d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), label, fill="#ffffff", font=font(size),
+                   anchor="mm")
     if layer.alpha < 1:
         overlay.putalpha(overlay.getchannel("A").point(lambda a: round(a * _clamp(layer.alpha))))
     image.alpha_composite(overlay)
+
+
+def _draw_dialog(d: ImageDraw.ImageDraw, canvas: Canvas, box: tuple[int, int, int, int], layer: Layer,
+                 content: Content) -> None:
+    """The title (else the id), the message, and the buttons along the bottom: the
+    default one underlined, a destructive one in red."""
+    height = box[3] - box[1]
+    middle = (box[0] + box[2]) / 2
+    size = max(8, min(canvas.px(20 * layer.scale), height // 5))
+    d.text((middle, box[1] + height * 0.25), content.title or layer.id, fill="#ffffff", font=font(size), anchor="mm")
+    if content.message:
+        d.text((middle, box[1] + height * 0.48), content.message[:60], fill="#ffffff",
+               font=font(max(6, size * 2 // 3)), anchor="mm")
+    if content.actions:
+        small = font(max(6, size * 3 // 4))
+        slot = (box[2] - box[0]) / len(content.actions)
+        y = box[1] + height * 0.8
+        for i, action in enumerate(content.actions):
+            x = box[0] + slot * (i + 0.5)
+            colour = "#ff453a" if action.role == "destructive" else "#ffffff"
+            d.text((x, y), action.title, fill=colour, font=small, anchor="mm")
+            if action.role == "default":
+                half = min(slot * 0.4, canvas.px(40 * layer.scale))
+                d.line([x - half, y + size * 0.6, x + half, y + size * 0.6], fill=colour, width=max(1, size // 10))
 
 
 def _draw_shadow(overlay: Image.Image, canvas: Canvas, box: tuple[int, int, int, int], radius: int,

@@ -4,12 +4,18 @@ What a client *sends* is plain JSON, so it is typed with TypedDicts whose keys a
 wire names (``dismissOnTap``, ``statusBar``…): a dict literal is a valid presentation.
 What the daemon *sends back* is parsed into frozen dataclasses with snake_case fields
 (``Layer.corner_radius``); each keeps the JSON it came from in ``raw``.
+
+What an entry *shows* goes both ways: :class:`Content` (with :class:`Action`,
+:class:`Field`, :class:`Icon`, :class:`Surface`, :class:`Accessibility`) is built by an
+app for ``present``/``update`` and parsed back from entries and lifecycle events, so
+``Content.from_json(c.to_json()) == c``. Anything with a ``to_json()`` method may stand
+anywhere in a request's params (the wire encoder calls it).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, TypedDict, Union
+from typing import Any, Iterable, Literal, Mapping, TypedDict, Union
 
 # MARK: - What clients send
 
@@ -92,12 +98,29 @@ class StatusBar(TypedDict, total=False):
     hidden: bool
 
 
+class Size(TypedDict, total=False):
+    """``preferredContentSize``: either or both, in points."""
+    width: float
+    height: float
+
+
+class AutoDismiss(TypedDict, total=False):
+    """Leave with reason ``timeout`` ``after`` seconds after presenting; the countdown
+    holds while a swipe drags the entry or a field has focus (unless
+    ``pauseWhileInteracting`` is False)."""
+    after: float
+    pauseWhileInteracting: bool
+
+
 class Presentation(TypedDict, total=False):
     """A ``present`` request's params. ``style`` is required; the rest have defaults."""
     id: str
     kind: str
     deduplicate: bool
-    content: str
+    content: Union[str, "Content", Mapping[str, Any]]
+    preferredContentSize: Size
+    autoDismiss: AutoDismiss
+    dismissOnEscape: bool
     style: Style
     respectsSafeArea: bool
     transition: Transition
@@ -114,6 +137,25 @@ class Presentation(TypedDict, total=False):
     priority: int
     precedence: Literal["enqueue", "override"]
     dimsPresenterTint: bool
+
+
+class EntryUpdate(TypedDict, total=False):
+    """An ``update`` request's members besides ``id``: each one given replaces the entry's;
+    ``None`` (JSON null) clears ``content``, ``shadow``, ``preferredContentSize`` and
+    ``autoDismiss``. ``duration``/``timing`` shape the move when the geometry changes."""
+    content: Union[str, "Content", Mapping[str, Any], None]
+    style: Style
+    background: Background
+    cornerRadius: float
+    shadow: Union[Shadow, None]
+    preferredContentSize: Union[Size, None]
+    autoDismiss: Union[AutoDismiss, None]
+    duration: float
+    timing: Timing
+
+
+Key = Literal["escape", "enter", "back"]
+KEYS: tuple[Key, ...] = ("escape", "enter", "back")
 
 
 def transition(type: TransitionType = "coverVertical", duration: float | None = None,
@@ -134,6 +176,187 @@ def bezier(x1: float, y1: float, x2: float, y2: float) -> BezierTiming:
 def spring(**parameters: float) -> SpringTiming:
     """``spring(stiffness=300, damping=20)`` or ``spring(duration=0.5, dampingRatio=0.8)``."""
     return {"spring": dict(parameters)}
+
+
+# MARK: - What an entry shows (both ways)
+
+ActionRole = Literal["default", "cancel", "destructive"]
+FieldKind = Literal["text", "secure", "number"]
+#: ``Content.progress`` for a bar that shows activity but no fraction (``null`` on the wire).
+INDETERMINATE: Literal["indeterminate"] = "indeterminate"
+
+
+def _drop_none(**members: Any) -> dict:
+    return {k: v for k, v in members.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class Action:
+    """A button: ``id`` is what the owner receives in its :class:`ActionEvent`. ``role``
+    ``default`` answers Enter, ``cancel`` Escape and back; ``dismisses=False`` keeps the
+    entry on screen when it is pressed."""
+    id: str
+    title: str
+    role: ActionRole | None = None
+    dismisses: bool = True
+
+    def to_json(self) -> dict:
+        o = _drop_none(id=self.id, title=self.title, role=self.role)
+        if not self.dismisses:
+            o["dismisses"] = False
+        return o
+
+    @staticmethod
+    def from_json(o: Mapping[str, Any]) -> "Action":
+        return Action(str(o.get("id", "")), str(o.get("title", "")), o.get("role"), bool(o.get("dismisses", True)))
+
+
+@dataclass(frozen=True)
+class Field:
+    """An input: ``kind`` ``text``, ``secure`` (drawn as dots) or ``number``; ``value`` is
+    the initial value and the answer when the renderer sends none."""
+    id: str
+    kind: FieldKind = "text"
+    placeholder: str | None = None
+    value: str | None = None
+
+    def to_json(self) -> dict:
+        return _drop_none(id=self.id, kind=self.kind, placeholder=self.placeholder, value=self.value)
+
+    @staticmethod
+    def from_json(o: Mapping[str, Any]) -> "Field":
+        value = o.get("value")
+        return Field(str(o.get("id", "")), o.get("kind", "text"), o.get("placeholder"),
+                     None if value is None else str(value))
+
+
+@dataclass(frozen=True)
+class Icon:
+    """A freedesktop icon-theme ``name``, or an absolute ``path`` to a PNG or SVG file."""
+    name: str | None = None
+    path: str | None = None
+
+    @staticmethod
+    def of(value: "Icon | str | Mapping[str, Any]") -> "Icon":
+        """An Icon from an Icon, a mapping, or a string: a path when it starts with ``/``,
+        else a name."""
+        if isinstance(value, Icon):
+            return value
+        if isinstance(value, str):
+            return Icon(path=value) if value.startswith("/") else Icon(name=value)
+        return Icon(value.get("name"), value.get("path"))
+
+    def to_json(self) -> dict:
+        return _drop_none(name=self.name, path=self.path)
+
+
+@dataclass(frozen=True)
+class Surface:
+    """The app's own window, for a renderer that can embed it (a Wayland ``app_id``, an
+    xdg-foreign handle, an X11 window id…); opaque to presentd."""
+    app_id: str | None = None
+    handle: str | None = None
+
+    def to_json(self) -> dict:
+        return _drop_none(appId=self.app_id, handle=self.handle)
+
+    @staticmethod
+    def from_json(o: Mapping[str, Any]) -> "Surface":
+        return Surface(o.get("appId"), o.get("handle"))
+
+
+@dataclass(frozen=True)
+class Accessibility:
+    """``announce``: ``polite`` or ``assertive`` (an ARIA live region)."""
+    label: str | None = None
+    hint: str | None = None
+    announce: Literal["polite", "assertive"] | None = None
+
+    def to_json(self) -> dict:
+        return _drop_none(label=self.label, hint=self.hint, announce=self.announce)
+
+    @staticmethod
+    def from_json(o: Mapping[str, Any]) -> "Accessibility":
+        return Accessibility(o.get("label"), o.get("hint"), o.get("announce"))
+
+
+def _items(values: Any, kind: Any) -> tuple:
+    return tuple(v if isinstance(v, kind) else kind.from_json(v) for v in values or ())
+
+
+@dataclass(frozen=True)
+class Content:
+    """What an entry shows: a dialog's parts, every one optional. ``icon`` may be given as
+    a string (a name, or a path when it starts with ``/``), ``actions`` and ``fields`` as
+    any iterable (of the types or of their JSON objects). ``progress``: a fraction 0…1,
+    :data:`INDETERMINATE`, or None for no bar."""
+    title: str | None = None
+    message: str | None = None
+    icon: Icon | None = None
+    actions: tuple[Action, ...] = ()
+    fields: tuple[Field, ...] = ()
+    progress: float | Literal["indeterminate"] | None = None
+    surface: Surface | None = None
+    accessibility: Accessibility | None = None
+    raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.icon is not None and not isinstance(self.icon, Icon):
+            object.__setattr__(self, "icon", Icon.of(self.icon))
+        object.__setattr__(self, "actions", _items(self.actions, Action))
+        object.__setattr__(self, "fields", _items(self.fields, Field))
+        if isinstance(self.surface, Mapping):
+            object.__setattr__(self, "surface", Surface.from_json(self.surface))
+        if isinstance(self.accessibility, Mapping):
+            object.__setattr__(self, "accessibility", Accessibility.from_json(self.accessibility))
+
+    def to_json(self) -> dict:
+        o: dict = _drop_none(title=self.title, message=self.message,
+                             icon=self.icon.to_json() if self.icon else None)
+        if self.actions:
+            o["actions"] = [a.to_json() for a in self.actions]
+        if self.fields:
+            o["fields"] = [f.to_json() for f in self.fields]
+        if self.progress is not None:
+            o["progress"] = None if self.progress == INDETERMINATE else self.progress
+        if self.surface is not None:
+            o["surface"] = self.surface.to_json()
+        if self.accessibility is not None:
+            o["accessibility"] = self.accessibility.to_json()
+        return o
+
+    @staticmethod
+    def from_json(o: Mapping[str, Any]) -> "Content":
+        progress: Any = None
+        if "progress" in o:
+            progress = INDETERMINATE if o["progress"] is None else float(o["progress"])
+        icon, surface, accessibility = o.get("icon"), o.get("surface"), o.get("accessibility")
+        return Content(o.get("title"), o.get("message"), Icon.of(icon) if isinstance(icon, Mapping) else None,
+                       _items(o.get("actions"), Action), _items(o.get("fields"), Field), progress,
+                       Surface.from_json(surface) if isinstance(surface, Mapping) else None,
+                       Accessibility.from_json(accessibility) if isinstance(accessibility, Mapping) else None, o)
+
+    def action(self, id: str) -> Action | None:
+        return next((a for a in self.actions if a.id == id), None)
+
+    @property
+    def default_action(self) -> Action | None:
+        """The action Enter activates."""
+        return next((a for a in self.actions if a.role == "default"), None)
+
+    @property
+    def cancel_action(self) -> Action | None:
+        """The action Escape and back activate."""
+        return next((a for a in self.actions if a.role == "cancel"), None)
+
+
+def parse_content(value: Any) -> "str | Content | None":
+    """An entry's ``content`` as the daemon sent it: a label, a :class:`Content`, or None."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        return Content.from_json(value)
+    return None
 
 
 # MARK: - What the daemon sends
@@ -190,7 +413,10 @@ class Container:
 @dataclass(frozen=True)
 class Layer:
     """One drawable layer of a frame: ``frame`` is before ``scale`` (about the centre)
-    and ``rotation`` (about the vertical axis, radians)."""
+    and ``rotation`` (about the vertical axis, radians). A content layer names the
+    revision of its entry's content to draw (``content_revision``); the content itself
+    is in the entry (:class:`StackEntry`, ``willPresent``/``updated``/``adapted``
+    :class:`Lifecycle` events) — :class:`Contents` keeps it for a renderer."""
     id: str
     role: Literal["dimming", "content"]
     frame: Rect
@@ -201,7 +427,7 @@ class Layer:
     color: str | None = None
     blur: str | None = None
     shadow: Mapping[str, Any] | None = None
-    content: str | None = None
+    content_revision: int | None = None
     tint_dimmed: bool = False
 
     @staticmethod
@@ -209,12 +435,16 @@ class Layer:
         return Layer(str(o.get("id", "")), o.get("role", "content"), Rect.from_json(o.get("frame") or {}),
                      _num(o, "alpha", 1.0), _num(o, "scale", 1.0), _num(o, "rotation"),
                      _num(o, "cornerRadius"), o.get("color"), o.get("blur"), o.get("shadow"),
-                     o.get("content"), bool(o.get("tintDimmed", False)))
+                     _int_or_none(o.get("contentRevision")), bool(o.get("tintDimmed", False)))
 
     @property
     def visible_frame(self) -> Rect:
         """The frame after ``scale`` (rotation about the vertical axis narrows it further)."""
         return self.frame.scaled(self.scale)
+
+
+def _int_or_none(v: Any) -> int | None:
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
 def _layers(items: Any) -> tuple[Layer, ...]:
@@ -223,6 +453,9 @@ def _layers(items: Any) -> tuple[Layer, ...]:
 
 @dataclass(frozen=True)
 class StackEntry:
+    """An entry of the stack. ``content`` is what it shows now (a label, a
+    :class:`Content`, or None; a replacement's while adapted), at revision
+    ``content_revision`` — the number its content layer carries in frames."""
     id: str
     owner: int
     state: Literal["queued", "presenting", "presented", "dismissing"]
@@ -231,14 +464,19 @@ class StackEntry:
     priority: int
     adapted: bool
     kind: str | None = None
-    content: str | None = None
+    content: "str | Content | None" = None
+    content_revision: int | None = None
+    preferred_content_size: Mapping[str, float] | None = None
+    auto_dismiss: Mapping[str, Any] | None = None
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     @staticmethod
     def from_json(o: Mapping[str, Any]) -> "StackEntry":
         return StackEntry(str(o.get("id", "")), int(o.get("owner", 0)), o.get("state", "queued"), o.get("style"),
                           Rect.from_json(o.get("frame") or {}), int(o.get("priority", 0)),
-                          bool(o.get("adapted", False)), o.get("kind"), o.get("content"), o)
+                          bool(o.get("adapted", False)), o.get("kind"), parse_content(o.get("content")),
+                          _int_or_none(o.get("contentRevision")), o.get("preferredContentSize"),
+                          o.get("autoDismiss"), o)
 
 
 def _entries(items: Any) -> tuple[StackEntry, ...]:
@@ -291,18 +529,36 @@ class Frame:
         return next((l for l in self.layers if l.id == id and l.role == role), None)
 
 
+LifecycleEventName = Literal["queued", "willPresent", "didPresent", "willDismiss", "didDismiss", "adapted",
+                             "updated"]
+#: The lifecycle events that say what an entry shows from then on (``content``, ``content_revision``).
+CONTENT_EVENTS: tuple[str, ...] = ("willPresent", "updated", "adapted")
+
+
 @dataclass(frozen=True)
 class Lifecycle:
-    """``lifecycle``: queued, willPresent, didPresent, willDismiss, didDismiss or adapted."""
+    """``lifecycle``: queued, willPresent, didPresent, willDismiss, didDismiss, adapted or
+    updated. ``reason`` (willDismiss, didDismiss): ``request``, ``tap``, ``swipe``,
+    ``ownerGone``, ``preempted``, ``action`` (then ``action`` names it), ``key`` or
+    ``timeout``. ``content`` and ``content_revision`` (willPresent, updated, adapted): what
+    the entry shows from now on — None when it shows nothing (:attr:`carries_content`)."""
     seq: int
     id: str
-    event: Literal["queued", "willPresent", "didPresent", "willDismiss", "didDismiss", "adapted"]
+    event: LifecycleEventName
     time: float
     owner: int
     reason: str | None = None
     animation: Animation | None = None
     adaptation: Mapping[str, Any] | None = None
+    content: "str | Content | None" = None
+    content_revision: int | None = None
+    action: str | None = None
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+
+    @property
+    def carries_content(self) -> bool:
+        """This event says what the entry shows from now on (``content`` None: nothing)."""
+        return self.event in CONTENT_EVENTS
 
 
 @dataclass(frozen=True)
@@ -320,6 +576,20 @@ class StatusBarChange:
     hidden: bool
     duration: float
     time: float
+    raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ActionEvent:
+    """``action``, to the owner alone (no subscription needed): someone activated action
+    ``action`` of entry ``id`` (``activate``, or ``key`` Enter/Escape/back). ``fields``
+    holds every field of the entry: the value sent, else the field's own, else ``""``.
+    Lossless, numbered with the lifecycle events, and written before the reply to the
+    request that caused it. :meth:`Client.ask` returns one."""
+    seq: int
+    id: str
+    action: str
+    fields: Mapping[str, str]
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
 
@@ -342,7 +612,7 @@ class UnknownEvent:
     params: Any
 
 
-Event = Union[Frame, Lifecycle, StackChanged, StatusBarChange, Shutdown, Closing, UnknownEvent]
+Event = Union[Frame, Lifecycle, StackChanged, StatusBarChange, ActionEvent, Shutdown, Closing, UnknownEvent]
 
 
 def parse_event(method: str, params: Any) -> Event:
@@ -355,7 +625,12 @@ def parse_event(method: str, params: Any) -> Event:
         animation = p.get("animation")
         return Lifecycle(seq, str(p.get("id", "")), p.get("event", ""), _num(p, "time"), int(p.get("owner", 0)),
                          p.get("reason"), Animation.from_json(animation) if animation else None,
-                         p.get("adaptation"), p)
+                         p.get("adaptation"), parse_content(p.get("content")),
+                         _int_or_none(p.get("contentRevision")), p.get("action"), p)
+    if method == "action":
+        fields = p.get("fields")
+        return ActionEvent(seq, str(p.get("id", "")), str(p.get("action", "")),
+                           {str(k): str(v) for k, v in fields.items()} if isinstance(fields, dict) else {}, p)
     if method == "stack":
         return StackChanged(seq, _entries(p.get("entries")), p)
     if method == "statusBar":
@@ -451,14 +726,127 @@ class SwipeResult:
 
 
 @dataclass(frozen=True)
+class Updated:
+    """``update``'s result: the entry's state and the revision of its content now."""
+    id: str
+    state: Literal["queued", "presenting", "presented", "dismissing"]
+    content_revision: int
+
+    @staticmethod
+    def from_json(o: Mapping[str, Any]) -> "Updated":
+        return Updated(str(o.get("id", "")), o.get("state", "presented"), int(o.get("contentRevision", 0)))
+
+
+@dataclass(frozen=True)
+class Activated:
+    """``activate``'s result: ``dismissed`` when the entry is leaving because of it;
+    ``confirmation`` says how the owner's ``shouldDismiss`` went, when it was asked."""
+    id: str
+    action: str
+    dismissed: bool
+    confirmation: str | None = None
+
+    @staticmethod
+    def from_json(o: Mapping[str, Any]) -> "Activated":
+        return Activated(str(o.get("id", "")), str(o.get("action", "")), bool(o.get("dismissed", False)),
+                         o.get("confirmation"))
+
+
+@dataclass(frozen=True)
+class KeyResult:
+    """``key``'s result: ``handled`` False when nothing answers to the key (``id`` names
+    the entry that had it, if any); else the action it activated (None when Escape or
+    back dismissed an entry without a cancel action) and whether the entry is leaving."""
+    handled: bool
+    id: str | None = None
+    action: str | None = None
+    dismissed: bool = False
+    confirmation: str | None = None
+
+    @staticmethod
+    def from_json(o: Mapping[str, Any]) -> "KeyResult":
+        return KeyResult(bool(o.get("handled", False)), o.get("id"), o.get("action"), bool(o.get("dismissed", False)),
+                         o.get("confirmation"))
+
+
+@dataclass(frozen=True)
 class ShouldDismiss:
     """The daemon asks the owner of ``id`` (presented with ``confirmDismiss: true``)
-    whether a tap or swipe may dismiss it."""
+    whether a tap, swipe, action or key may dismiss it (``action``: the action, with
+    reason ``action``)."""
     id: str
-    reason: Literal["tap", "swipe"]
+    reason: Literal["tap", "swipe", "action", "key"]
     keyboard_visible: bool
+    action: str | None = None
 
     @staticmethod
     def from_json(o: Any) -> "ShouldDismiss":
         o = o if isinstance(o, dict) else {}
-        return ShouldDismiss(str(o.get("id", "")), o.get("reason", "tap"), bool(o.get("keyboardVisible", False)))
+        return ShouldDismiss(str(o.get("id", "")), o.get("reason", "tap"), bool(o.get("keyboardVisible", False)),
+                             o.get("action"))
+
+
+# MARK: - Content for renderers
+
+
+class Contents:
+    """What each entry shows, kept from a subscription, for drawing frames: a frame's
+    content layer names only its entry's ``content_revision``, and the content itself
+    comes in the snapshot's entries, ``willPresent``/``updated``/``adapted`` lifecycle
+    events and ``stack`` events. Start it from the snapshot, give it every event::
+
+        sub = client.subscribe(["frames", "lifecycle"])
+        contents = presentd.Contents(sub.snapshot)
+        for event in sub:
+            contents.see(event)
+            if isinstance(event, presentd.Frame):
+                for layer in event.layers:
+                    draw(layer, contents.for_layer(layer))
+    """
+
+    def __init__(self, snapshot: "Snapshot | None" = None):
+        self._by_id: dict[str, tuple[int | None, str | Content | None]] = {}
+        if snapshot is not None:
+            self.reset(snapshot.entries)
+
+    def reset(self, entries: "Iterable[StackEntry]") -> None:
+        """Starts again from a list of entries (a snapshot's, a ``stack`` event's)."""
+        self._by_id = {e.id: (e.content_revision, e.content) for e in entries}
+
+    def see(self, event: Any) -> bool:
+        """Takes what ``event`` says about content; True when it said anything."""
+        if isinstance(event, Lifecycle):
+            if event.carries_content:
+                self._by_id[event.id] = (event.content_revision, event.content)
+                return True
+            if event.event == "didDismiss":
+                return self._by_id.pop(event.id, None) is not None
+        elif isinstance(event, StackChanged):
+            self.reset(event.entries)
+            return True
+        return False
+
+    def get(self, id: str) -> "str | Content | None":
+        """What entry ``id`` shows (None: nothing, or an entry not known)."""
+        return self._by_id.get(id, (None, None))[1]
+
+    def revision(self, id: str) -> int | None:
+        return self._by_id.get(id, (None, None))[0]
+
+    def for_layer(self, layer: Layer) -> "str | Content | None":
+        """The content a content layer draws (None for a dimming layer)."""
+        return self.get(layer.id) if layer.role == "content" else None
+
+    def is_current(self, layer: Layer) -> bool:
+        """The content kept is the revision the layer names (False: an event that changed
+        it has not been seen — subscribe to ``lifecycle`` too)."""
+        return layer.content_revision is None or layer.content_revision == self.revision(layer.id)
+
+    def as_dict(self) -> "dict[str, str | Content | None]":
+        return {id: content for id, (_, content) in self._by_id.items()}
+
+    def __contains__(self, id: object) -> bool:
+        return id in self._by_id
+
+    def __len__(self) -> int:
+        return len(self._by_id)
