@@ -3,6 +3,9 @@
 // and the answer reaches the owner (activate, key, autoDismiss, update). Timing runs on
 // the manual clock, so every instant is exact.
 
+#if canImport(Glibc)
+import Glibc
+#endif
 import PresentClient
 import PresentJSON
 import Testing
@@ -141,6 +144,14 @@ struct ConversationTests {
         #expect(enter == ["handled": true, "id": "r", "action": "save", "dismissed": true])
         let heard = try #require(try owner.awaitNotification("action"))
         #expect(heard["action"] == "save" && heard["fields"]?["name"] == "typed")
+        try owner.call("advance", ["seconds": 1])
+
+        // A renderer names the entry whose fields it sends: another one that has the key meanwhile gets nothing.
+        try owner.call("present", ["id": "s", "style": "alert", "content": Self.question])
+        try owner.call("present", ["id": "newcomer", "style": "alert", "content": ["actions": [["id": "ok", "title": "OK", "role": "default"]]]])
+        try owner.call("advance", ["seconds": 1])
+        #expect(try screen.call("key", ["key": "enter", "id": "s", "fields": ["name": "typed"]]) == ["handled": false, "id": "newcomer"])
+        #expect(try screen.call("stack")["entries"]?.arrayValue?.count == 2)
     }
 
     @Test func escapeDismissesADialogWithoutCancelButNotAPlainSheet() throws {
@@ -293,6 +304,26 @@ struct ConversationTests {
         // null clears.
         try owner.call("update", ["id": "b", "content": .null])
         #expect(try owner.call("stack")["entries"]?[1]?["content"] == nil)
+    }
+
+    @Test func anUpdatedEntryComesBackAsUpdatedAfterACrash() throws {
+        let daemon = try DaemonHarness(["--resume-grace", "30"])
+        let owner = try daemon.connect()
+        let token = try #require(try owner.call("hello")["resumeToken"]?.stringValue)
+        try owner.call("present", ["id": "job", "style": "alert", "content": ["title": "Copying…", "progress": 0.1],
+                                   "transition": ["duration": 0]])
+        try owner.call("update", ["id": "job", "content": ["title": "Copying…", "progress": 0.9], "autoDismiss": ["after": 600]])
+        let stateFile = daemon.directory + "/presentd-state.json"
+        try waitUntil("the state file to hold the updated progress") {
+            ((try? String(contentsOfFile: stateFile)) ?? "").contains("0.9")
+        }
+        daemon.stop(signal: SIGKILL)
+        try daemon.restart()
+        let back = try daemon.connect()
+        #expect(try back.call("hello", ["resume": .string(token)])["resumed"] == ["job"])
+        let entry = try #require(try back.call("stack")["entries"]?[0])
+        #expect(entry["content"] == ["title": "Copying…", "progress": 0.9])
+        #expect(entry["autoDismiss"]?["after"]?.double == 600 && entry["autoDismiss"]?["pauseWhileInteracting"] == true)
     }
 
     // MARK: Bad values

@@ -55,6 +55,14 @@ public enum KeyOutcome: Hashable, Sendable {
     case dismiss(id: String)
     /// Nothing answers to it; `id` is the entry that had the key, if any.
     case unhandled(id: String?)
+
+    /// The entry that has the key.
+    public var entryID: String? {
+        switch self {
+        case .activate(let id, _), .dismiss(let id): return id
+        case .unhandled(let id): return id
+        }
+    }
 }
 
 extension ModalStack {

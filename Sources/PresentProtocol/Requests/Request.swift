@@ -88,8 +88,9 @@ public enum Request: Sendable {
     /// A renderer or shell pressed one of an entry's buttons; `fields` holds the values
     /// the renderer has for the entry's fields.
     case activate(id: String, action: String, fields: [String: String])
-    /// Escape, Enter or back, for the topmost entry; `fields` as for activate.
-    case key(Key, fields: [String: String])
+    /// Escape, Enter or back, for the topmost entry; `id`: only if it is that entry (the
+    /// one whose fields the renderer sends); `fields` as for activate.
+    case key(Key, id: String?, fields: [String: String])
     /// A renderer says which field of an entry has focus (nil: none).
     case focus(id: String, field: String?)
 

@@ -79,8 +79,8 @@ public struct RequestDecoder: Sendable {
             return .activate(id: try name(p.field("id")), action: try contentID(p.field("action")),
                              fields: try fieldValues(p))
         case "key":
-            try p.rejectUnknownKeys(allowed: ["key", "fields"])
-            return .key(try p.enumValue("key"), fields: try fieldValues(p))
+            try p.rejectUnknownKeys(allowed: ["key", "id", "fields"])
+            return .key(try p.enumValue("key"), id: try p.optionalField("id").map(name), fields: try fieldValues(p))
         case "focus":
             try p.rejectUnknownKeys(allowed: ["id", "field"])
             return .focus(id: try name(p.field("id")), field: try p.optionalField("field").map(contentID))

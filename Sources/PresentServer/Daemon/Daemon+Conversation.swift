@@ -29,9 +29,18 @@ extension Daemon {
         return try answer(id, with: action, fields: fields, reply: [:], later: later)
     }
 
-    /// Escape, Enter or back, for the topmost entry.
-    func key(_ key: Key, fields: [String: String], later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
-        switch stack.resolve(key, at: now) {
+    /// Escape, Enter or back, for the topmost entry. With `id`, only when that entry is
+    /// the one that has the key: a renderer sends the fields of the entry it believes is
+    /// on top, and a newcomer that took the key meanwhile must not get them.
+    func key(_ key: Key, for id: String?, fields: [String: String],
+             later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
+        let outcome = stack.resolve(key, at: now)
+        if let id, outcome.entryID != id {
+            var result: JSONObject = ["handled": false]
+            if let holder = outcome.entryID { result["id"] = .string(holder) }
+            return .result(.object(result))
+        }
+        switch outcome {
         case .activate(let id, let action):
             return try answer(id, with: action, fields: fields, reply: ["handled": true], later: later)
         case .dismiss(let id):

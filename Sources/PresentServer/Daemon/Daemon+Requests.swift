@@ -162,9 +162,9 @@ extension Daemon {
         case .activate(let id, let action, let fields):
             try admitDeferrable(for: client)
             return counted(try activate(id, action: action, fields: fields, later: countedReply(for: client, later)), for: client)
-        case .key(let key, let fields):
+        case .key(let key, let id, let fields):
             try admitDeferrable(for: client)
-            return counted(try self.key(key, fields: fields, later: countedReply(for: client, later)), for: client)
+            return counted(try self.key(key, for: id, fields: fields, later: countedReply(for: client, later)), for: client)
         case .focus(let id, let field):
             return .result(try focus(id, field: field))
         }

@@ -130,7 +130,7 @@ struct ProtocolFuzzSession {
                 if try stack.activation(id: id, action: action, at: time).dismisses {
                     _ = try stack.dismiss(id: id, reason: .action, action: action, at: time)
                 }
-            case .key(let key, _):
+            case .key(let key, _, _):
                 switch stack.resolve(key, at: time) {
                 case .activate(let id, let action) where action.dismisses:
                     _ = try stack.dismiss(id: id, reason: .action, action: action.id, at: time)
