@@ -1,7 +1,8 @@
 /*
  * presentd client for C (see presentd.h). One non-blocking socket, a read buffer cut
  * into lines, a write buffer, and two queues: replies by id and events in order.
- * The blocking calls are the non-blocking primitives plus poll().
+ * The blocking calls are the non-blocking primitives plus poll(); the readers of
+ * frames, entries, content and answers only look into the JSON they are given.
  */
 #define _GNU_SOURCE
 #include "presentd.h"
@@ -51,6 +52,7 @@ struct presentd_client {
     size_t n_abandoned, cap_abandoned;
     presentd_should_dismiss_fn should_dismiss;
     void *should_dismiss_user;
+    const char *asking_action;  /* during the should_dismiss callback: the question's action */
 };
 
 /* -- Errors -------------------------------------------------------------------------- */
@@ -84,6 +86,27 @@ static const char *string_member(json_object *obj, const char *key) {
     json_object *v;
     if (!obj || !json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_string)) return NULL;
     return json_object_get_string(v);
+}
+
+/* A member that is an object, or NULL. */
+static json_object *object_member(json_object *obj, const char *key) {
+    json_object *v;
+    if (!obj || !json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_object)) return NULL;
+    return v;
+}
+
+/* A boolean member, or fallback when absent or not a boolean. */
+static int bool_member(json_object *obj, const char *key, int fallback) {
+    json_object *v;
+    if (!obj || !json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_boolean)) return fallback;
+    return json_object_get_boolean(v);
+}
+
+/* An integer member, or 0. */
+static int64_t int_member(json_object *obj, const char *key) {
+    json_object *v;
+    if (!obj || !json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_int)) return 0;
+    return json_object_get_int64(v);
 }
 
 /* Fills err from a JSON-RPC error object. */
@@ -122,6 +145,13 @@ static int buffer_reserve(buffer *b, size_t extra) {
     return 0;
 }
 
+/* Which kept message queue_take takes. */
+typedef int (*kept_match)(const kept *k, const void *arg);
+
+static int match_any(const kept *k, const void *arg) { (void)k; (void)arg; return 1; }
+
+static int match_id(const kept *k, const void *arg) { return k->id == *(const int64_t *)arg; }
+
 static void queue_push(queue *q, json_object *message, int64_t id) {
     kept *k = calloc(1, sizeof *k);
     if (!k) { json_object_put(message); return; }
@@ -131,11 +161,11 @@ static void queue_push(queue *q, json_object *message, int64_t id) {
     q->tail = k;
 }
 
-/* Removes and returns the first kept message with this id (any id when any is set). */
-static json_object *queue_take(queue *q, int any, int64_t id) {
+/* Removes and returns the first kept message that matches. */
+static json_object *queue_take(queue *q, kept_match match, const void *arg) {
     kept *prev = NULL;
     for (kept *k = q->head; k; prev = k, k = k->next) {
-        if (!any && k->id != id) continue;
+        if (!match(k, arg)) continue;
         if (prev) prev->next = k->next; else q->head = k->next;
         if (q->tail == k) q->tail = prev;
         json_object *m = k->message;
@@ -147,7 +177,7 @@ static json_object *queue_take(queue *q, int any, int64_t id) {
 
 static void queue_clear(queue *q) {
     json_object *m;
-    while ((m = queue_take(q, 1, 0))) json_object_put(m);
+    while ((m = queue_take(q, match_any, NULL))) json_object_put(m);
 }
 
 /* -- Connecting ---------------------------------------------------------------------- */
@@ -207,6 +237,8 @@ void presentd_set_should_dismiss(presentd_client *c, presentd_should_dismiss_fn 
     c->should_dismiss = fn;
     c->should_dismiss_user = user;
 }
+
+const char *presentd_asking_action(const presentd_client *c) { return c ? c->asking_action : NULL; }
 
 /* -- Writing ------------------------------------------------------------------------- */
 
@@ -292,7 +324,7 @@ int presentd_notify(presentd_client *c, const char *method, json_object *params,
 
 /* Answers a request from the daemon: shouldDismiss by the callback, anything else
  * with method-not-found. */
-static int answer(presentd_client *c, json_object *request, presentd_error *err) {
+static int answer_question(presentd_client *c, json_object *request, presentd_error *err) {
     json_object *id = NULL, *params = NULL, *visible = NULL;
     json_object_object_get_ex(request, "id", &id);
     json_object_object_get_ex(request, "params", &params);
@@ -303,10 +335,12 @@ static int answer(presentd_client *c, json_object *request, presentd_error *err)
     if (strcmp(method, "shouldDismiss") == 0) {
         const char *entry = string_member(params, "id"), *reason = string_member(params, "reason");
         json_object_object_get_ex(params, "keyboardVisible", &visible);
+        c->asking_action = string_member(params, "action");
         int allow = c->should_dismiss
             ? c->should_dismiss(c->should_dismiss_user, entry ? entry : "", reason ? reason : "",
                                 visible && json_object_get_boolean(visible))
             : 1;
+        c->asking_action = NULL;
         json_object *result = json_object_new_object();
         json_object_object_add(result, "allow", json_object_new_boolean(allow != 0));
         json_object_object_add(reply, "result", result);
@@ -339,7 +373,7 @@ static int route(presentd_client *c, json_object *m, presentd_error *err) {
     int has_id = json_object_object_get_ex(m, "id", &id);
     if (string_member(m, "method")) {
         if (has_id) {
-            int status = answer(c, m, err);
+            int status = answer_question(c, m, err);
             json_object_put(m);
             return status;
         }
@@ -410,7 +444,7 @@ int presentd_process(presentd_client *c, presentd_error *err) {
 }
 
 int presentd_take_reply(presentd_client *c, int64_t id, json_object **result, presentd_error *err) {
-    json_object *m = queue_take(&c->replies, 0, id);
+    json_object *m = queue_take(&c->replies, match_id, &id);
     if (!m) {
         if (c->closed) return fail_closed(c, err);
         return fail(err, PRESENTD_ERR_AGAIN, "no reply to request %lld yet", (long long)id);
@@ -425,14 +459,19 @@ int presentd_take_reply(presentd_client *c, int64_t id, json_object **result, pr
     return status;
 }
 
-int presentd_poll_event(presentd_client *c, presentd_event *ev) {
-    json_object *m = queue_take(&c->events, 1, 0);
-    if (!m) return 0;
+/* Hands a kept notification out as an event. Consumes m. */
+static void give_event(json_object *m, presentd_event *ev) {
     json_object *params = NULL;
     json_object_object_get_ex(m, "params", &params);
     snprintf(ev->method, sizeof ev->method, "%s", string_member(m, "method"));
     ev->params = json_object_get(params);
     json_object_put(m);
+}
+
+int presentd_poll_event(presentd_client *c, presentd_event *ev) {
+    json_object *m = queue_take(&c->events, match_any, NULL);
+    if (!m) return 0;
+    give_event(m, ev);
     return 1;
 }
 
@@ -504,6 +543,214 @@ int presentd_next_event(presentd_client *c, presentd_event *ev, int timeout_ms, 
     return 0;
 }
 
+/* -- Answers --------------------------------------------------------------------------- */
+
+/* Whether a kept event is the answer to entry arg: its action, or its leaving. */
+static int match_answer(const kept *k, const void *arg) {
+    json_object *params = NULL;
+    json_object_object_get_ex(k->message, "params", &params);
+    const char *method = string_member(k->message, "method"), *entry = string_member(params, "id");
+    if (!method || !entry || strcmp(entry, (const char *)arg) != 0) return 0;
+    if (strcmp(method, "action") == 0) return 1;
+    const char *event = string_member(params, "event");
+    return strcmp(method, "lifecycle") == 0 && event &&
+           (strcmp(event, "willDismiss") == 0 || strcmp(event, "didDismiss") == 0);
+}
+
+int presentd_next_answer(presentd_client *c, const char *id, presentd_event *ev, int timeout_ms, presentd_error *err) {
+    if (!c || !id || !ev) return fail(err, PRESENTD_ERR_USAGE, "no client, id or event");
+    int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+    json_object *m;
+    while (!(m = queue_take(&c->events, match_answer, id))) {
+        if (c->closed) return fail_closed(c, err);
+        int status = wait_and_process(c, deadline, err);
+        if (status == PRESENTD_ERR_TIMEOUT) return fail(err, status, "no answer to %s within %d ms", id, timeout_ms);
+        if (status && status != PRESENTD_ERR_CLOSED) return status;
+    }
+    give_event(m, ev);
+    return 0;
+}
+
+void presentd_answer_clear(presentd_answer *answer) {
+    if (!answer) return;
+    json_object_put(answer->result);
+    memset(answer, 0, sizeof *answer);
+}
+
+/* params gains "fields": {id: value, …} when there are any. 0, or a usage error. */
+static int add_fields(json_object *params, const presentd_field_value *fields, size_t n, presentd_error *err) {
+    if (n == 0) return 0;
+    if (!fields) return fail(err, PRESENTD_ERR_USAGE, "%zu fields but no array of them", n);
+    json_object *values = json_object_new_object();
+    for (size_t i = 0; i < n; i++) {
+        if (!fields[i].id) { json_object_put(values); return fail(err, PRESENTD_ERR_USAGE, "field %zu has no id", i); }
+        json_object_object_add(values, fields[i].id, json_object_new_string(fields[i].value ? fields[i].value : ""));
+    }
+    json_object_object_add(params, "fields", values);
+    return 0;
+}
+
+/* Calls activate or key and reads what it did into answer (when not NULL). */
+static int call_for_answer(presentd_client *c, const char *method, json_object *params, presentd_answer *answer,
+                           int timeout_ms, presentd_error *err) {
+    json_object *result = NULL;
+    if (answer) memset(answer, 0, sizeof *answer);
+    int status = presentd_call(c, method, params, &result, timeout_ms, err);
+    if (status) return status;
+    if (!answer) { json_object_put(result); return 0; }
+    answer->result = result;
+    answer->handled = bool_member(result, "handled", 1);
+    answer->dismissed = bool_member(result, "dismissed", 0);
+    answer->id = string_member(result, "id");
+    answer->action = string_member(result, "action");
+    answer->confirmation = string_member(result, "confirmation");
+    return 0;
+}
+
+int presentd_activate(presentd_client *c, const char *id, const char *action,
+                      const presentd_field_value *fields, size_t n_fields,
+                      presentd_answer *answer, int timeout_ms, presentd_error *err) {
+    if (answer) memset(answer, 0, sizeof *answer);
+    if (!id || !action) return fail(err, PRESENTD_ERR_USAGE, "activate needs an entry id and an action");
+    json_object *params = json_object_new_object();
+    json_object_object_add(params, "id", json_object_new_string(id));
+    json_object_object_add(params, "action", json_object_new_string(action));
+    int status = add_fields(params, fields, n_fields, err);
+    if (status) { json_object_put(params); return status; }
+    return call_for_answer(c, "activate", params, answer, timeout_ms, err);
+}
+
+int presentd_key(presentd_client *c, const char *key, const presentd_field_value *fields, size_t n_fields,
+                 presentd_answer *answer, int timeout_ms, presentd_error *err) {
+    if (answer) memset(answer, 0, sizeof *answer);
+    if (!key) return fail(err, PRESENTD_ERR_USAGE, "no key");
+    json_object *params = json_object_new_object();
+    json_object_object_add(params, "key", json_object_new_string(key));
+    int status = add_fields(params, fields, n_fields, err);
+    if (status) { json_object_put(params); return status; }
+    return call_for_answer(c, "key", params, answer, timeout_ms, err);
+}
+
+int presentd_focus(presentd_client *c, const char *id, const char *field, int timeout_ms, presentd_error *err) {
+    if (!id) return fail(err, PRESENTD_ERR_USAGE, "no entry id");
+    json_object *params = json_object_new_object();
+    json_object_object_add(params, "id", json_object_new_string(id));
+    if (field) json_object_object_add(params, "field", json_object_new_string(field));
+    return presentd_call(c, "focus", params, NULL, timeout_ms, err);
+}
+
+int presentd_action_of(const presentd_event *ev, presentd_action_event *out) {
+    memset(out, 0, sizeof *out);
+    if (!ev || strcmp(ev->method, "action") != 0 || !ev->params) return 0;
+    out->seq = int_member(ev->params, "seq");
+    out->id = string_member(ev->params, "id");
+    out->action = string_member(ev->params, "action");
+    json_object *fields = object_member(ev->params, "fields");
+    if (fields) {
+        json_object_object_foreach(fields, key, value) {
+            if (out->n_fields == PRESENTD_MAX_FIELDS) break;
+            out->fields[out->n_fields++] = (presentd_field_value){ key, json_object_get_string(value) };
+        }
+    }
+    return out->id && out->action;
+}
+
+const char *presentd_action_field(const presentd_action_event *action, const char *field) {
+    for (size_t i = 0; action && field && i < action->n_fields; i++)
+        if (strcmp(action->fields[i].id, field) == 0) return action->fields[i].value;
+    return NULL;
+}
+
+/* -- Content and entries ------------------------------------------------------------------ */
+
+/* A string member, or a number's text (a number field's value may come as either). */
+static const char *text_member(json_object *obj, const char *key) {
+    json_object *v;
+    if (!obj || !json_object_object_get_ex(obj, key, &v)) return NULL;
+    if (json_object_is_type(v, json_type_string) || json_object_is_type(v, json_type_int) ||
+        json_object_is_type(v, json_type_double))
+        return json_object_get_string(v);
+    return NULL;
+}
+
+/* The elements of obj's array member key, or NULL with *n = 0. */
+static json_object *array_member(json_object *obj, const char *key, size_t *n) {
+    json_object *v;
+    *n = 0;
+    if (!obj || !json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_array)) return NULL;
+    *n = json_object_array_length(v);
+    return v;
+}
+
+int presentd_content_of(json_object *obj, presentd_content *out) {
+    memset(out, 0, sizeof *out);
+    json_object *content;
+    if (!obj || !json_object_object_get_ex(obj, "content", &content) || !content) return 0;
+    if (json_object_is_type(content, json_type_string)) {
+        out->label = json_object_get_string(content);
+        return 1;
+    }
+    if (!json_object_is_type(content, json_type_object)) return 0;
+    out->title = string_member(content, "title");
+    out->message = string_member(content, "message");
+    json_object *icon = object_member(content, "icon"), *surface = object_member(content, "surface"),
+                *accessibility = object_member(content, "accessibility"), *progress;
+    out->icon_name = string_member(icon, "name");
+    out->icon_path = string_member(icon, "path");
+    if (json_object_object_get_ex(content, "progress", &progress)) {
+        out->progress_kind = progress ? PRESENTD_PROGRESS_FRACTION : PRESENTD_PROGRESS_INDETERMINATE;
+        out->progress = presentd_number(content, "progress");
+    }
+    out->surface_app_id = string_member(surface, "appId");
+    out->surface_handle = string_member(surface, "handle");
+    out->accessibility_label = string_member(accessibility, "label");
+    out->accessibility_hint = string_member(accessibility, "hint");
+    out->accessibility_announce = string_member(accessibility, "announce");
+    size_t n;
+    json_object *actions = array_member(content, "actions", &n);
+    for (size_t i = 0; i < n && out->n_actions < PRESENTD_MAX_ACTIONS; i++) {
+        json_object *a = json_object_array_get_idx(actions, i);
+        out->actions[out->n_actions++] = (presentd_content_action){
+            .id = string_member(a, "id"), .title = string_member(a, "title"), .role = string_member(a, "role"),
+            .dismisses = bool_member(a, "dismisses", 1),
+        };
+    }
+    json_object *fields = array_member(content, "fields", &n);
+    for (size_t i = 0; i < n && out->n_fields < PRESENTD_MAX_FIELDS; i++) {
+        json_object *f = json_object_array_get_idx(fields, i);
+        out->fields[out->n_fields++] = (presentd_content_field){
+            .id = string_member(f, "id"), .kind = string_member(f, "kind"),
+            .placeholder = string_member(f, "placeholder"), .value = text_member(f, "value"),
+        };
+    }
+    return 1;
+}
+
+const presentd_content_action *presentd_content_action_named(const presentd_content *content, const char *id) {
+    for (size_t i = 0; content && id && i < content->n_actions; i++)
+        if (content->actions[i].id && strcmp(content->actions[i].id, id) == 0) return &content->actions[i];
+    return NULL;
+}
+
+size_t presentd_entries(json_object *obj, presentd_entry *out, size_t max) {
+    size_t n;
+    json_object *entries = array_member(obj, "entries", &n);
+    for (size_t i = 0; i < n && i < max; i++) {
+        json_object *e = json_object_array_get_idx(entries, i), *frame = object_member(e, "frame");
+        presentd_entry *entry = &out[i];
+        *entry = (presentd_entry){
+            .id = string_member(e, "id"), .owner = int_member(e, "owner"), .state = string_member(e, "state"),
+            .style = string_member(e, "style"),
+            .x = presentd_number(frame, "x"), .y = presentd_number(frame, "y"),
+            .width = presentd_number(frame, "width"), .height = presentd_number(frame, "height"),
+            .priority = (int)int_member(e, "priority"), .adapted = bool_member(e, "adapted", 0),
+            .kind = string_member(e, "kind"), .content_revision = int_member(e, "contentRevision"),
+        };
+        entry->has_content = presentd_content_of(e, &entry->content);
+    }
+    return n;
+}
+
 /* -- Frames ---------------------------------------------------------------------------- */
 
 double presentd_number(json_object *obj, const char *key) {
@@ -529,7 +776,7 @@ size_t presentd_frame_layers(json_object *params, presentd_layer *out, size_t ma
             .width = presentd_number(frame, "width"), .height = presentd_number(frame, "height"),
             .alpha = presentd_number(l, "alpha"), .scale = presentd_number(l, "scale"),
             .rotation = presentd_number(l, "rotation"), .corner_radius = presentd_number(l, "cornerRadius"),
-            .color = string_member(l, "color"), .content = string_member(l, "content"),
+            .color = string_member(l, "color"), .content_revision = int_member(l, "contentRevision"),
         };
     }
     return n;

@@ -22,6 +22,12 @@
  * The daemon's shouldDismiss questions are answered as they are read, by the callback
  * set with presentd_set_should_dismiss() (default: allow).
  *
+ * What an entry shows (a label, or a dialog: title, message, icon, buttons, fields…) is
+ * read with presentd_entries() and presentd_content_of(); frames name only its revision.
+ * The answer comes back to the entry's owner as an "action" event (no subscription
+ * needed): presentd_next_answer() waits for it, presentd_action_of() reads it. What a
+ * renderer or shell sends is presentd_activate() and presentd_key().
+ *
  * Ownership follows json-c: params passed in are consumed (json_object_put), results
  * and event params handed out belong to the caller. Not thread-safe: one thread per
  * client. Protocol: docs/PROTOCOL.md.
@@ -70,7 +76,7 @@ typedef struct presentd_error {
 } presentd_error;
 
 /* A notification from the daemon: method is "frame", "lifecycle", "stack",
- * "statusBar", "shutdown", "closing" (or a newer daemon's). */
+ * "statusBar", "action" (to an entry's owner), "shutdown", "closing" (or a newer daemon's). */
 typedef struct presentd_event {
     char method[32];
     json_object *params; /* owned: release with presentd_event_clear() */
@@ -83,12 +89,122 @@ typedef struct presentd_layer {
     double x, y, width, height;   /* before scale (about the centre) and rotation (vertical axis) */
     double alpha, scale, rotation, corner_radius;
     const char *color;            /* dimming: "#rrggbb[aa]"; content: NULL */
-    const char *content;          /* the presenter's label of what to draw, or NULL */
+    int64_t content_revision;     /* content: the revision of the entry's content to draw (what
+                                     presentd_entry.content_revision and lifecycle events name); 0 for dimming.
+                                     Frames never carry the content itself. */
 } presentd_layer;
+
+/* -- What an entry shows ----------------------------------------------------------------
+ * A label, or a dialog's parts (docs/PROTOCOL.md, "Content object"). Strings point into
+ * the JSON they were read from: valid while it lives. */
+
+#define PRESENTD_MAX_ACTIONS 8
+#define PRESENTD_MAX_FIELDS  4
+
+typedef struct presentd_content_action {
+    const char *id;
+    const char *title;
+    const char *role;             /* "default" (Enter), "cancel" (Escape, back), "destructive", or NULL */
+    int dismisses;                /* activating it dismisses the entry */
+} presentd_content_action;
+
+typedef struct presentd_content_field {
+    const char *id;
+    const char *kind;             /* "text", "secure" or "number" */
+    const char *placeholder;      /* or NULL */
+    const char *value;            /* the initial value, or NULL */
+} presentd_content_field;
+
+enum presentd_progress {
+    PRESENTD_PROGRESS_NONE = 0,   /* no bar */
+    PRESENTD_PROGRESS_FRACTION,   /* progress is 0…1 */
+    PRESENTD_PROGRESS_INDETERMINATE,
+};
+
+typedef struct presentd_content {
+    const char *label;            /* content given as a string label; NULL for a dialog */
+    const char *title, *message;  /* or NULL */
+    const char *icon_name;        /* a freedesktop icon-theme name, or NULL */
+    const char *icon_path;        /* an absolute PNG or SVG path, or NULL */
+    int progress_kind;            /* enum presentd_progress */
+    double progress;
+    const char *surface_app_id, *surface_handle;  /* the app's own window, for a renderer that embeds it */
+    const char *accessibility_label, *accessibility_hint;
+    const char *accessibility_announce;           /* "polite", "assertive" or NULL */
+    size_t n_actions;
+    presentd_content_action actions[PRESENTD_MAX_ACTIONS];
+    size_t n_fields;
+    presentd_content_field fields[PRESENTD_MAX_FIELDS];
+} presentd_content;
+
+/* The "content" member of obj — an entry, or the params of a willPresent, updated or
+ * adapted lifecycle event: returns 1 and fills out when obj has one, 0 (out blank) when
+ * the entry shows nothing. */
+int presentd_content_of(json_object *obj, presentd_content *out);
+
+/* The action with this id, or NULL. */
+const presentd_content_action *presentd_content_action_named(const presentd_content *content, const char *id);
+
+/* One entry of the stack (strings point into the JSON it was read from). */
+typedef struct presentd_entry {
+    const char *id;
+    int64_t owner;                /* the owning connection's number */
+    const char *state;            /* "queued", "presenting", "presented", "dismissing" */
+    const char *style;            /* a style name; NULL for a slideIn or custom style object */
+    double x, y, width, height;   /* where it rests */
+    int priority;
+    int adapted;                  /* its compact-height policy is in force */
+    const char *kind;             /* or NULL */
+    int has_content;              /* 0: it shows nothing */
+    presentd_content content;     /* what it shows now (a replacement's while adapted) */
+    int64_t content_revision;     /* the revision its content layer names in frames */
+} presentd_entry;
+
+/* The entries of obj: a "stack" result or event's params, or a subscribe result's
+ * "snapshot", bottom to top: fills at most max, returns how many there are. */
+size_t presentd_entries(json_object *obj, presentd_entry *out, size_t max);
+
+/* -- Answers ------------------------------------------------------------------------------ */
+
+/* A field's value, as sent with activate/key and received in an action event. */
+typedef struct presentd_field_value {
+    const char *id;
+    const char *value;
+} presentd_field_value;
+
+/* An "action" event, to the entry's owner alone: action `action` of entry `id` was
+ * activated (presentd_activate, or a key). fields: every field of the entry with the
+ * value sent, else its own value, else "". Strings point into the event's params. */
+typedef struct presentd_action_event {
+    int64_t seq;
+    const char *id;
+    const char *action;
+    size_t n_fields;
+    presentd_field_value fields[PRESENTD_MAX_FIELDS];
+} presentd_action_event;
+
+/* Returns 1 and fills out when ev is an "action" event, else 0. */
+int presentd_action_of(const presentd_event *ev, presentd_action_event *out);
+
+/* The value of field `field` in an action event, or NULL. */
+const char *presentd_action_field(const presentd_action_event *action, const char *field);
+
+/* What presentd_activate and presentd_key did. */
+typedef struct presentd_answer {
+    int handled;                  /* key: something answered to it (activate: always 1) */
+    int dismissed;                /* the entry is leaving because of it */
+    const char *id;               /* the entry (key: NULL when there was none) */
+    const char *action;           /* the action activated; NULL when a key dismissed without one */
+    const char *confirmation;     /* when the owner was asked (confirmDismiss): "allowed", "vetoed", "timeout"… */
+    json_object *result;          /* owned, the strings point into it: release with presentd_answer_clear() */
+} presentd_answer;
+
+void presentd_answer_clear(presentd_answer *answer);
 
 typedef struct presentd_client presentd_client;
 
-/* Answers shouldDismiss: return nonzero to allow the dismissal. */
+/* Answers shouldDismiss: return nonzero to allow the dismissal. reason: "tap", "swipe",
+ * "action" (presentd_asking_action() names it) or "key". */
 typedef int (*presentd_should_dismiss_fn)(void *user, const char *id, const char *reason, int keyboard_visible);
 
 /* The socket path in the daemon's order: $PRESENTD_SOCKET, $XDG_RUNTIME_DIR/presentd/presentd.sock,
@@ -103,6 +219,9 @@ void presentd_close(presentd_client *c);
 int presentd_fd(const presentd_client *c);
 
 void presentd_set_should_dismiss(presentd_client *c, presentd_should_dismiss_fn fn, void *user);
+
+/* Inside the should_dismiss callback, for reason "action": the action; else NULL. */
+const char *presentd_asking_action(const presentd_client *c);
 
 /* -- Blocking -------------------------------------------------------------------------
  * timeout_ms < 0 waits for ever. */
@@ -120,6 +239,25 @@ int presentd_call_json(presentd_client *c, const char *method, const char *param
 int presentd_next_event(presentd_client *c, presentd_event *ev, int timeout_ms, presentd_error *err);
 
 void presentd_event_clear(presentd_event *ev);
+
+/* The answer to entry id, for its owner: the next "action" event about it or, on a
+ * connection subscribed to "lifecycle", its willDismiss/didDismiss (it left without
+ * one). Other events stay kept, in order, for presentd_next_event. */
+int presentd_next_answer(presentd_client *c, const char *id, presentd_event *ev, int timeout_ms, presentd_error *err);
+
+/* A button of entry id was pressed, with the renderer's field values (n_fields may be 0).
+ * The owner gets an "action" event before this returns. answer may be NULL. */
+int presentd_activate(presentd_client *c, const char *id, const char *action,
+                      const presentd_field_value *fields, size_t n_fields,
+                      presentd_answer *answer, int timeout_ms, presentd_error *err);
+
+/* "escape", "enter" or "back", for the topmost entry that is not leaving: Escape and
+ * back activate its cancel action (or dismiss it), Enter its default one. */
+int presentd_key(presentd_client *c, const char *key, const presentd_field_value *fields, size_t n_fields,
+                 presentd_answer *answer, int timeout_ms, presentd_error *err);
+
+/* Field `field` of entry id has focus (NULL: none has): an autoDismiss countdown holds. */
+int presentd_focus(presentd_client *c, const char *id, const char *field, int timeout_ms, presentd_error *err);
 
 /* -- Non-blocking ---------------------------------------------------------------------- */
 

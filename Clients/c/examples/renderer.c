@@ -2,9 +2,15 @@
  * An example renderer loop: one poll() over the daemon's descriptor and stdin, no
  * blocking call after start-up. It "draws" each frame as text: one line per frame
  * with its delay (CLOCK_MONOTONIC now minus the time the frame is for), one line per
- * layer. Lines typed on stdin are requests: "present STYLE", "dismiss", "quit".
+ * layer with the revision of the content it draws. What an entry shows comes with its
+ * lifecycle events (willPresent, updated, adapted), not in frames: each is printed as a
+ * "  shows" line. Lines typed on stdin are requests: "present STYLE", "dismiss",
+ * "escape", "enter" (keys for the topmost entry), "quit".
  *
- *   renderer [--socket PATH] [--present STYLE] [--frames N] [--until-idle]
+ *   renderer [--socket PATH] [--present STYLE [--content JSON]] [--frames N] [--until-idle]
+ *
+ * --content: what the presented entry shows, as JSON: a "label", or a dialog such as
+ * {"title":"Hi","actions":[{"id":"ok","title":"OK","role":"default"}]}.
  */
 #define _GNU_SOURCE
 #include "presentd.h"
@@ -29,15 +35,43 @@ static void draw(json_object *frame) {
            presentd_number(frame, "time"), (monotonic_now() - presentd_number(frame, "time")) * 1000, n);
     for (size_t i = 0; i < n && i < 64; i++) {
         const presentd_layer *l = &layers[i];
-        printf("  %-7s %-12s x=%.1f y=%.1f w=%.1f h=%.1f alpha=%.3f scale=%.3f rot=%.3f\n",
+        printf("  %-7s %-12s x=%.1f y=%.1f w=%.1f h=%.1f alpha=%.3f scale=%.3f rot=%.3f",
                l->dimming ? "dimming" : "content", l->id, l->x, l->y, l->width, l->height,
                l->alpha, l->scale, l->rotation);
+        if (!l->dimming) printf(" rev=%lld", (long long)l->content_revision);
+        printf("\n");
     }
 }
 
-static int present(presentd_client *c, const char *style, presentd_error *err) {
+/* What a lifecycle event says the entry shows from now on: its label, or its dialog. */
+static void describe_content(json_object *lifecycle) {
+    presentd_content content;
+    if (!presentd_content_of(lifecycle, &content)) return;
+    printf("  shows rev=%lld", (long long)presentd_number(lifecycle, "contentRevision"));
+    if (content.label) printf(" label=\"%s\"", content.label);
+    if (content.title) printf(" title=\"%s\"", content.title);
+    if (content.message) printf(" message=\"%s\"", content.message);
+    for (size_t i = 0; i < content.n_actions; i++) {
+        const presentd_content_action *a = &content.actions[i];
+        printf(" [%s%s%s]", a->title, a->role ? ":" : "", a->role ? a->role : "");
+    }
+    for (size_t i = 0; i < content.n_fields; i++)
+        printf(" <%s %s>", content.fields[i].kind, content.fields[i].id);
+    printf("\n");
+}
+
+static int present(presentd_client *c, const char *style, const char *content, presentd_error *err) {
     json_object *params = json_object_new_object();
     json_object_object_add(params, "style", json_object_new_string(style));
+    if (content) {
+        json_object *value = json_tokener_parse(content);
+        if (!value) {
+            json_object_put(params);
+            snprintf(err->message, sizeof err->message, "--content is not JSON: %s", content);
+            return PRESENTD_ERR_USAGE;
+        }
+        json_object_object_add(params, "content", value);
+    }
     return presentd_send(c, "present", params, NULL, err);  /* the reply is not needed */
 }
 
@@ -45,22 +79,31 @@ static int present(presentd_client *c, const char *style, presentd_error *err) {
 static int command(presentd_client *c, char *line, presentd_error *err) {
     line[strcspn(line, "\n")] = 0;
     if (strcmp(line, "quit") == 0) return 0;
-    if (strncmp(line, "present ", 8) == 0) present(c, line + 8, err);
+    if (strncmp(line, "present ", 8) == 0) present(c, line + 8, NULL, err);
     else if (strcmp(line, "dismiss") == 0) presentd_send(c, "dismissAll", NULL, NULL, err);
-    else fprintf(stderr, "commands: present STYLE, dismiss, quit\n");
+    else if (strcmp(line, "escape") == 0 || strcmp(line, "enter") == 0) {
+        json_object *params = json_object_new_object();
+        json_object_object_add(params, "key", json_object_new_string(line));
+        presentd_send(c, "key", params, NULL, err);
+    } else fprintf(stderr, "commands: present STYLE, dismiss, escape, enter, quit\n");
     return 1;
 }
 
 int main(int argc, char **argv) {
-    const char *path = NULL, *style = NULL;
+    const char *path = NULL, *style = NULL, *content = NULL;
     long frames_left = -1;
     int until_idle = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc) path = argv[++i];
         else if (strcmp(argv[i], "--present") == 0 && i + 1 < argc) style = argv[++i];
+        else if (strcmp(argv[i], "--content") == 0 && i + 1 < argc) content = argv[++i];
         else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) frames_left = atol(argv[++i]);
         else if (strcmp(argv[i], "--until-idle") == 0) until_idle = 1;
-        else { fprintf(stderr, "usage: %s [--socket PATH] [--present STYLE] [--frames N] [--until-idle]\n", argv[0]); return 2; }
+        else {
+            fprintf(stderr, "usage: %s [--socket PATH] [--present STYLE [--content JSON]] [--frames N] [--until-idle]\n",
+                    argv[0]);
+            return 2;
+        }
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     presentd_error err;
@@ -68,7 +111,7 @@ int main(int argc, char **argv) {
     if (!c) { fprintf(stderr, "renderer: %s\n", err.message); return 3; }
     int64_t subscribed;
     json_object *topics = json_tokener_parse("{\"topics\":[\"frames\",\"lifecycle\",\"statusBar\"]}");
-    if (presentd_send(c, "subscribe", topics, &subscribed, &err) || (style && present(c, style, &err))) {
+    if (presentd_send(c, "subscribe", topics, &subscribed, &err) || (style && present(c, style, content, &err))) {
         fprintf(stderr, "renderer: %s\n", err.message);
         return 1;
     }
@@ -101,6 +144,7 @@ int main(int argc, char **argv) {
                     !json_object_get_boolean(animating)) running = 0;
             } else {
                 printf("%s %s\n", ev.method, json_object_to_json_string_ext(ev.params, JSON_C_TO_STRING_PLAIN));
+                if (strcmp(ev.method, "lifecycle") == 0) describe_content(ev.params);
             }
             presentd_event_clear(&ev);
         }

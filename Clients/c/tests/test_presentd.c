@@ -254,6 +254,227 @@ static void test_non_blocking_poll_loop(daemon_proc *d) {
     presentd_close(app);
 }
 
+/* -- Content and answers ------------------------------------------------------------------ */
+
+static const char *DIALOG =
+    "\"style\":\"alert\",\"content\":{\"title\":\"Save changes?\",\"message\":\"Or lose them.\","
+    "\"icon\":{\"name\":\"document-save\"},\"progress\":null,"
+    "\"actions\":[{\"id\":\"save\",\"title\":\"Save\",\"role\":\"default\"},"
+    "{\"id\":\"later\",\"title\":\"Later\",\"dismisses\":false},"
+    "{\"id\":\"cancel\",\"title\":\"Cancel\",\"role\":\"cancel\"}],"
+    "\"fields\":[{\"id\":\"name\",\"kind\":\"text\",\"value\":\"report.txt\"},"
+    "{\"id\":\"pin\",\"kind\":\"secure\",\"placeholder\":\"PIN\"}]}";
+
+/* The app that owns the entries, and the screen that answers them. */
+static void open_pair(daemon_proc *d, presentd_client **owner, presentd_client **screen) {
+    *owner = connect_or_die(d);
+    *screen = connect_or_die(d);
+}
+
+static void close_pair(presentd_client *owner, presentd_client *screen) {
+    presentd_close(owner);
+    presentd_close(screen);
+}
+
+/* Presents DIALOG as entry id (with more members, e.g. ",\"confirmDismiss\":true"). */
+static int present_dialog(presentd_client *c, const char *id, const char *more, presentd_error *err) {
+    char params[1024];
+    snprintf(params, sizeof params, "{\"id\":\"%s\",%s%s}", id, DIALOG, more);
+    return presentd_call_json(c, "present", params, NULL, 5000, err);
+}
+
+static void check_dialog(const presentd_content *c) {
+    CHECK(c->label == NULL && c->title && strcmp(c->title, "Save changes?") == 0);
+    CHECK(c->message && strcmp(c->message, "Or lose them.") == 0);
+    CHECK(c->icon_name && strcmp(c->icon_name, "document-save") == 0 && c->icon_path == NULL);
+    CHECK(c->progress_kind == PRESENTD_PROGRESS_INDETERMINATE);
+    CHECK(c->n_actions == 3 && strcmp(c->actions[0].role, "default") == 0 && c->actions[0].dismisses);
+    CHECK(strcmp(c->actions[1].id, "later") == 0 && c->actions[1].role == NULL && !c->actions[1].dismisses);
+    const presentd_content_action *cancel = presentd_content_action_named(c, "cancel");
+    CHECK(cancel && strcmp(cancel->title, "Cancel") == 0 && presentd_content_action_named(c, "nope") == NULL);
+    CHECK(c->n_fields == 2 && strcmp(c->fields[0].value, "report.txt") == 0 && c->fields[1].value == NULL);
+    CHECK(strcmp(c->fields[1].kind, "secure") == 0 && strcmp(c->fields[1].placeholder, "PIN") == 0);
+}
+
+struct seen { int will_present, updated, frames, revision_1, revision_2, dimming_without, content_in_frame; };
+
+static void look_at_lifecycle(json_object *params, void *user) {
+    struct seen *s = user;
+    presentd_content content;
+    const char *event = NULL;
+    json_object *v;
+    if (json_object_object_get_ex(params, "event", &v)) event = json_object_get_string(v);
+    if (event && strcmp(event, "willPresent") == 0 && presentd_content_of(params, &content)) {
+        s->will_present++;
+        check_dialog(&content);
+        CHECK(presentd_number(params, "contentRevision") == 1);
+    }
+    if (event && strcmp(event, "updated") == 0 && presentd_content_of(params, &content)) {
+        s->updated++;
+        CHECK(content.label && strcmp(content.label, "saved") == 0 && content.title == NULL);
+        CHECK(presentd_number(params, "contentRevision") == 2);
+    }
+}
+
+static void look_at_frame(json_object *params, void *user) {
+    struct seen *s = user;
+    presentd_layer layers[4];
+    size_t n = presentd_frame_layers(params, layers, 4);
+    json_object *list = NULL;
+    json_object_object_get_ex(params, "layers", &list);
+    for (size_t i = 0; i < n && i < 4; i++) {
+        if (layers[i].dimming) s->dimming_without += layers[i].content_revision == 0;
+        else if (layers[i].content_revision == 1) s->revision_1++;
+        else if (layers[i].content_revision == 2) s->revision_2++;
+        s->content_in_frame += json_object_object_get_ex(json_object_array_get_idx(list, i), "content", NULL);
+    }
+    s->frames++;
+}
+
+static void test_content_in_entries_lifecycle_and_frames(daemon_proc *d) {
+    presentd_client *app = connect_or_die(d), *renderer = connect_or_die(d);
+    presentd_error err;
+    CHECK_OK(presentd_call_json(renderer, "subscribe", "{\"topics\":[\"frames\",\"lifecycle\"]}", NULL, 5000, &err), &err);
+    CHECK_OK(present_dialog(app, "q", "", &err), &err);
+    CHECK_OK(presentd_call_json(app, "advance", "{\"seconds\":0.5}", NULL, 5000, &err), &err);
+    json_object *stack = NULL;
+    if (CHECK_OK(presentd_call_json(renderer, "stack", NULL, &stack, 5000, &err), &err)) {
+        presentd_entry entries[4];
+        CHECK(presentd_entries(stack, entries, 4) == 1);
+        CHECK(strcmp(entries[0].id, "q") == 0 && strcmp(entries[0].state, "presented") == 0);
+        CHECK(strcmp(entries[0].style, "alert") == 0 && entries[0].width == 270 && entries[0].owner > 0);
+        CHECK(entries[0].has_content && entries[0].content_revision == 1 && entries[0].kind == NULL);
+        check_dialog(&entries[0].content);
+        json_object_put(stack);
+    }
+    struct seen seen = { 0 };
+    CHECK(drain(renderer, "lifecycle", look_at_lifecycle, &seen) >= 2);  /* willPresent, didPresent */
+    CHECK(seen.will_present == 1);
+    /* An update: the content comes in the updated event, and frames name its new revision. */
+    CHECK_OK(presentd_call_json(app, "update", "{\"id\":\"q\",\"content\":\"saved\"}", NULL, 5000, &err), &err);
+    CHECK_OK(presentd_call_json(app, "advance", "{\"seconds\":0.1}", NULL, 5000, &err), &err);
+    CHECK_OK(presentd_call_json(renderer, "sync", "{\"nonce\":2}", NULL, 5000, &err), &err);
+    presentd_event ev;
+    while (presentd_poll_event(renderer, &ev)) {
+        if (strcmp(ev.method, "lifecycle") == 0) look_at_lifecycle(ev.params, &seen);
+        if (strcmp(ev.method, "frame") == 0) look_at_frame(ev.params, &seen);
+        presentd_event_clear(&ev);
+    }
+    CHECK(seen.updated == 1 && seen.frames >= 1 && seen.revision_2 >= 1 && seen.dimming_without >= 1);
+    CHECK(seen.content_in_frame == 0);
+    /* Content cleared: presentd_content_of says there is none. */
+    CHECK_OK(presentd_call_json(app, "update", "{\"id\":\"q\",\"content\":null}", NULL, 5000, &err), &err);
+    if (CHECK_OK(presentd_call_json(renderer, "stack", NULL, &stack, 5000, &err), &err)) {
+        presentd_entry entry;
+        CHECK(presentd_entries(stack, &entry, 1) == 1 && !entry.has_content && entry.content_revision == 3);
+        json_object_put(stack);
+    }
+    CHECK_OK(presentd_call_json(app, "dismiss", "{\"id\":\"q\",\"animated\":false}", NULL, 5000, &err), &err);
+    presentd_close(app);
+    presentd_close(renderer);
+}
+
+static void test_activate_key_and_the_owners_action_events(daemon_proc *d) {
+    presentd_client *owner, *screen;
+    open_pair(d, &owner, &screen);
+    presentd_error err;
+    presentd_answer answer;
+    presentd_event ev;
+    presentd_action_event action;
+    CHECK_OK(present_dialog(owner, "a", "", &err), &err);
+    /* A button that does not dismiss, pressed with a value typed into a field. */
+    presentd_field_value typed[] = { { "name", "final.txt" } };
+    if (CHECK_OK(presentd_activate(screen, "a", "later", typed, 1, &answer, 5000, &err), &err)) {
+        CHECK(answer.handled && !answer.dismissed && strcmp(answer.id, "a") == 0 && strcmp(answer.action, "later") == 0);
+        CHECK(answer.confirmation == NULL);
+        presentd_answer_clear(&answer);
+    }
+    if (CHECK_OK(presentd_next_answer(owner, "a", &ev, 5000, &err), &err)) {
+        CHECK(presentd_action_of(&ev, &action) && strcmp(action.id, "a") == 0 && strcmp(action.action, "later") == 0);
+        CHECK(action.seq > 0 && action.n_fields == 2);
+        CHECK(strcmp(presentd_action_field(&action, "name"), "final.txt") == 0);
+        CHECK(strcmp(presentd_action_field(&action, "pin"), "") == 0 && presentd_action_field(&action, "x") == NULL);
+        presentd_event_clear(&ev);
+    }
+    /* A bad action is refused with its field, and changes nothing. */
+    CHECK(presentd_activate(screen, "a", "nope", NULL, 0, &answer, 5000, &err) == PRESENTD_ERR_RPC);
+    CHECK(err.code == PRESENTD_INVALID_PARAMS && strcmp(err.field, "action") == 0 && answer.result == NULL);
+    presentd_field_value stray[] = { { "colour", "red" } };
+    CHECK(presentd_activate(screen, "a", "save", stray, 1, NULL, 5000, &err) == PRESENTD_ERR_RPC);
+    CHECK(strcmp(err.field, "fields.colour") == 0);
+    /* Escape activates the cancel action, which dismisses. */
+    if (CHECK_OK(presentd_key(screen, "escape", NULL, 0, &answer, 5000, &err), &err)) {
+        CHECK(answer.handled && answer.dismissed && strcmp(answer.action, "cancel") == 0 && strcmp(answer.id, "a") == 0);
+        presentd_answer_clear(&answer);
+    }
+    if (CHECK_OK(presentd_next_answer(owner, "a", &ev, 5000, &err), &err)) {
+        CHECK(presentd_action_of(&ev, &action) && strcmp(action.action, "cancel") == 0);
+        presentd_event_clear(&ev);
+    }
+    /* Nothing left that takes keys. */
+    if (CHECK_OK(presentd_key(screen, "enter", NULL, 0, &answer, 5000, &err), &err)) {
+        CHECK(!answer.handled && answer.action == NULL);
+        presentd_answer_clear(&answer);
+    }
+    CHECK(presentd_key(screen, "space", NULL, 0, NULL, 5000, &err) == PRESENTD_ERR_RPC && strcmp(err.field, "key") == 0);
+    CHECK(presentd_next_answer(owner, "a", &ev, 50, &err) == PRESENTD_ERR_TIMEOUT);
+    close_pair(owner, screen);
+}
+
+static void test_next_answer_sees_the_entry_leave_and_keeps_other_events(daemon_proc *d) {
+    presentd_client *owner, *screen;
+    open_pair(d, &owner, &screen);
+    presentd_error err;
+    presentd_event ev;
+    CHECK_OK(presentd_call_json(owner, "subscribe", "{\"topics\":[\"lifecycle\"]}", NULL, 5000, &err), &err);
+    CHECK_OK(present_dialog(owner, "tap", ",\"transition\":{\"duration\":0}", &err), &err);
+    json_object *r = NULL;
+    CHECK_OK(presentd_call_json(screen, "tap", "{\"x\":2,\"y\":2}", &r, 5000, &err), &err);
+    json_object_put(r);
+    if (CHECK_OK(presentd_next_answer(owner, "tap", &ev, 5000, &err), &err)) {
+        json_object *event = NULL, *reason = NULL;
+        CHECK(strcmp(ev.method, "lifecycle") == 0);
+        CHECK(json_object_object_get_ex(ev.params, "event", &event) && strcmp(json_object_get_string(event), "willDismiss") == 0);
+        CHECK(json_object_object_get_ex(ev.params, "reason", &reason) && strcmp(json_object_get_string(reason), "tap") == 0);
+        presentd_event_clear(&ev);
+    }
+    /* The events before it are still there, in order. */
+    if (CHECK_OK(presentd_next_event(owner, &ev, 5000, &err), &err)) {
+        json_object *event = NULL;
+        CHECK(json_object_object_get_ex(ev.params, "event", &event) && strcmp(json_object_get_string(event), "willPresent") == 0);
+        presentd_event_clear(&ev);
+    }
+    close_pair(owner, screen);
+}
+
+static int asked_with_action;
+static int veto_saving(void *user, const char *id, const char *reason, int keyboard_visible) {
+    const char *action = presentd_asking_action((presentd_client *)user);
+    asked_with_action += strcmp(reason, "action") == 0 && action && strcmp(action, "save") == 0;
+    return !(action && strcmp(action, "save") == 0);
+}
+
+static void test_should_dismiss_names_the_action(daemon_proc *d) {
+    presentd_client *owner = connect_or_die(d);
+    presentd_set_should_dismiss(owner, veto_saving, owner);
+    presentd_error err;
+    presentd_answer answer;
+    CHECK_OK(present_dialog(owner, "guarded", ",\"confirmDismiss\":true", &err), &err);
+    /* The owner presses its own button: the question arrives while it waits for the reply. */
+    if (CHECK_OK(presentd_activate(owner, "guarded", "save", NULL, 0, &answer, 5000, &err), &err)) {
+        CHECK(!answer.dismissed && answer.confirmation && strcmp(answer.confirmation, "vetoed") == 0);
+        presentd_answer_clear(&answer);
+    }
+    CHECK(asked_with_action == 1 && presentd_asking_action(owner) == NULL);
+    presentd_event ev;
+    if (CHECK_OK(presentd_next_answer(owner, "guarded", &ev, 5000, &err), &err)) {
+        presentd_action_event action;
+        CHECK(presentd_action_of(&ev, &action) && strcmp(action.action, "save") == 0);
+        presentd_event_clear(&ev);
+    }
+    presentd_close(owner);
+}
+
 static void test_shutdown(void) {
     daemon_proc d;
     if (!CHECK(start_daemon(&d, "monotonic") == 0)) return;
@@ -271,21 +492,26 @@ static void test_shutdown(void) {
     presentd_close(c);
 }
 
-/* The example renderer presents, draws every frame of the transition and stops when idle. */
+/* The example renderer presents, draws every frame of the transition and stops when idle;
+ * what the entry shows comes from its willPresent, and the frames name its revision. */
 static void test_example_renderer(daemon_proc *d, const char *renderer) {
-    char command[512];
-    snprintf(command, sizeof command, "%s --socket %s --present alert --until-idle </dev/null", renderer, d->socket);
+    char command[768];
+    snprintf(command, sizeof command, "%s --socket %s --present alert --content "
+             "'{\"title\":\"Hello\",\"actions\":[{\"id\":\"ok\",\"title\":\"OK\",\"role\":\"default\"}],"
+             "\"fields\":[{\"id\":\"who\",\"kind\":\"text\"}]}' --until-idle </dev/null", renderer, d->socket);
     FILE *out = popen(command, "r");
     if (!CHECK(out != NULL)) return;
-    char line[512];
-    int frames = 0, content = 0, will_present = 0;
+    char line[1024];
+    int frames = 0, content = 0, revision = 0, will_present = 0, shows = 0;
     while (fgets(line, sizeof line, out)) {
         frames += strncmp(line, "frame ", 6) == 0;
         content += strstr(line, "  content") == line;
+        revision += strstr(line, "  content") == line && strstr(line, " rev=1\n") != NULL;
         will_present += strstr(line, "\"willPresent\"") != NULL;
+        shows += strcmp(line, "  shows rev=1 title=\"Hello\" [OK:default] <text who>\n") == 0;
     }
     CHECK(pclose(out) == 0);
-    CHECK(frames >= 5 && content == frames && will_present == 1);
+    CHECK(frames >= 5 && content == frames && revision == frames && will_present == 1 && shows == 1);
 }
 
 int main(int argc, char **argv) {
@@ -301,6 +527,13 @@ int main(int argc, char **argv) {
     if (argc > 1) RUN("example renderer", test_example_renderer(&real, argv[1]));
     stop_daemon(&manual);
     stop_daemon(&real);
+    daemon_proc conversation;  /* a stack of its own: these tests look at whole stacks */
+    if (start_daemon(&conversation, "manual")) { printf("cannot start presentd\n"); return 1; }
+    RUN("content in entries, lifecycle and frames", test_content_in_entries_lifecycle_and_frames(&conversation));
+    RUN("activate, key and the owner's action events", test_activate_key_and_the_owners_action_events(&conversation));
+    RUN("next answer: the entry leaves", test_next_answer_sees_the_entry_leave_and_keeps_other_events(&conversation));
+    RUN("shouldDismiss names the action", test_should_dismiss_names_the_action(&conversation));
+    stop_daemon(&conversation);
     RUN("shutdown", test_shutdown());
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
