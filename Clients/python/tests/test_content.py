@@ -203,7 +203,9 @@ def test_ask_escape_activates_the_cancel_action_and_enter_the_default(manual, po
 
         asked = pool.submit(owner.ask, QUESTION, id="enter", wait=DEADLINE)
         lifecycle_event(screen, "enter", "willPresent")
-        assert screen.key("enter", {"name": "typed.txt"}).action == "save"
+        stale = screen.key("enter", {"name": "for another"}, id="esc")  # a key meant for an entry gone
+        assert (stale.handled, stale.id) == (False, "enter")
+        assert screen.key("enter", {"name": "typed.txt"}, id="enter").action == "save"
         answer = answer_of(asked, "the enter key")
         assert (answer.action, answer.fields["name"]) == ("save", "typed.txt")
 

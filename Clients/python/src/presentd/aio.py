@@ -120,8 +120,8 @@ class AsyncClient:
     async def activate(self, id: str, action: str, fields: calls.FieldValues | None = None) -> Activated:
         return await self.run(calls.activate(id, action, fields))
 
-    async def key(self, key: Key, fields: calls.FieldValues | None = None) -> KeyResult:
-        return await self.run(calls.key(key, fields))
+    async def key(self, key: Key, fields: calls.FieldValues | None = None, *, id: str | None = None) -> KeyResult:
+        return await self.run(calls.key(key, fields, id))
 
     async def focus(self, id: str, field: str | None = None) -> None:
         return await self.run(calls.focus(id, field))

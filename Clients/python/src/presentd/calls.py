@@ -70,8 +70,10 @@ def activate(id: str, action: str, fields: FieldValues | None = None) -> Call[Ac
                 Activated.from_json)
 
 
-def key(key: Key, fields: FieldValues | None = None) -> Call[KeyResult]:
-    return Call("key", _options(key=key, fields=dict(fields) if fields else None), KeyResult.from_json)
+def key(key: Key, fields: FieldValues | None = None, id: str | None = None) -> Call[KeyResult]:
+    """``id``: the entry the sender believes takes input (the one whose ``fields`` it
+    sends); when another entry has the key, nothing happens."""
+    return Call("key", _options(key=key, id=id, fields=dict(fields) if fields else None), KeyResult.from_json)
 
 
 def focus(id: str, field: str | None = None) -> Call[None]:

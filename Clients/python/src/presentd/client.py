@@ -122,9 +122,10 @@ class Client:
         """Presses a button of entry ``id`` (what a renderer sends); the owner gets an ActionEvent."""
         return self.run(calls.activate(id, action, fields))
 
-    def key(self, key: Key, fields: calls.FieldValues | None = None) -> KeyResult:
-        """``escape``, ``enter`` or ``back``, for the topmost entry that is not leaving."""
-        return self.run(calls.key(key, fields))
+    def key(self, key: Key, fields: calls.FieldValues | None = None, *, id: str | None = None) -> KeyResult:
+        """``escape``, ``enter`` or ``back``, for the topmost entry that is not leaving
+        (with ``id``: only if that is the one; a renderer sending fields names it)."""
+        return self.run(calls.key(key, fields, id))
 
     def focus(self, id: str, field: str | None = None) -> None:
         """Says which field of entry ``id`` has focus (None: none): an auto-dismiss countdown holds meanwhile."""

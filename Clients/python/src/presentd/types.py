@@ -754,8 +754,9 @@ class Activated:
 
 @dataclass(frozen=True)
 class KeyResult:
-    """``key``'s result: ``handled`` False when nothing answers to the key (``id`` names
-    the entry that had it, if any); else the action it activated (None when Escape or
+    """``key``'s result: ``handled`` False when nothing answers to the key, or the key
+    named another entry than the one that has it (``id`` names the entry that had it, if
+    any); else the action it activated (None when Escape or
     back dismissed an entry without a cancel action) and whether the entry is leaving."""
     handled: bool
     id: str | None = None
