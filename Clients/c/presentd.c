@@ -620,12 +620,13 @@ int presentd_activate(presentd_client *c, const char *id, const char *action,
     return call_for_answer(c, "activate", params, answer, timeout_ms, err);
 }
 
-int presentd_key(presentd_client *c, const char *key, const presentd_field_value *fields, size_t n_fields,
-                 presentd_answer *answer, int timeout_ms, presentd_error *err) {
+int presentd_key(presentd_client *c, const char *key, const char *id, const presentd_field_value *fields,
+                 size_t n_fields, presentd_answer *answer, int timeout_ms, presentd_error *err) {
     if (answer) memset(answer, 0, sizeof *answer);
     if (!key) return fail(err, PRESENTD_ERR_USAGE, "no key");
     json_object *params = json_object_new_object();
     json_object_object_add(params, "key", json_object_new_string(key));
+    if (id) json_object_object_add(params, "id", json_object_new_string(id));
     int status = add_fields(params, fields, n_fields, err);
     if (status) { json_object_put(params); return status; }
     return call_for_answer(c, "key", params, answer, timeout_ms, err);

@@ -252,9 +252,11 @@ int presentd_activate(presentd_client *c, const char *id, const char *action,
                       presentd_answer *answer, int timeout_ms, presentd_error *err);
 
 /* "escape", "enter" or "back", for the topmost entry that is not leaving: Escape and
- * back activate its cancel action (or dismiss it), Enter its default one. */
-int presentd_key(presentd_client *c, const char *key, const presentd_field_value *fields, size_t n_fields,
-                 presentd_answer *answer, int timeout_ms, presentd_error *err);
+ * back activate its cancel action (or dismiss it), Enter its default one. id: the entry
+ * the sender believes has the key (the one whose fields it sends), or NULL; when another
+ * entry has it, nothing happens (answer->handled 0). */
+int presentd_key(presentd_client *c, const char *key, const char *id, const presentd_field_value *fields,
+                 size_t n_fields, presentd_answer *answer, int timeout_ms, presentd_error *err);
 
 /* Field `field` of entry id has focus (NULL: none has): an autoDismiss countdown holds. */
 int presentd_focus(presentd_client *c, const char *id, const char *field, int timeout_ms, presentd_error *err);

@@ -402,8 +402,12 @@ static void test_activate_key_and_the_owners_action_events(daemon_proc *d) {
     presentd_field_value stray[] = { { "colour", "red" } };
     CHECK(presentd_activate(screen, "a", "save", stray, 1, NULL, 5000, &err) == PRESENTD_ERR_RPC);
     CHECK(strcmp(err.field, "fields.colour") == 0);
-    /* Escape activates the cancel action, which dismisses. */
-    if (CHECK_OK(presentd_key(screen, "escape", NULL, 0, &answer, 5000, &err), &err)) {
+    /* A key meant for another entry does nothing; Escape activates the cancel action, which dismisses. */
+    if (CHECK_OK(presentd_key(screen, "escape", "gone", NULL, 0, &answer, 5000, &err), &err)) {
+        CHECK(!answer.handled && strcmp(answer.id, "a") == 0);
+        presentd_answer_clear(&answer);
+    }
+    if (CHECK_OK(presentd_key(screen, "escape", "a", NULL, 0, &answer, 5000, &err), &err)) {
         CHECK(answer.handled && answer.dismissed && strcmp(answer.action, "cancel") == 0 && strcmp(answer.id, "a") == 0);
         presentd_answer_clear(&answer);
     }
@@ -412,11 +416,11 @@ static void test_activate_key_and_the_owners_action_events(daemon_proc *d) {
         presentd_event_clear(&ev);
     }
     /* Nothing left that takes keys. */
-    if (CHECK_OK(presentd_key(screen, "enter", NULL, 0, &answer, 5000, &err), &err)) {
+    if (CHECK_OK(presentd_key(screen, "enter", NULL, NULL, 0, &answer, 5000, &err), &err)) {
         CHECK(!answer.handled && answer.action == NULL);
         presentd_answer_clear(&answer);
     }
-    CHECK(presentd_key(screen, "space", NULL, 0, NULL, 5000, &err) == PRESENTD_ERR_RPC && strcmp(err.field, "key") == 0);
+    CHECK(presentd_key(screen, "space", NULL, NULL, 0, NULL, 5000, &err) == PRESENTD_ERR_RPC && strcmp(err.field, "key") == 0);
     CHECK(presentd_next_answer(owner, "a", &ev, 50, &err) == PRESENTD_ERR_TIMEOUT);
     close_pair(owner, screen);
 }
