@@ -1,5 +1,6 @@
 // presentctl: the command-line client. One subcommand per protocol method, plus
-// `watch` to print events. Exit codes: 0 ok, 1 daemon error, 2 usage, 3 cannot connect.
+// `watch` to print events. Exit codes: 0 ok (or an action chosen), 1 daemon error,
+// 2 usage, 3 cannot connect, 4 left without an action, 5 the cancel action chosen.
 
 #if canImport(Glibc)
 import Glibc
@@ -19,8 +20,8 @@ Commands:
   hello                          server version, limits, container
   ping                           check the daemon answers
   present [options]              present something; prints {id, state}
-      --style NAME               fullScreen, overFullScreen, alert, popup (default),
-                                 topHalf, bottomHalf, slideIn-left|right|top|bottom
+      --style NAME               fullScreen, overFullScreen, alert, popup (default; alert
+                                 for a dialog), topHalf, bottomHalf, slideIn-left|right|top|bottom
       --transition TYPE          coverVertical, coverVerticalFromTop, coverHorizontalFromLeft,
                                  coverHorizontalFromRight, slide, crossDissolve,
                                  flipHorizontal, zoom
@@ -28,9 +29,27 @@ Commands:
       --timing NAME              linear, easeIn, easeOut, easeInEaseOut, default, system
       --id ID  --kind KIND  --content LABEL  --priority N  --override
       --status-bar STYLE         capture the status bar: default, lightContent, darkContent
-      --wait                     stay connected until the presentation leaves (it belongs
-                                 to this connection: when presentctl exits, it is dismissed)
+    a dialog (a content object; --content LABEL is the other kind of content):
+      --title T  --message M     its text
+      --icon NAME|/PATH          a freedesktop icon name, or an absolute .png/.svg path
+      --action ID:TITLE[:ROLE]   a button (repeatable); ROLE: default, cancel, destructive
+      --field ID:KIND[:PLACEHOLDER]  an input (repeatable); KIND: text, secure, number
+      --value ID=TEXT            a field's initial value
+      --progress F|indeterminate a progress bar (0 to 1)
+      --auto-dismiss S           leave (reason timeout) S seconds after presenting
+      --wait                     wait for the answer: print the chosen action's id and exit
+                                 0 (5 for the cancel action); exit 4 if the presentation
+                                 leaves without an action. It belongs to this connection:
+                                 when presentctl exits, it is dismissed
+      --json                     (without OBJECT) with --wait, print {"action", "fields"}
       --json OBJECT              any presentation fields (see docs/PROTOCOL.md); merged last
+  update ID [options]            change a presentation in place: the dialog options above
+                                 (together they replace its whole content), --content LABEL,
+                                 --no-content, --style, --auto-dismiss S, --no-auto-dismiss,
+                                 --duration S, --timing NAME, --json OBJECT
+  activate ID ACTION [--field ID=VALUE...]   press a button, with field values
+  key escape|enter|back [--id ID] [--field ID=VALUE...]
+                                 a key, for the topmost entry (with --id: only if it is ID)
   dismiss ID [--no-animation]    dismiss ID and everything above it
   dismiss-all [--no-animation]   dismiss everything
   stack                          list the stack, bottom to top
@@ -45,10 +64,18 @@ Commands:
   sync                           wait until every earlier event has been written
   call METHOD [PARAMS-JSON]      any method, raw
 
-Exit status: 0 ok, 1 the daemon answered with an error, 2 usage error, 3 cannot connect.
+Exit status: 0 ok (present --wait: an action was chosen), 1 the daemon answered with an
+error or went away, 2 usage error, 3 cannot connect; present --wait: 4 the presentation
+left without an action (dismissed, timed out, ...), 5 the cancel-role action was chosen.
 """
 
-enum Exit: Int32 { case ok = 0, daemonError = 1, usage = 2, cannotConnect = 3 }
+enum Exit: Int32 {
+    case ok = 0, daemonError = 1, usage = 2, cannotConnect = 3
+    /// `present --wait`: the presentation left without an action.
+    case noAnswer = 4
+    /// `present --wait`: the `cancel`-role action was chosen.
+    case cancelled = 5
+}
 
 struct Command {
     var socket: String?
@@ -67,46 +94,87 @@ func number(_ text: String?, _ what: String) throws -> Double {
     return d
 }
 
-/// `present`'s flags as presentation fields.
-func presentParams(_ scanner: inout ArgumentScanner) throws -> (JSONValue, wait: Bool) {
-    var p: JSONObject = ["style": "popup"]
+/// A style flag's value: a name, or `slideIn-DIRECTION`.
+func style(_ text: String) -> JSONValue {
+    guard text.hasPrefix("slideIn-") else { return .string(text) }
+    return ["type": "slideIn", "direction": .string(String(text.dropFirst("slideIn-".count)))]
+}
+
+/// `--json OBJECT`: a JSON object of protocol fields.
+func jsonObject(_ text: String) throws -> JSONObject {
+    guard let o = try parseJSON(text, what: "--json").objectValue else { throw UsageError("--json takes a JSON object") }
+    return o
+}
+
+/// `present`'s flags as presentation fields, and how to wait.
+func presentParams(_ scanner: inout ArgumentScanner) throws -> PlannedRequest {
+    var p: JSONObject = [:]
     var transition: JSONObject = [:]
-    var wait = false
+    var content = ContentFlags()
+    var plan = PlannedRequest(method: "present")
     var extra: JSONObject = [:]
     while let word = scanner.next() {
         let (name, inline) = ArgumentScanner.split(word)
+        if try content.accept(name, inline: inline, &scanner) { continue }
         switch name {
-        case "--style":
-            let style = try scanner.value(for: name, inline: inline)
-            if style.hasPrefix("slideIn-") {
-                p["style"] = ["type": "slideIn", "direction": .string(String(style.dropFirst("slideIn-".count)))]
-            } else {
-                p["style"] = .string(style)
-            }
+        case "--style": p["style"] = style(try scanner.value(for: name, inline: inline))
         case "--transition": transition["type"] = .string(try scanner.value(for: name, inline: inline))
         case "--duration": transition["duration"] = .double(try scanner.double(for: name, inline: inline, in: 0...3600))
         case "--timing": transition["timing"] = .string(try scanner.value(for: name, inline: inline))
         case "--id": p["id"] = .string(try scanner.value(for: name, inline: inline))
         case "--kind": p["kind"] = .string(try scanner.value(for: name, inline: inline))
-        case "--content": p["content"] = .string(try scanner.value(for: name, inline: inline))
         case "--priority": p["priority"] = .int(Int64(try scanner.int(for: name, inline: inline, in: 0...1000)))
         case "--override": p["precedence"] = "override"
         case "--status-bar": p["statusBar"] = ["style": .string(try scanner.value(for: name, inline: inline))]
-        case "--wait": wait = true
+        case "--auto-dismiss": p["autoDismiss"] = try autoDismiss(&scanner, name, inline: inline)
+        case "--wait": plan.wait = true
         case "--json":
-            guard let o = try parseJSON(try scanner.value(for: name, inline: inline), what: "--json").objectValue else {
-                throw UsageError("--json takes a JSON object")
+            // `--json OBJECT` merges fields; a bare `--json` (present takes no positional
+            // words, and an object never starts with "-") asks for the answer as JSON.
+            if inline == nil, scanner.peek?.hasPrefix("-") ?? true {
+                plan.jsonAnswer = true
+            } else {
+                for (key, value) in try jsonObject(try scanner.value(for: name, inline: inline)) { extra[key] = value }
             }
-            extra = o
         default: throw UsageError("present: unknown option \"\(word)\"")
         }
     }
+    if p["style"] == nil { p["style"] = content.isObject ? "alert" : "popup" }
+    if let c = try content.content() { p["content"] = c }
     if !transition.isEmpty {
         if transition["type"] == nil { transition["type"] = "coverVertical" }
         p["transition"] = .object(transition)
     }
     for (key, value) in extra { p[key] = value }
-    return (.object(p), wait)
+    plan.params = .object(p)
+    return plan
+}
+
+/// `update ID`'s flags: only what is given changes.
+func updateParams(_ id: String, _ scanner: inout ArgumentScanner) throws -> JSONValue {
+    var p: JSONObject = ["id": .string(id)]
+    var content = ContentFlags()
+    var extra: JSONObject = [:]
+    while let word = scanner.next() {
+        let (name, inline) = ArgumentScanner.split(word)
+        if try content.accept(name, inline: inline, &scanner) { continue }
+        switch name {
+        case "--no-content": p["content"] = .null
+        case "--style": p["style"] = style(try scanner.value(for: name, inline: inline))
+        case "--auto-dismiss": p["autoDismiss"] = try autoDismiss(&scanner, name, inline: inline)
+        case "--no-auto-dismiss": p["autoDismiss"] = .null
+        case "--duration": p["duration"] = .double(try scanner.double(for: name, inline: inline, in: 0...3600))
+        case "--timing": p["timing"] = .string(try scanner.value(for: name, inline: inline))
+        case "--json": for (key, value) in try jsonObject(try scanner.value(for: name, inline: inline)) { extra[key] = value }
+        default: throw UsageError("update: unknown option \"\(word)\"")
+        }
+    }
+    if let c = try content.content() {
+        guard p["content"] == nil else { throw UsageError("update: --no-content and new content exclude each other") }
+        p["content"] = c
+    }
+    for (key, value) in extra { p[key] = value }
+    return .object(p)
 }
 
 func animatedFlag(_ scanner: inout ArgumentScanner) throws -> JSONValue {
@@ -165,21 +233,19 @@ func run(_ arguments: [String]) -> Exit {
             return .cannotConnect
         }
         if command == "watch" { try watch(client, topics: request.topics) }
-        let result = try client.call(request.method, request.params)
-        printJSON(result)
-        if request.wait, let id = result["id"] {
-            fflush(nil)
-            try client.call("subscribe", ["topics": ["lifecycle"]])
-            while let n = try client.nextNotification(timeout: 86400) {
-                printJSON(n)
-                fflush(nil)
-                if n["params"]?["id"] == id && n["params"]?["event"] == "didDismiss" { break }
-            }
+        if request.wait {
+            let answer = try presentAndWait(client, request.params ?? [:])   // Dialog.swift
+            if let line = answer.output(json: request.jsonAnswer) { print(line) }
+            return answer.exit
         }
+        printJSON(try client.call(request.method, request.params))
         return .ok
     } catch let error as UsageError {
         printError("presentctl: \(error)")
         return .usage
+    } catch let error as DaemonGone {
+        printError("presentctl: \(error)")
+        return .daemonError
     } catch let error as ClientError {
         printError("presentctl: \(error)")
         if case .cannotConnect = error { return .cannotConnect }
@@ -193,7 +259,10 @@ func run(_ arguments: [String]) -> Exit {
 struct PlannedRequest {
     var method: String
     var params: JSONValue?
+    /// `present --wait`: wait for the answer (Dialog.swift) instead of printing the reply.
     var wait = false
+    /// With `wait`: print the answer as a JSON object.
+    var jsonAnswer = false
     var topics: [String] = []
 }
 
@@ -203,8 +272,20 @@ func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> Plann
     case "ping", "stack", "sync":
         return PlannedRequest(method: command, params: command == "sync" ? ["nonce": "presentctl"] : nil)
     case "present":
-        let (params, wait) = try presentParams(&s)
-        return PlannedRequest(method: "present", params: params, wait: wait)
+        return try presentParams(&s)
+    case "update":
+        guard let id = s.next() else { throw UsageError("update needs an id") }
+        return PlannedRequest(method: "update", params: try updateParams(id, &s))
+    case "activate":
+        guard let id = s.next(), let action = s.next() else { throw UsageError("activate needs an id and an action") }
+        var p: JSONObject = ["id": .string(id), "action": .string(action)]
+        try answerParams(&s, command: command, into: &p)
+        return PlannedRequest(method: "activate", params: .object(p))
+    case "key":
+        guard let key = s.next() else { throw UsageError("key needs escape, enter or back") }
+        var p: JSONObject = ["key": .string(key)]
+        try answerParams(&s, command: command, into: &p)
+        return PlannedRequest(method: "key", params: .object(p))
     case "dismiss":
         guard let id = s.next() else { throw UsageError("dismiss needs an id") }
         return PlannedRequest(method: "dismiss", params: ["id": .string(id), "animated": try animatedFlag(&s)])

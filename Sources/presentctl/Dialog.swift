@@ -1,0 +1,224 @@
+// presentctl's dialogs: a content object from flags (`--title`, `--action ok:OK:default`, …),
+// shared by `present` and `update`, and `present --wait`, which waits for the person's
+// answer and says it in the exit status — so a shell script can ask a question the way it
+// would with zenity or kdialog.
+
+import PresentClient
+import PresentCommandLine
+import PresentJSON
+
+/// The content flags of `present` and `update`. A label (`--content`) and the parts of a
+/// content object (`--title` …) exclude each other.
+struct ContentFlags {
+    private var label: String?
+    private var parts: JSONObject = [:]
+    private var actions: [JSONObject] = []
+    private var fields: [JSONObject] = []
+    private var values: [(id: String, value: String)] = []
+
+    static let roles: Set<String> = ["default", "cancel", "destructive"]
+    static let kinds: Set<String> = ["text", "secure", "number"]
+
+    /// Whether any content flag was given.
+    var isEmpty: Bool { label == nil && parts.isEmpty && actions.isEmpty && fields.isEmpty && values.isEmpty }
+
+    /// Whether the flags describe a dialog (a content object, not a label).
+    var isObject: Bool { !isEmpty && label == nil }
+
+    /// Takes `name` (and its value) if it is a content flag; false if it is not one.
+    mutating func accept(_ name: String, inline: String?, _ scanner: inout ArgumentScanner) throws -> Bool {
+        switch name {
+        case "--content": label = try scanner.value(for: name, inline: inline)
+        case "--title": parts["title"] = .string(try scanner.value(for: name, inline: inline))
+        case "--message": parts["message"] = .string(try scanner.value(for: name, inline: inline))
+        case "--icon":
+            let icon = try scanner.value(for: name, inline: inline)
+            parts["icon"] = icon.hasPrefix("/") ? ["path": .string(icon)] : ["name": .string(icon)]
+        case "--progress":
+            let text = try scanner.value(for: name, inline: inline)
+            if text == "indeterminate" {
+                parts["progress"] = .null
+            } else {
+                guard let d = Double(text), d.isFinite, (0...1).contains(d) else {
+                    throw UsageError("--progress takes a number from 0 to 1 or \"indeterminate\", not \"\(text)\"")
+                }
+                parts["progress"] = .double(d)
+            }
+        case "--action": actions.append(try Self.action(try scanner.value(for: name, inline: inline)))
+        case "--field": fields.append(try Self.field(try scanner.value(for: name, inline: inline)))
+        case "--value":
+            let (id, value) = try assignment(try scanner.value(for: name, inline: inline), for: name)
+            values.append((id, value))
+        default: return false
+        }
+        return true
+    }
+
+    /// The `content` member: nil when no content flag was given.
+    func content() throws -> JSONValue? {
+        if let label {
+            guard parts.isEmpty, actions.isEmpty, fields.isEmpty, values.isEmpty else {
+                throw UsageError("--content LABEL and the parts of a dialog (--title, --message, --icon, --progress, "
+                                 + "--action, --field, --value) exclude each other")
+            }
+            return .string(label)
+        }
+        guard isObject else { return nil }
+        var content = parts
+        var fields = self.fields
+        for (id, value) in values {
+            guard let i = fields.firstIndex(where: { $0["id"]?.stringValue == id }) else {
+                throw UsageError("--value \(id)=…: there is no --field \(id):KIND")
+            }
+            fields[i]["value"] = .string(value)
+        }
+        if !actions.isEmpty { content["actions"] = .array(actions.map { .object($0) }) }
+        if !fields.isEmpty { content["fields"] = .array(fields.map { .object($0) }) }
+        return .object(content)
+    }
+
+    /// `ID:TITLE[:ROLE]`: the title may hold colons; a last part that names a role is the role.
+    static func action(_ text: String) throws -> JSONObject {
+        guard let colon = text.firstIndex(of: ":") else {
+            throw UsageError("--action takes ID:TITLE[:ROLE] (ROLE: default, cancel or destructive), not \"\(text)\"")
+        }
+        let id = String(text[..<colon])
+        var title = String(text[text.index(after: colon)...])
+        var role: String?
+        if let last = title.lastIndex(of: ":"), roles.contains(String(title[title.index(after: last)...])) {
+            role = String(title[title.index(after: last)...])
+            title = String(title[..<last])
+        }
+        guard !id.isEmpty, !title.isEmpty else {
+            throw UsageError("--action takes ID:TITLE[:ROLE] with a non-empty id and title, not \"\(text)\"")
+        }
+        var action: JSONObject = ["id": .string(id), "title": .string(title)]
+        if let role { action["role"] = .string(role) }
+        return action
+    }
+
+    /// `ID:KIND[:PLACEHOLDER]`: the placeholder is the rest, colons and all.
+    static func field(_ text: String) throws -> JSONObject {
+        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, !parts[0].isEmpty, kinds.contains(parts[1]) else {
+            throw UsageError("--field takes ID:KIND[:PLACEHOLDER] (KIND: text, secure or number), not \"\(text)\"")
+        }
+        var field: JSONObject = ["id": .string(parts[0]), "kind": .string(parts[1])]
+        if parts.count == 3, !parts[2].isEmpty { field["placeholder"] = .string(parts[2]) }
+        return field
+    }
+}
+
+/// `ID=VALUE` (the value may be empty and hold `=`).
+func assignment(_ text: String, for option: String) throws -> (String, String) {
+    guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
+        throw UsageError("\(option) takes ID=VALUE, not \"\(text)\"")
+    }
+    return (String(text[..<eq]), String(text[text.index(after: eq)...]))
+}
+
+/// The options of `activate` and `key`: `--field ID=VALUE…` (the answers to send) into
+/// `params.fields`, and for `key`, `--id ID` (the entry those fields belong to).
+func answerParams(_ scanner: inout ArgumentScanner, command: String, into params: inout JSONObject) throws {
+    var answers: JSONObject = [:]
+    while let word = scanner.next() {
+        let (name, inline) = ArgumentScanner.split(word)
+        switch name {
+        case "--field":
+            let (id, value) = try assignment(try scanner.value(for: name, inline: inline), for: "--field")
+            answers[id] = .string(value)
+        case "--id" where command == "key": params["id"] = .string(try scanner.value(for: name, inline: inline))
+        default: throw UsageError("\(command): unknown option \"\(word)\"")
+        }
+    }
+    if !answers.isEmpty { params["fields"] = .object(answers) }
+}
+
+/// `--auto-dismiss SECONDS` as the protocol's `autoDismiss`.
+func autoDismiss(_ scanner: inout ArgumentScanner, _ name: String, inline: String?) throws -> JSONValue {
+    ["after": .double(try scanner.double(for: name, inline: inline, in: 0...86400))]
+}
+
+// MARK: present --wait
+
+/// How `present --wait` ended.
+enum Answer {
+    /// One of the entry's actions was activated; `cancel` when it is the `cancel`-role one.
+    case action(String, fields: JSONObject, cancel: Bool)
+    /// It left without an action (dismissed, tapped or swiped away, timed out, preempted,
+    /// escaped without a cancel action): the reason.
+    case left(reason: String)
+
+    var exit: Exit {
+        switch self {
+        case .action(_, _, let cancel): return cancel ? .cancelled : .ok
+        case .left: return .noAnswer
+        }
+    }
+
+    /// What stdout says: the action's id (nothing when it left), or with `json` an object.
+    func output(json: Bool) -> String? {
+        switch (self, json) {
+        case (.action(let id, _, _), false): return id
+        case (.action(let id, let fields, _), true):
+            return JSONValue.object(["action": .string(id), "fields": .object(fields)]).serializedString
+        case (.left, false): return nil
+        case (.left(let reason), true):
+            return JSONValue.object(["action": .null, "reason": .string(reason)]).serializedString
+        }
+    }
+}
+
+/// The daemon went away before the person answered.
+struct DaemonGone: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Presents `params` and waits for what becomes of the entry. Subscribes to lifecycle
+/// before presenting, so nothing between the reply and the subscription is missed.
+///
+/// The answer is the owner's `action` notification (with the field values). An entry it
+/// does not own (a deduplicated `present` returned another client's entry) sends it none;
+/// then the lifecycle's `willDismiss`/`didDismiss` with reason `action` names the action
+/// (without field values). Leaving for any other reason is `.left`. Whether an action is the
+/// cancel one is decided by the content in force (an `update` may change the actions). It
+/// returns as soon as the entry starts leaving — on the manual clock the rest of the
+/// transition could wait for ever.
+func presentAndWait(_ client: PresentClient, _ params: JSONValue) throws -> Answer {
+    try client.call("subscribe", ["topics": ["lifecycle"]])
+    let result = try client.call("present", params)
+    guard let id = result["id"] else { throw ClientError.io("present answered without an id: \(result.serializedString)") }
+    var actions = params["content"]?["actions"]?.arrayValue ?? []
+    if result["deduplicated"] == true {
+        let entries = try client.call("stack")["entries"]?.arrayValue ?? []
+        actions = entries.first { $0["id"] == id }?["content"]?["actions"]?.arrayValue ?? []
+    }
+    func isCancel(_ action: String) -> Bool {
+        actions.contains { $0["id"]?.stringValue == action && $0["role"] == "cancel" }
+    }
+    while true {
+        guard let n = try client.nextNotification(timeout: 3600) else { continue }
+        let p = n["params"]
+        switch n["method"]?.stringValue {
+        case "action" where p?["id"] == id:
+            // A confirmDismiss owner is asked right behind the action: `sync` reads up to
+            // everything the activation caused, answering that question (allowed) on the way.
+            _ = try? client.call("sync", ["nonce": "presentctl"])
+            let action = p?["action"]?.stringValue ?? ""
+            return .action(action, fields: p?["fields"]?.objectValue ?? [:], cancel: isCancel(action))
+        case "lifecycle" where p?["id"] == id && (p?["event"] == "willDismiss" || p?["event"] == "didDismiss"):
+            let reason = p?["reason"]?.stringValue ?? "request"
+            if reason == "action", let action = p?["action"]?.stringValue {
+                return .action(action, fields: [:], cancel: isCancel(action))
+            }
+            return .left(reason: reason)
+        case "lifecycle" where p?["id"] == id && p?["contentRevision"] != nil:
+            // An update (or an adaptation) changed what it shows: the roles are those in force.
+            actions = p?["content"]?["actions"]?.arrayValue ?? []
+        case "shutdown", "closing":
+            let why = "\(n["method"]?.stringValue ?? "") (\(p?["reason"]?.stringValue ?? ""))"
+            throw DaemonGone(description: "presentd: \(why) before an answer")
+        default: continue
+        }
+    }
+}
