@@ -2,7 +2,14 @@
 // for people on a server without a browser. The container is a double-lined box scaled
 // to fit the terminal (a cell is taken as twice as tall as it is wide); dimming shades
 // what it covers by its alpha; content is a single-lined box (dashed while mostly
-// transparent) at its visible frame, labelled with its id.
+// transparent) at its visible frame. A box without content is labelled with its id; one
+// with content has its id in the top border and shows the content inside: a label, or a
+// dialog's title, message, fields, progress bar, embedded surface and buttons
+// (`[ OK ]  [ Cancel ]`, the default one bold, a destructive one red).
+//
+// Frames name only a layer's `contentRevision`; the content itself comes from the entries
+// (the subscribe snapshot, `stack`) and the `willPresent`, `updated` and `adapted`
+// lifecycle events.
 
 #if canImport(Glibc)
 import Glibc
@@ -31,26 +38,60 @@ struct CellMapping: Equatable {
     func row(_ y: Double) -> Int { Int((y / (2 * pointsPerColumn)).rounded(.down)) }
 }
 
+/// How a cell is drawn: its SGR attributes.
+enum CellStyle: Equatable {
+    case plain, bold, red
+
+    var sgr: String {
+        switch self {
+        case .plain: return "\u{1B}[0m"
+        case .bold: return "\u{1B}[0;1m"
+        case .red: return "\u{1B}[0;31m"
+        }
+    }
+}
+
+typealias Clip = (columns: ClosedRange<Int>, rows: ClosedRange<Int>)
+
 /// A character grid for one picture.
 struct CellGrid {
     private(set) var cells: [[Character]]
-    init(columns: Int, rows: Int) { cells = Array(repeating: Array(repeating: " ", count: columns), count: rows) }
+    private(set) var styles: [[CellStyle]]
+    init(columns: Int, rows: Int) {
+        cells = Array(repeating: Array(repeating: " ", count: columns), count: rows)
+        styles = Array(repeating: Array(repeating: .plain, count: columns), count: rows)
+    }
 
-    mutating func put(_ c: Character, _ column: Int, _ row: Int, clip: (columns: ClosedRange<Int>, rows: ClosedRange<Int>)) {
+    mutating func put(_ c: Character, _ column: Int, _ row: Int, style: CellStyle = .plain, clip: Clip) {
         guard clip.columns.contains(column), clip.rows.contains(row) else { return }
         cells[row][column] = c
+        styles[row][column] = style
     }
 
-    mutating func text(_ s: String, _ column: Int, _ row: Int, clip: (columns: ClosedRange<Int>, rows: ClosedRange<Int>)) {
-        for (i, c) in s.enumerated() { put(c, column + i, row, clip: clip) }
+    mutating func text(_ s: String, _ column: Int, _ row: Int, style: CellStyle = .plain, clip: Clip) {
+        for (i, c) in s.enumerated() { put(c, column + i, row, style: style, clip: clip) }
     }
 
+    /// The rows as text, without attributes.
     var lines: [String] { cells.map { String($0) } }
+
+    /// The rows with SGR attributes, each ending plain.
+    var styledLines: [String] {
+        zip(cells, styles).map { row, styles in
+            var line = "", current = CellStyle.plain
+            for (c, style) in zip(row, styles) {
+                if style != current { line += style.sgr; current = style }
+                line.append(c)
+            }
+            return current == .plain ? line : line + CellStyle.plain.sgr
+        }
+    }
 }
 
-/// One picture of the scene: header, the container with its layers, footer.
-func drawScene(layers: [JSONValue], container: (width: Double, height: Double), header: String,
-               terminal: (columns: Int, rows: Int)) -> [String] {
+/// One picture of the scene: header, the container with its layers, footer. `contents`:
+/// each entry's content by id (a label string or a content object).
+func drawScene(layers: [JSONValue], contents: [String: JSONValue] = [:], container: (width: Double, height: Double),
+               header: String, terminal: (columns: Int, rows: Int), styled: Bool = true) -> [String] {
     let map = CellMapping(width: container.width, height: container.height,
                           terminalColumns: terminal.columns, terminalRows: terminal.rows)
     var grid = CellGrid(columns: map.columns + 2, rows: map.rows + 2)
@@ -75,28 +116,155 @@ func drawScene(layers: [JSONValue], container: (width: Double, height: Double), 
             let c1 = max(c0, map.column(vx + vw)), r1 = max(r0, map.row(vy + vh))
             fill(&grid, c0, r0, c1, r1, with: " ", clip: inside)
             box(&grid, c0, r0, c1, r1, chars: Array(alpha < 0.5 ? "┌╌┐╎└┘" : "┌─┐│└┘"), clip: inside)
-            let label = String((layer["id"]?.stringValue ?? "").prefix(max(0, c1 - c0 - 1)))
-            grid.text(label, c0 + 1 + max(0, (c1 - c0 - 1 - label.count) / 2), (r0 + r1) / 2, clip: inside)
+            let id = layer["id"]?.stringValue ?? ""
+            if let content = contents[id] {
+                let title = String(" \(id) ".prefix(max(0, c1 - c0 - 3)))
+                if title.count > 2 { grid.text(title, c0 + 2, r0, clip: inside) }
+                // Facing away (past a quarter turn of a flip), it shows its back: no content.
+                // The cells inside its border that are in the container (a box sliding in
+                // may be partly or wholly outside it).
+                let left = max(c0 + 1, inside.columns.lowerBound), right = min(c1 - 1, inside.columns.upperBound)
+                let top = max(r0 + 1, inside.rows.lowerBound), bottom = min(r1 - 1, inside.rows.upperBound)
+                if abs(layer["rotation"]?.doubleValue ?? 0) <= Double.pi / 2, left <= right, top <= bottom {
+                    drawContent(content, in: &grid, c0 + 1, r0 + 1, c1 - 1, r1 - 1, clip: (left...right, top...bottom))
+                }
+            } else {
+                let label = String(id.prefix(max(0, c1 - c0 - 1)))
+                grid.text(label, c0 + 1 + max(0, (c1 - c0 - 1 - label.count) / 2), (r0 + r1) / 2, clip: inside)
+            }
         }
     }
     let scaleNote = "1 column = \(fixed(map.pointsPerColumn, places: 2)) pt"
-    return [String(header.prefix(terminal.columns))] + grid.lines + [String(scaleNote.prefix(terminal.columns))]
+    return [String(header.prefix(terminal.columns))] + (styled ? grid.styledLines : grid.lines)
+        + [String(scaleNote.prefix(terminal.columns))]
+}
+
+// MARK: What is inside a box
+
+/// One line of a content's picture.
+private struct ContentLine {
+    var pieces: [(text: String, style: CellStyle)]
+    var text: String { pieces.map(\.text).joined() }
+    init(_ text: String, _ style: CellStyle = .plain) { pieces = [(text, style)] }
+    init(pieces: [(text: String, style: CellStyle)]) { self.pieces = pieces }
+}
+
+/// Draws `content` in the cells from (c0, r0) to (c1, r1) inclusive: a label centred; a
+/// dialog's title at the top, its buttons at the bottom, and between them as much of the
+/// message as fits after its fields, progress bar and surface.
+private func drawContent(_ content: JSONValue, in grid: inout CellGrid, _ c0: Int, _ r0: Int, _ c1: Int, _ r1: Int,
+                         clip: Clip) {
+    let width = c1 - c0 + 1, height = r1 - r0 + 1
+    func put(_ line: ContentLine, row: Int) {
+        var column = c0 + max(0, (width - line.text.count) / 2)
+        for piece in line.pieces {
+            grid.text(piece.text, column, row, style: piece.style, clip: clip)
+            column += piece.text.count
+        }
+    }
+    if let label = content.stringValue {
+        return put(ContentLine(label), row: (r0 + r1) / 2)
+    }
+    var top: [ContentLine] = [], middle: [ContentLine] = [], bottom: [ContentLine] = []
+    if let title = content["title"]?.stringValue { top.append(ContentLine(title)) }
+    for field in content["fields"]?.arrayValue ?? [] { middle.append(fieldLine(field, width: width)) }
+    if let progress = content["progress"] { middle.append(progressLine(progress, width: width)) }
+    if let surface = content["surface"] {
+        let name = surface["appId"]?.stringValue ?? surface["handle"]?.stringValue ?? ""
+        middle.append(ContentLine("⟨surface \(name)⟩"))
+    }
+    if let actions = content["actions"]?.arrayValue, !actions.isEmpty { bottom.append(buttonLine(actions, width: width)) }
+    // The message gets the rows left over (at least none), its last line cut with an ellipsis.
+    let spare = height - top.count - middle.count - bottom.count
+    if let message = content["message"]?.stringValue, spare > 0 {
+        var lines = wrap(message, width: width)
+        if lines.count > spare {
+            lines = Array(lines.prefix(spare))
+            lines[spare - 1] = String(lines[spare - 1].prefix(max(0, width - 1))) + "…"
+        }
+        middle = lines.map { ContentLine($0) } + middle
+    }
+    let shown = top + middle
+    for (i, line) in shown.prefix(max(0, height - bottom.count)).enumerated() { put(line, row: r0 + i) }
+    for (i, line) in bottom.enumerated() { put(line, row: r1 - bottom.count + 1 + i) }
+}
+
+/// `[ OK ]  [ Cancel ]` — narrower (`[OK] [Cancel]`), then with titles cut short, when that
+/// does not fit; the default action bold, a destructive one red.
+private func buttonLine(_ actions: [JSONValue], width: Int) -> ContentLine {
+    var titles = actions.map { $0["title"]?.stringValue ?? $0["id"]?.stringValue ?? "" }
+    let roomy = titles.map { $0.count + 4 }.reduce(0, +) + 2 * (titles.count - 1) <= width
+    if !roomy {
+        let each = max(1, (width - 3 * titles.count + 1) / max(1, titles.count))
+        titles = titles.map { $0.count <= each ? $0 : String($0.prefix(max(0, each - 1))) + "…" }
+    }
+    var pieces: [(text: String, style: CellStyle)] = []
+    for (i, (action, title)) in zip(actions, titles).enumerated() {
+        if i > 0 { pieces.append((roomy ? "  " : " ", .plain)) }
+        let style: CellStyle = action["role"] == "default" ? .bold : action["role"] == "destructive" ? .red : .plain
+        pieces.append((roomy ? "[ \(title) ]" : "[\(title)]", style))
+    }
+    return ContentLine(pieces: pieces)
+}
+
+/// A field as an input box: its value (dots for a secure one), else its placeholder.
+private func fieldLine(_ field: JSONValue, width: Int) -> ContentLine {
+    let inner = max(1, min(width - 2, 24))
+    let value = field["value"]?.stringValue ?? ""
+    var shown = field["kind"] == "secure" ? String(repeating: "•", count: value.count) : value
+    if shown.isEmpty { shown = field["placeholder"]?.stringValue ?? field["id"]?.stringValue ?? "" }
+    shown = String(shown.prefix(inner))
+    return ContentLine("[" + shown + String(repeating: "_", count: inner - shown.count) + "]")
+}
+
+/// `[█████░░░░░] 50%`, or a shaded bar when indeterminate (`null`).
+private func progressLine(_ progress: JSONValue, width: Int) -> ContentLine {
+    guard let fraction = progress.doubleValue else {
+        return ContentLine("[" + String(repeating: "▒", count: max(1, min(width - 2, 20))) + "]")
+    }
+    let bar = max(1, min(width - 7, 20))
+    let done = Int((min(max(fraction, 0), 1) * Double(bar)).rounded())
+    let percent = String(Int((fraction * 100).rounded()))
+    return ContentLine("[" + String(repeating: "█", count: done) + String(repeating: "░", count: bar - done) + "] "
+                       + String(repeating: " ", count: max(0, 3 - percent.count)) + percent + "%")
+}
+
+/// Greedy word wrap to `width` columns; a word longer than a line is cut across lines.
+func wrap(_ text: String, width: Int) -> [String] {
+    guard width > 0 else { return [] }
+    var lines: [String] = []
+    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var line = ""
+        for var word in paragraph.split(separator: " ").map(String.init) {
+            while word.count > width {
+                if !line.isEmpty { lines.append(line); line = "" }
+                lines.append(String(word.prefix(width)))
+                word = String(word.dropFirst(width))
+            }
+            if line.isEmpty { line = word } else if line.count + 1 + word.count <= width { line += " " + word } else {
+                lines.append(line)
+                line = word
+            }
+        }
+        lines.append(line)
+    }
+    return lines
 }
 
 private func fill(_ grid: inout CellGrid, _ map: CellMapping, _ x: Double, _ y: Double, _ w: Double, _ h: Double,
-                  with c: Character, clip: (columns: ClosedRange<Int>, rows: ClosedRange<Int>)) {
+                  with c: Character, clip: Clip) {
     fill(&grid, 1 + map.column(x), 1 + map.row(y), map.column(x + w), map.row(y + h), with: c, clip: clip)
 }
 
 private func fill(_ grid: inout CellGrid, _ c0: Int, _ r0: Int, _ c1: Int, _ r1: Int, with c: Character,
-                  clip: (columns: ClosedRange<Int>, rows: ClosedRange<Int>)) {
+                  clip: Clip) {
     guard c0 <= c1, r0 <= r1 else { return }
     for row in r0...r1 { for column in c0...c1 { grid.put(c, column, row, clip: clip) } }
 }
 
 /// A box from (c0, r0) to (c1, r1) inclusive; `chars`: ┌ ─ ┐ │ └ ┘.
 private func box(_ grid: inout CellGrid, _ c0: Int, _ r0: Int, _ c1: Int, _ r1: Int, chars: [Character],
-                 clip: (columns: ClosedRange<Int>, rows: ClosedRange<Int>)) {
+                 clip: Clip) {
     guard c1 > c0, r1 > r0 else { return fill(&grid, c0, r0, c1, r1, with: "█", clip: clip) }
     for column in c0 + 1..<c1 {
         grid.put(chars[1], column, r0, clip: clip)
@@ -122,6 +290,19 @@ func fixed(_ value: Double, places: Int) -> String {
     return (value < 0 && scaled != 0 ? "-" : "") + whole + (places > 0 ? "." + padded : "")
 }
 
+/// Writes `text` to stdout in one write(2) when it can, so that a terminal reading it gets a
+/// whole picture at once rather than half of the new one over the old.
+func writeOut(_ text: String) {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }
+        offset += n
+    }
+}
+
 /// The terminal's size, or 80×24 when stdout is not a terminal.
 func terminalSize() -> (columns: Int, rows: Int) {
     var size = winsize()
@@ -129,23 +310,74 @@ func terminalSize() -> (columns: Int, rows: Int) {
     return (Int(size.ws_col), Int(size.ws_row))
 }
 
+/// What each entry shows, by id, and the revision it is: kept from the entries and the
+/// lifecycle events, since frames carry only the revision.
+struct ContentBook {
+    private(set) var contents: [String: JSONValue] = [:]
+    private var revisions: [String: Int64] = [:]
+    /// The layer revisions already asked for: an entry that left while its last frame still
+    /// shows it is not asked for again at every redraw.
+    private var asked: [String: Int64] = [:]
+
+    /// Takes the content of every entry (a snapshot or `stack`).
+    mutating func take(entries: [JSONValue]) {
+        contents = [:]
+        revisions = [:]
+        for entry in entries { if let id = entry["id"]?.stringValue { take(id, entry) } }
+    }
+
+    /// A lifecycle event: `willPresent`, `updated` and `adapted` carry the content in force
+    /// with its revision (absent or `null`: none); `didDismiss` ends the entry.
+    mutating func take(lifecycle p: JSONValue) {
+        guard let id = p["id"]?.stringValue else { return }
+        if p["event"] == "didDismiss" {
+            contents[id] = nil
+            revisions[id] = nil
+        } else if p["contentRevision"] != nil {
+            take(id, p)
+        }
+    }
+
+    private mutating func take(_ id: String, _ o: JSONValue) {
+        let content = o["content"]
+        contents[id] = content?.isNull == false ? content : nil
+        revisions[id] = o["contentRevision"]?.int64Value
+    }
+
+    /// Whether a frame's layers name a revision newer than the one kept and not asked for
+    /// yet (then the caller asks for the entries again); remembers the ones it says so for.
+    mutating func needsEntries(for layers: [JSONValue]) -> Bool {
+        var behind = false
+        for layer in layers {
+            guard let id = layer["id"]?.stringValue, let r = layer["contentRevision"]?.int64Value,
+                  r > revisions[id] ?? 0, r > asked[id] ?? 0 else { continue }
+            asked[id] = r
+            behind = true
+        }
+        return behind
+    }
+}
+
 /// Subscribes and redraws whenever the picture changes, until the daemon goes away.
 /// Frames that arrive together are drawn once, newest first.
 func drawWatch(_ client: PresentClient) throws -> Never {
-    let result = try client.call("subscribe", ["topics": ["frames", "statusBar"]])
+    let result = try client.call("subscribe", ["topics": ["frames", "statusBar", "lifecycle"]])
     let snapshot = result["snapshot"]
     var container = (width: snapshot?["container"]?["width"]?.doubleValue ?? 390,
                      height: snapshot?["container"]?["height"]?.doubleValue ?? 844)
     var layers = snapshot?["layers"]?.arrayValue ?? []
+    var book = ContentBook()
+    book.take(entries: snapshot?["entries"]?.arrayValue ?? [])
     var statusBar = snapshot?["statusBar"]?["style"]?.stringValue ?? "default"
     var time = snapshot?["time"]?.doubleValue ?? 0, seq: Int64 = 0
-    print("\u{1B}[2J", terminator: "")
+    writeOut("\u{1B}[2J")
     while true {
+        if book.needsEntries(for: layers) { book.take(entries: try client.call("stack")["entries"]?.arrayValue ?? []) }
         let size = terminalSize()
         let header = "presentd · frame \(seq) · t=\(fixed(time, places: 3)) s · status bar \(statusBar)"
-        let picture = drawScene(layers: layers, container: container, header: header, terminal: size)
-        print("\u{1B}[H" + picture.joined(separator: "\u{1B}[K\n") + "\u{1B}[K\u{1B}[J", terminator: "")
-        fflush(nil)
+        let picture = drawScene(layers: layers, contents: book.contents, container: container, header: header,
+                                terminal: size)
+        writeOut("\u{1B}[H" + picture.joined(separator: "\u{1B}[K\n") + "\u{1B}[K\u{1B}[J")
         // One notification (waiting), then whatever else is already there.
         var next = try client.nextNotification(timeout: 3600)
         while let n = next {
@@ -158,6 +390,8 @@ func drawWatch(_ client: PresentClient) throws -> Never {
                 // The dimming covers the container: it tells a new container size.
                 if let d = layers.first(where: { $0["role"]?.stringValue == "dimming" })?["frame"],
                    let w = d["width"]?.doubleValue, let h = d["height"]?.doubleValue { container = (w, h) }
+            case "lifecycle":
+                if let p { book.take(lifecycle: p) }
             case "statusBar":
                 statusBar = p?["style"]?.stringValue ?? statusBar
                 if p?["hidden"]?.boolValue == true { statusBar += " (hidden)" }

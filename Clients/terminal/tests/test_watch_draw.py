@@ -1,6 +1,7 @@
 """`presentctl watch --draw` in a real terminal (tmux), against a manual-clock daemon:
 mid-transition and after it, the content's box sits in the cells its frame maps to and the
-dimming is shaded by its alpha."""
+dimming is shaded by its alpha; a dialog's title and buttons are drawn inside its box (the
+default button bold), from the entry's content, and redrawn when an update changes it."""
 
 from __future__ import annotations
 
@@ -31,22 +32,29 @@ def pane(manual, tmp_path):
     subprocess.run(["tmux", "-u", "-L", server, "-f", str(config), "new-session", "-d", "-x", "100", "-y", "40",
                     command], check=True, env=env)
 
-    def capture() -> list[str]:
-        return subprocess.run(["tmux", "-u", "-L", server, "capture-pane", "-p"], capture_output=True, text=True,
-                              check=True, env=env).stdout.split("\n")
+    def capture(escapes: bool = False) -> list[str]:
+        """The pane's lines; with ``escapes``, with their SGR attributes (capture-pane -e)."""
+        return subprocess.run(["tmux", "-u", "-L", server, "capture-pane", "-p"] + (["-e"] if escapes else []),
+                              capture_output=True, text=True, check=True, env=env).stdout.split("\n")
 
     yield capture
     subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
 
 
-def wait_for(capture, pattern: str, timeout: float = 10) -> list[str]:
+def wait_until(capture, condition, what: str, timeout: float = 30) -> list[str]:
+    """The pane once `condition(lines)` holds (generous: a loaded machine draws late)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         lines = capture()
-        if any(re.search(pattern, line) for line in lines):
+        if condition(lines):
             return lines
         time.sleep(0.05)
-    raise AssertionError(f"never drawn: {pattern}\n" + "\n".join(capture()))
+    raise AssertionError(f"never drawn: {what}\n" + "\n".join(capture()))
+
+
+def wait_for(capture, pattern: str, timeout: float = 30) -> list[str]:
+    """The pane once a line matches `pattern`."""
+    return wait_until(capture, lambda lines: any(re.search(pattern, line) for line in lines), pattern, timeout)
 
 
 def cells(value: float, per_cell: float) -> set[int]:
@@ -57,6 +65,19 @@ def cells(value: float, per_cell: float) -> set[int]:
 
 def shade(alpha: float) -> str:
     return "░" if alpha < 0.35 else "▒" if alpha < 0.65 else "▓"
+
+
+def settle(capture, check, what: str) -> list[str]:
+    """The pane once `check(lines)` passes: a picture is drawn top to bottom, so its first
+    lines can be new while the rest are still the last picture's."""
+    def passes(lines: list[str]) -> bool:
+        try:
+            check(lines)
+            return True
+        except (AssertionError, ValueError, StopIteration, AttributeError, IndexError):
+            return False
+
+    return wait_until(capture, passes, what)
 
 
 def check_picture(lines: list[str], frame: Frame, id: str) -> None:
@@ -89,15 +110,109 @@ def test_watch_draw_follows_the_frame_stream(manual, pane):
             app.sync()
             frame = [e for e in app.events(timeout=0) if isinstance(e, Frame)][-1]
             assert frame.animating == moving
-            lines = wait_for(pane, rf"frame {frame.seq} · t={frame.time:.3f} s · status bar lightContent")
-            check_picture(lines, frame, "probe")
+            header = rf"frame {frame.seq} · t={frame.time:.3f} s · status bar lightContent"
+
+            def picture(lines: list[str]) -> None:
+                assert re.search(header, lines[0])
+                check_picture(lines, frame, "probe")
+
+            settle(pane, picture, f"{header}, with the box where that frame puts it")
         app.dismiss("probe", animated=False)
         app.advance(0.1)
-    lines = wait_for(pane, r"frame \d+ .*status bar default")
-    assert not any(c in "".join(lines) for c in "┌░▒▓")  # gone, and the dimming with it
+    # Gone, and the dimming with it (the status bar's change may be drawn a frame earlier).
+    wait_until(pane, lambda lines: re.search(r"frame \d+ .*status bar default", lines[0])
+               and not any(c in "".join(lines) for c in "┌░▒▓"), "the status bar back to default, no box, no dimming")
 
 
 def test_watch_draw_says_when_the_daemon_stops(manual, pane):
     wait_for(pane, r"frame 0 ")
     manual.process.terminate()
     wait_for(pane, r"presentd: shutdown \(SIGTERM\)")
+
+
+def bold_cells(line: str) -> list[tuple[str, bool]]:
+    """A line captured with escapes as (character, bold) pairs."""
+    cells, bold = [], False
+    for part in re.split(r"(\x1b\[[\d;]*m)", line):
+        if part.startswith("\x1b["):
+            for code in (part[2:-1] or "0").split(";"):
+                if code in ("0", ""):
+                    bold = False
+                elif code == "1":
+                    bold = True
+                elif code == "22":
+                    bold = False
+        else:
+            cells.extend((c, bold) for c in part)
+    return cells
+
+
+def is_bold(line: str, text: str) -> bool:
+    cells = bold_cells(line)
+    plain = "".join(c for c, _ in cells)
+    start = plain.index(text)
+    return all(b for _, b in cells[start:start + len(text)])
+
+
+def test_watch_draw_shows_a_dialogs_title_and_buttons(manual, pane):
+    wait_for(pane, r"frame 0 ")
+    with Client(manual.path) as app:
+        app.present(style="alert", id="ask", transition={"type": "coverVertical", "duration": 0.4, "timing": "linear"},
+                    content={"title": "Quit now?", "message": "Unsaved work is lost.",
+                             "actions": [{"id": "ok", "title": "OK", "role": "default"},
+                                         {"id": "no", "title": "Cancel", "role": "cancel"}]})
+
+        # Coming up from below the container: only its top rows are inside, drawn and clipped.
+        def rising(lines: list[str]) -> None:
+            assert re.search(r"t=0\.100 s", lines[0])
+            assert any(" ask " in l and "┌" in l for l in lines) and not any("└" in l for l in lines)
+
+        app.advance(0.1)
+        app.sync()
+        settle(pane, rising, "t=0.100 s: the dialog's top rows at the bottom of the container")
+
+        # At rest, inside the box: its id in the top border, the title on the first row, the
+        # message below it, the buttons on the last row.
+        def at_rest(lines: list[str]) -> None:
+            top = next(i for i, l in enumerate(lines) if "┌" in l)
+            bottom = next(i for i, l in enumerate(lines) if "└" in l)
+            left, right = lines[top].index("┌"), lines[top].index("┐")
+            assert " ask " in lines[top][left:right]
+            inside = [l[left + 1:right] for l in lines[top + 1:bottom]]
+            assert inside[0].strip() == "Quit now?"
+            assert "Unsaved" in inside[1]
+            assert inside[-1].strip() == "[ OK ]  [ Cancel ]"
+
+        app.advance(0.4)
+        app.sync()
+        settle(pane, at_rest, "the dialog at rest: id, title, message, [ OK ]  [ Cancel ]")
+        # The default button is emphasised (bold), the other is not.
+        styled = next(l for l in pane(escapes=True) if "Cancel" in l)
+        assert is_bold(styled, "[ OK ]") and not is_bold(styled, "[ Cancel ]"), repr(styled)
+
+        # Frames carry only the revision: the new content comes with the `updated` event.
+        def updated(lines: list[str]) -> None:
+            assert any(re.search(r"│ *\[ Close \] *│", l) for l in lines)
+            assert any(re.search(r"│ *Saved *│", l) for l in lines)
+            assert any(re.search(r"\[█+░+\] +50%", l) for l in lines)
+            assert not any("Quit now?" in l or "Cancel" in l for l in lines)
+
+        app.call("update", {"id": "ask", "content": {"title": "Saved", "progress": 0.5,
+                                                      "actions": [{"id": "close", "title": "Close"}]}})
+        app.sync()
+        settle(pane, updated, "the updated dialog: Saved, a half-full bar, [ Close ]")
+        styled = next(l for l in pane(escapes=True) if "Close" in l)
+        assert not is_bold(styled, "[ Close ]"), repr(styled)
+
+        # Sliding out, nearly gone (at 0.8 s, 0.3 s into 0.31 s): only its top border is still
+        # in the container, on its last row, and nothing of the inside is drawn.
+        def nearly_gone(lines: list[str]) -> None:
+            assert re.search(r"t=0\.800 s", lines[0])
+            bottom = next(i for i, l in enumerate(lines) if "╚" in l)
+            assert "┌" in lines[bottom - 1] and " ask " in lines[bottom - 1]
+            assert not any("└" in l or "Saved" in l for l in lines)
+
+        app.call("dismiss", {"id": "ask", "transition": {"type": "coverVertical", "duration": 0.31, "timing": "linear"}})
+        app.advance(0.3)
+        app.sync()
+        settle(pane, nearly_gone, "t=0.800 s: only the dialog's top border, on the container's last row")
