@@ -9,12 +9,11 @@ import os
 import re
 import shutil
 import subprocess
-import time
 
 import pytest
 
 from presentd import Client, Frame
-from presentd.daemon import find_binary
+from presentd.daemon import find_binary, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="no tmux (apt-get install tmux)")
 
@@ -22,8 +21,9 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="no tmux (a
 @pytest.fixture
 def pane(manual, tmp_path):
     """presentctl watch --draw in a detached 100×40 tmux session on a private server; the
-    pane stays after presentctl exits, so its last words can be read."""
-    server = f"presentd-test-{os.getpid()}"
+    pane stays after presentctl exits, so its last words can be read. The server is named for
+    this test alone: the previous test's, just killed, may not have gone yet."""
+    server = f"presentd-test-{os.getpid()}-{tmp_path.name}"
     config = tmp_path / "tmux.conf"
     config.write_text("set -g remain-on-exit on\n")
     command = f"{find_binary('presentctl')} --socket {manual.path} watch --draw"
@@ -35,18 +35,35 @@ def pane(manual, tmp_path):
         return subprocess.run(["tmux", "-u", "-L", server, "capture-pane", "-p"], capture_output=True, text=True,
                               check=True, env=env).stdout.split("\n")
 
+    def state() -> str:
+        """Whether presentctl still runs (the pane stays when it exits), for failure messages."""
+        return subprocess.run(["tmux", "-L", server, "display-message", "-p",
+                               "presentctl: pane dead #{pane_dead}, exit status #{pane_dead_status}"],
+                              capture_output=True, text=True, env=env).stdout.strip()
+
+    capture.state = state
     yield capture
     subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
 
 
-def wait_for(capture, pattern: str, timeout: float = 10) -> list[str]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+def wait_for(capture, pattern: str, check=None, timeout: float = 60) -> list[str]:
+    """The pane once a line matches ``pattern`` and ``check(lines)`` passes. presentctl writes
+    the header line first, so the header alone can show while tmux is still taking in the
+    rest of the picture: the picture is checked until it is whole. Generous: presentctl's
+    first picture waits for its start-up, slow on a loaded machine."""
+    def drawn() -> list[str] | None:
         lines = capture()
-        if any(re.search(pattern, line) for line in lines):
-            return lines
-        time.sleep(0.05)
-    raise AssertionError(f"never drawn: {pattern}\n" + "\n".join(capture()))
+        if not any(re.search(pattern, line) for line in lines):
+            return None
+        if check is not None:
+            try:
+                check(lines)
+            except (StopIteration, AttributeError, IndexError) as error:  # not even the border and scale yet
+                raise AssertionError(f"the picture is not whole: {error!r}") from error
+        return lines
+
+    return wait_until(drawn, f"the pane to show {pattern!r}", timeout=timeout, interval=0.05,
+                      context=lambda: capture.state() + "\n" + "\n".join(capture()))
 
 
 def cells(value: float, per_cell: float) -> set[int]:
@@ -89,12 +106,15 @@ def test_watch_draw_follows_the_frame_stream(manual, pane):
             app.sync()
             frame = [e for e in app.events(timeout=0) if isinstance(e, Frame)][-1]
             assert frame.animating == moving
-            lines = wait_for(pane, rf"frame {frame.seq} · t={frame.time:.3f} s · status bar lightContent")
-            check_picture(lines, frame, "probe")
+            wait_for(pane, rf"frame {frame.seq} · t={frame.time:.3f} s · status bar lightContent",
+                     lambda lines: check_picture(lines, frame, "probe"))
         app.dismiss("probe", animated=False)
         app.advance(0.1)
-    lines = wait_for(pane, r"frame \d+ .*status bar default")
-    assert not any(c in "".join(lines) for c in "┌░▒▓")  # gone, and the dimming with it
+
+    def gone(lines):  # the box, and the dimming with it
+        assert not any(c in "".join(lines) for c in "┌░▒▓"), "\n".join(lines)
+
+    wait_for(pane, r"frame \d+ .*status bar default", gone)
 
 
 def test_watch_draw_says_when_the_daemon_stops(manual, pane):
