@@ -5,6 +5,7 @@ Swift build directory of this checkout (`swift build --show-bin-path`)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -34,15 +35,24 @@ def pytest_configure(config: pytest.Config) -> None:
                 os.environ[name] = str(directory / name.lower())
 
 
+def _patient(tmp_path: Path) -> list[str]:
+    """A configuration giving an owner 30 s, not the default 1 s, to answer shouldDismiss
+    before the daemon allows on its own: the tests answer, and on a loaded machine that can
+    take longer than a second (none of them tests the time-out)."""
+    config = tmp_path / "presentd-test.json"
+    config.write_text(json.dumps({"shouldDismissTimeout": 30}))
+    return ["--config", str(config)]
+
+
 @pytest.fixture
-def daemon():
+def daemon(tmp_path):
     """presentd on the real (monotonic) clock."""
-    with Daemon() as d:
+    with Daemon(args=_patient(tmp_path)) as d:
         yield d
 
 
 @pytest.fixture
-def manual():
+def manual(tmp_path):
     """presentd on the manual clock at 10 fps: time moves only by `advance`."""
-    with Daemon(clock="manual", fps=10) as d:
+    with Daemon(clock="manual", fps=10, args=_patient(tmp_path)) as d:
         yield d

@@ -15,6 +15,9 @@ import difflib, json, os, re, select, shutil, signal, socket, subprocess, sys, t
 HERE = os.path.dirname(os.path.abspath(__file__))
 DOC = os.path.join(HERE, "PROTOCOL.md")
 WIDTH = 100  # messages longer than this are shown indented
+# How long to wait for what presentd must send, and for it to start and stop: only against a
+# hang, so generous (a loaded machine can be slow by seconds); on success it costs nothing.
+PATIENCE = 30
 
 
 # ---------------------------------------------------------------- talking to presentd
@@ -33,43 +36,53 @@ class Session:
     def __init__(self, binary, args):
         self.dir = tempfile.mkdtemp(prefix="presentd-doc-")
         self.path = os.path.join(self.dir, "presentd.sock")
-        self.proc = subprocess.Popen([binary, "--socket", self.path, *args],
-                                     stderr=subprocess.DEVNULL)
-        deadline = time.time() + 10
-        while not os.path.exists(self.path):
-            if time.time() > deadline or self.proc.poll() is not None:
-                raise RuntimeError("presentd did not start")
-            time.sleep(0.01)
+        self.log = open(os.path.join(self.dir, "stderr.log"), "w+b")
+        self.proc = subprocess.Popen([binary, "--socket", self.path, *args], stderr=self.log)
         self.clients = {}     # name → [socket, pending bytes, still open]
         # (client, kind, text); kind: "→" sent, "←" received, "×" an event, "#" a note
         self.transcript = []
 
+    def state(self):
+        """Whether presentd still runs, and what it wrote to stderr: for failure messages."""
+        status = "running" if self.proc.poll() is None else f"exited with {self.proc.returncode}"
+        self.log.seek(0)
+        return f"presentd is {status}; its stderr: {self.log.read().decode(errors='replace') or '(nothing)'}"
+
     def connect(self, *names):
+        # The first connection waits for the daemon to listen (the socket file exists a
+        # moment before listen()). No probe connection of its own: it would take a client
+        # number and a connection slot, which the examples show.
         for name in names:
-            for attempt in range(500):  # the socket file exists a moment before listen()
+            deadline = time.monotonic() + 60  # a cold start on a loaded machine
+            while True:
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 try:
                     s.connect(self.path)
                     break
-                except ConnectionRefusedError:
+                except (FileNotFoundError, ConnectionRefusedError):
                     s.close()
-                    time.sleep(0.01)
-            else:
-                raise RuntimeError("presentd does not accept connections")
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"presentd did not accept a connection on {self.path}; {self.state()}")
+                time.sleep(0.01)
             self.clients[name] = [s, b"", True]
 
     def _read(self, name, timeout):
         """The next line from `name`, or None (timeout or end of stream)."""
         entry = self.clients[name]
-        deadline = time.time() + timeout
+        deadline = time.monotonic() + timeout
         while b"\n" not in entry[1]:
             if not entry[2]:
                 return None
-            left = deadline - time.time()
+            left = deadline - time.monotonic()
             ready, _, _ = select.select([entry[0]], [], [], max(0, left))
             if not ready:
                 return None
-            data = entry[0].recv(1 << 20)
+            try:
+                data = entry[0].recv(1 << 20)
+            except ConnectionResetError:  # shown as such, so that --check tells
+                entry[2] = False
+                self.transcript.append((name, "←", "(connection reset)"))
+                return None
             if not data:
                 entry[2] = False
                 self.transcript.append((name, "←", "(connection closed by presentd)"))
@@ -84,10 +97,22 @@ class Session:
 
     def drain(self, names=None, timeout=0.0):
         """Everything already written to the clients (events a request caused are written
-        before its reply, so after a reply they are all there)."""
+        before its reply, so after a reply they are all there); with a timeout, until each
+        is quiet that long or closed."""
         for name in names or list(self.clients):
             while self._read(name, timeout) is not None:
                 pass
+
+    def expect(self, counts):
+        """Reads what presentd is known to send now, `counts[name]` messages to each named
+        client, then whatever else is already there. (Waiting a fixed time instead could stop
+        short on a loaded machine, and the transcript would change.)"""
+        for name, n in counts.items():
+            for i in range(n):
+                if self._read(name, PATIENCE) is None:
+                    raise RuntimeError(f"{name} got {i} of the {n} messages expected within {PATIENCE} s; "
+                                       f"{self.state()}")
+        self.drain()
 
     def send(self, name, message, record=True):
         text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
@@ -107,7 +132,7 @@ class Session:
         if shown is not None:
             self.transcript.append((name, "→", shown))
         while True:
-            line = self._read(name, 5)
+            line = self._read(name, PATIENCE)
             if line is None or is_reply(line):
                 break
         # Show the others' events before the reply: that is the order they were written in.
@@ -118,10 +143,11 @@ class Session:
         if quiet:
             del self.transcript[mark:]
 
-    def notify(self, name, message, settle=0.2):
-        """Sends something that gets no reply, then collects what it caused."""
+    def notify(self, name, message, expect):
+        """Sends something that gets no reply, then collects what it caused: `expect`, how
+        many messages each client gets (see `expect`)."""
         self.send(name, message)
-        self.drain(timeout=settle)
+        self.expect(expect)
 
     def close(self, name):
         self.clients[name][0].close()
@@ -131,9 +157,7 @@ class Session:
     def kill(self, sig, label):
         self.transcript.append(("", "×", label))
         self.proc.send_signal(sig)
-        for name in list(self.clients):
-            while self._read(name, 5) is not None:
-                pass
+        self.drain(timeout=PATIENCE)  # until each connection is closed
 
     def finish(self):
         for entry in self.clients.values():
@@ -141,9 +165,11 @@ class Session:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         try:
-            self.proc.wait(5)
+            self.proc.wait(PATIENCE)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+            self.proc.wait()
+        self.log.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -417,7 +443,7 @@ def _(s):
     s.connect("app", "renderer")
     s.call("renderer", rq(1, "subscribe", {"topics": ["lifecycle"]}), quiet=True)
     s.note("app sends present as a notification (no id: no reply), then sync")
-    s.notify("app", {"jsonrpc": "2.0", "method": "present", "params": {"id": "n", "style": "alert"}})
+    s.notify("app", {"jsonrpc": "2.0", "method": "present", "params": {"id": "n", "style": "alert"}}, {"renderer": 1})
     s.call("app", rq(1, "sync", {"nonce": "after-present"}))
 
 
@@ -448,7 +474,7 @@ def _(s):
     s.call("watcher", rq(2, "advance", {"seconds": 1}), quiet=True)
     s.note('watcher subscribed to lifecycle and stack; app presented "a", which is at rest')
     s.close("app")
-    s.drain(timeout=0.3)
+    s.expect({"watcher": 2})  # willDismiss, stack
     s.call("watcher", rq(3, "advance", {"seconds": 0.5}))
 
 
@@ -468,16 +494,19 @@ def _(s):
     s.call("app", rq(1, "present", {"id": "draft", "style": "bottomHalf", "confirmDismiss": True}), quiet=True)
     s.call("app", rq(2, "advance", {"seconds": 1}), quiet=True)
     s.note('app presented "draft" (bottomHalf, confirmDismiss: true); it is at rest')
-    s.notify("screen", rq(1, "tap", {"x": 200, "y": 100}))
-    s.notify("app", {"jsonrpc": "2.0", "id": "shouldDismiss-1", "result": {"allow": False}})
-    s.notify("screen", rq(2, "tap", {"x": 200, "y": 100}))
+    s.notify("screen", rq(1, "tap", {"x": 200, "y": 100}), {"app": 1})  # the question
+    s.notify("app", {"jsonrpc": "2.0", "id": "shouldDismiss-1", "result": {"allow": False}}, {"screen": 1})
+    s.notify("screen", rq(2, "tap", {"x": 200, "y": 100}), {"app": 1})
     s.transcript.append(("app", "×", "(does not answer)"))
-    s.drain(timeout=1.5)
+    s.expect({"screen": 1})  # the reply, once presentd stops waiting (shouldDismissTimeout, 1 s)
 
 
 @example("shutdown")
 def _(s):
     s.connect("c")
+    # Connected is not yet accepted: the connection can still wait in the listen queue, and
+    # a daemon that stops then resets it without a word. A reply says presentd has it.
+    s.call("c", rq(1, "ping"), quiet=True)
     s.kill(signal.SIGTERM, "(presentd receives SIGTERM)")
 
 
@@ -487,7 +516,7 @@ def _(s):
     s.note("presentd --max-connections 1")
     s.call("first", rq(1, "ping"))
     s.connect("second")
-    s.drain(["second"], timeout=2)
+    s.drain(["second"], timeout=PATIENCE)  # until presentd closes it
 
 
 @example("errors-envelope")
@@ -546,7 +575,7 @@ def _(s):
     head, tail = '{"jsonrpc":"2.0","id":1,"method":"sync","params":{"nonce":"', '"}}'
     s.send("c", head + "x" * (1 << 20) + tail, record=False)
     s.transcript.append(("c", "→", f"{head}xxx…xxx{tail}   ({(1 << 20) + len(head) + len(tail)} bytes)"))
-    s.drain(timeout=2)
+    s.drain(timeout=PATIENCE)  # until presentd closes it
 
 
 @example("update", "--clock", "manual", "--fps", "10")

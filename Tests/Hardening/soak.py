@@ -6,7 +6,7 @@ usage: soak.py --daemon PATH [--seconds 600] [--clients 50] [--seed N] [--rss-gr
 Starts PATH (presentd) with --check-invariants on a temporary socket, runs the clients —
 presenting, dismissing, subscribing, tapping, swiping, rotating, sending garbage and
 batches, ignoring or answering shouldDismiss, disconnecting and coming back — and fails if:
-  - a request goes unanswered (10 s) on a connection the daemon did not close,
+  - a request goes unanswered (30 s: a hang, not a slow machine) on a connection the daemon did not close,
   - the daemon closes a connection without saying why (`closing` or `shutdown`),
   - a reply does not match its request (wrong id, error where success is certain),
   - the daemon logs a broken stack invariant, an error, or dies,
@@ -23,6 +23,7 @@ import json
 import os
 import random
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -36,6 +37,11 @@ TRANSITIONS = ["coverVertical", "coverVerticalFromTop", "coverHorizontalFromLeft
                "slide", "crossDissolve", "flipHorizontal", "zoom"]
 TIMINGS = ["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "system", {"bezier": [0.2, 0.8, 0.2, 1]},
            {"spring": {"duration": 0.4, "dampingRatio": 0.7, "initialVelocity": 0}}]
+# How long a reply may take before it counts as never coming, and the daemon may take to
+# start or to exit: a hang, not a loaded machine (AddressSanitizer's build is slow too).
+REPLY_TIMEOUT = 30
+START_TIMEOUT = 60
+EXIT_TIMEOUT = 60
 GARBAGE = [b"{nope", b"\xff\xfe", b"[]", b"5", b'{"jsonrpc":"2.0","id":1.5,"method":"ping"}', b"[" * 80 + b"]" * 80,
            b'{"jsonrpc":"2.0","id":"g","method":"present","params":{"style":"alert","transition":{"type":"zoom","duration":61}}}']
 
@@ -130,15 +136,15 @@ class Client:
         self.send_raw(message)
         try:
             await self.writer.drain()
-            reply = await asyncio.wait_for(future, 10)
+            reply = await asyncio.wait_for(future, REPLY_TIMEOUT)
         except (ConnectionError, asyncio.TimeoutError) as error:
             reply = None
             if not isinstance(error, ConnectionError) and self.closed_reason is None:
-                raise Failure("%s (id %d) unanswered after 10 s" % (method, ident))
+                raise Failure("%s (id %d) unanswered after %d s" % (method, ident, REPLY_TIMEOUT))
         if reply is None:
             # The connection ended: the daemon must have said why before closing it.
             try:
-                await asyncio.wait_for(asyncio.shield(self.task), 10)
+                await asyncio.wait_for(asyncio.shield(self.task), REPLY_TIMEOUT)
             except asyncio.TimeoutError:
                 pass
             if self.closed_reason is None:
@@ -282,6 +288,29 @@ async def soak(args, path, pid, log_path):
     return stats, samples, time.monotonic() - start
 
 
+def wait_until_listening(daemon, path, log_path):
+    """None once a connection is accepted, as a client would see it (the socket file exists
+    from bind(), a moment before listen()); else what went wrong, with the daemon's stderr."""
+    def stderr():
+        with open(log_path, errors="replace") as log:
+            return "; its stderr:\n" + log.read()[-4000:]
+
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        if daemon.poll() is not None:
+            return "the daemon exited with status %s before it listened on %s%s" % (daemon.returncode, path, stderr())
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            try:
+                s.connect(path)
+                return None
+            except OSError:
+                pass
+        if time.monotonic() >= deadline:
+            return "the daemon (pid %d, still running) did not accept a connection on %s within %d s%s" % (
+                daemon.pid, path, START_TIMEOUT, stderr())
+        time.sleep(0.01)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--daemon", required=True)
@@ -298,21 +327,23 @@ def main():
     with open(log_path, "w") as log:
         daemon = subprocess.Popen([args.daemon, "--socket", path, "--check-invariants", "--max-connections-per-uid", "1024"],
                                   stderr=log, stdout=subprocess.DEVNULL)
-    for _ in range(500):
-        if os.path.exists(path):
-            break
-        time.sleep(0.01)
     print("soak: %d clients for %g s against %s (seed %d)" % (args.clients, args.seconds, args.daemon, args.seed))
-    failure = None
-    try:
-        stats, samples, elapsed = asyncio.run(soak(args, path, daemon.pid, log_path))
-    except Failure as error:
-        failure = str(error)
-        stats, samples, elapsed = None, [], 0
+    failure = wait_until_listening(daemon, path, log_path)
+    stats, samples, elapsed = None, [], 0
+    if failure is None:
+        try:
+            stats, samples, elapsed = asyncio.run(soak(args, path, daemon.pid, log_path))
+        except Failure as error:
+            failure = str(error)
     alive = daemon.poll() is None
     if alive:
         daemon.send_signal(signal.SIGTERM)
-    status = daemon.wait(timeout=30)
+    try:
+        status = daemon.wait(timeout=EXIT_TIMEOUT)  # AddressSanitizer's leak check runs at exit
+    except subprocess.TimeoutExpired:
+        daemon.kill()
+        status = daemon.wait()
+        failure = failure or "the daemon did not exit within %d s of SIGTERM" % EXIT_TIMEOUT
     with open(log_path, errors="replace") as log:
         text = log.read()
 

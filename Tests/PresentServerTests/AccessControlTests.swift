@@ -17,7 +17,7 @@ struct AccessControlTests {
     /// Connects and returns the first line the daemon sends, if any.
     static func refusal(_ daemon: DaemonHarness) throws -> JSONValue? {
         let c = try RawConnection(path: daemon.socketPath)
-        guard c.waitReadable(timeout: 5), let line = c.read()?.first else { return nil }
+        guard c.waitReadable(timeout: generousTimeout), let line = c.read()?.first else { return nil }
         return try JSONValue.parse(line)
     }
 
@@ -25,7 +25,9 @@ struct AccessControlTests {
     /// otherwise hold one of the few slots these tests allow).
     static func limitedDaemon(_ arguments: [String]) throws -> DaemonHarness {
         let daemon = try DaemonHarness(arguments + ["--log-level", "info"])
-        for _ in 0..<400 where !daemon.stderrText.contains("disconnected") { usleep(5_000) }
+        try waitUntil("presentd to log that the readiness probe disconnected", context: { daemon.stderrText }) {
+            daemon.stderrText.contains("disconnected")
+        }
         return daemon
     }
 
@@ -36,14 +38,12 @@ struct AccessControlTests {
         let refused = try #require(try Self.refusal(daemon))
         #expect(refused["method"] == "closing")
         #expect(refused["params"] == ["reason": "tooManyConnectionsForUser", "limit": 3])
-        // A slot freed is a slot taken.
+        // A slot freed is a slot taken, once the daemon has seen it freed (until then a
+        // newcomer is refused, and its ping fails at once).
         held.removeLast()
-        var again: PresentClient?
-        for _ in 0..<100 where again == nil {
-            let c = try daemon.connect()
-            if (try? c.call("ping", timeout: 2)) != nil { again = c } else { usleep(10_000) }
+        try waitUntil("a new connection to be served after one of three left") {
+            (try? daemon.connect().call("ping", timeout: generousTimeout)) != nil
         }
-        #expect(again != nil)
         #expect(daemon.stderrText.contains("uid \(getuid()) has 3 connections already"))
     }
 
@@ -61,14 +61,19 @@ struct AccessControlTests {
         let daemon = try Self.limitedDaemon(["--max-connections", "1"])
         let held = try daemon.connect()
         #expect(try held.call("ping") == [:])
+        let start = monotonicNow()
         for _ in 0..<50 { _ = try Self.refusal(daemon) }
+        let burst = monotonicNow() - start
         func refusals() -> [Substring] { daemon.stderrText.split(separator: "\n").filter { $0.contains("refusing") } }
-        #expect(refusals().count == 1)
-        usleep(1_100_000)
+        // A burst takes a few milliseconds; one that a loaded machine stretched past a
+        // second may have logged a line for each second it took, never more.
+        let inBurst = refusals().count
+        #expect(inBurst == 1 || (burst >= 1 && inBurst <= 1 + Int(burst)), "\(inBurst) lines in \(burst) s")
+        usleep(1_100_000)   // the feature is elapsed time: a second after the last line, the next is logged
         _ = try Self.refusal(daemon)
         let lines = refusals()
-        #expect(lines.count == 2)
-        #expect(lines.last?.contains("(49 more refusals not logged)") == true)
+        #expect(lines.count == inBurst + 1)
+        if burst < 1 { #expect(lines.last?.contains("(49 more refusals not logged)") == true) }
     }
 
     // MARK: The dismiss policy
@@ -118,11 +123,10 @@ struct AccessControlTests {
                                                          "present", "--id", id, "--style", "alert", "--wait"],
                                           stdout: log, stderr: log, environment: [:])
         let observer = try daemon.connect()
-        for _ in 0..<500 {
-            if try observer.call("stack")["entries"]?.arrayValue?.contains(where: { $0["id"] == .string(id) }) == true { return pid }
-            usleep(10_000)
+        try waitUntil("presentctl to put \(id) on the stack", context: { (try? String(contentsOfFile: log)) ?? "" }) {
+            try observer.call("stack")["entries"]?.arrayValue?.contains(where: { $0["id"] == .string(id) }) == true
         }
-        throw HarnessError.setup("\(id) never appeared: \((try? String(contentsOfFile: log)) ?? "")")
+        return pid
     }
 
     static func stop(_ pid: pid_t) {

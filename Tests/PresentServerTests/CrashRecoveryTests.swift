@@ -26,6 +26,19 @@ struct CrashRecoveryTests {
         (entries?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
     }
 
+    /// The ids in the daemon's state file: what a restart would bring back.
+    static func savedIDs(_ daemon: DaemonHarness) -> [String] {
+        ids((try? JSONValue.parse(String(contentsOfFile: daemon.directory + "/presentd-state.json")))?["entries"])
+    }
+
+    /// Until the state file holds `expected`, before a kill -9 that must find it there:
+    /// presentd writes it at the end of a loop iteration, so a reply can come first.
+    static func waitUntilSaved(_ expected: [String], by daemon: DaemonHarness) throws {
+        try waitUntil("presentd to save \(expected)", context: { "the state file holds \(savedIDs(daemon))" }) {
+            savedIDs(daemon) == expected
+        }
+    }
+
     @Test func theStackSurvivesKill9AndOwnersReclaimIt() throws {
         let daemon = try DaemonHarness(["--resume-grace", "2", "--dismiss-policy", "owner", "--check-invariants"])
         let a = try daemon.connect(), b = try daemon.connect(), c = try daemon.connect()
@@ -44,18 +57,22 @@ struct CrashRecoveryTests {
         let observer = try daemon.connect()
         var before: JSONValue?
         for n in 0..<400 {
+            // Replies so far are read and dropped before sending, never after: the reply
+            // to the very last request is awaited below.
+            _ = churn.read()
             churn.send("present", id: .int(Int64(2 * n)), ["id": .string("churn\(n % 3)"), "style": "alert",
                                                           "transition": ["type": "zoom", "duration": 0.3]])
             churn.send("dismiss", id: .int(Int64(2 * n + 1)), ["id": .string("churn\((n + 1) % 3)")])
-            _ = churn.read()
-            usleep(2_000)
+            usleep(2_000)   // pacing, not waiting: spreads the churn over the transitions
             if n == 300 { before = try observer.call("stack")["entries"] }
         }
-        // Its last request answered (so the listing below is the last state), transitions
-        // still in flight: the daemon dies.
+        // Its last request answered (so the listing below is the last state) and saved,
+        // transitions still in flight: the daemon dies.
         _ = try churn.awaitReply(799)
         let lastSeen = try observer.call("stack")["entries"]
         #expect((lastSeen?.arrayValue ?? []).contains { $0["state"] == "presenting" || $0["state"] == "dismissing" })
+        let staying = (lastSeen?.arrayValue ?? []).filter { $0["state"] != "dismissing" }
+        try Self.waitUntilSaved(Self.ids(.array(staying)), by: daemon)
         daemon.stop(signal: SIGKILL)
 
         let restarting = monotonicNow()
@@ -67,7 +84,6 @@ struct CrashRecoveryTests {
               + "(\(Self.ids(restored).count) presentations)")
 
         // Everything that was on screen and staying is back, in order, unchanged.
-        let staying = (lastSeen?.arrayValue ?? []).filter { $0["state"] != "dismissing" }
         #expect(Self.ids(restored) == Self.ids(.array(staying)))
         #expect(Array(Self.ids(restored).prefix(5)) == ["a1", "b1", "a2", "b2", "c1"])
         #expect(Array(Self.shape(restored).prefix(5)) == Array(Self.shape(before).prefix(5)))
@@ -90,14 +106,15 @@ struct CrashRecoveryTests {
         // c1 and the churn entries were not reclaimed: they leave after the grace period.
         let gone = try #require(try watcher.awaitNotification("lifecycle") { $0["id"] == "c1" && $0["event"] == "willDismiss" })
         #expect(gone["reason"] == "ownerGone")
-        usleep(500_000)
-        #expect(Self.ids(try watcher.call("stack")["entries"]) == ["a1", "b1", "a2", "b2"])
+        try waitUntil("c1 and the churn entries to finish leaving", context: { "stack: \(Self.ids(try? watcher.call("stack")["entries"]))" }) {
+            Self.ids(try watcher.call("stack")["entries"]) == ["a1", "b1", "a2", "b2"]
+        }
         #expect(try b2.call("dismiss", ["id": "b2"])["dismissed"] == ["b2"])
         // (b2 may still be leaving above a2: a dismissal names everything above too.)
         #expect(try a2.call("dismiss", ["id": "a2"])["dismissed"]?.arrayValue?.first == "a2")
 
         // And again: a second crash, the same tokens.
-        usleep(600_000)   // the dismissals finish and are saved
+        try Self.waitUntilSaved(["a1", "b1"], by: daemon)   // leaving entries are not saved
         daemon.stop(signal: SIGKILL)
         try daemon.restart()
         let a3 = try daemon.connect()
@@ -132,7 +149,7 @@ struct CrashRecoveryTests {
         let a = try daemon.connect()
         let token = try #require(try a.call("hello")["resumeToken"]?.stringValue)
         try a.call("present", ["id": "mine", "style": "alert"])
-        usleep(300_000)
+        try Self.waitUntilSaved(["mine"], by: daemon)
         daemon.stop(signal: SIGKILL)
         try daemon.restart()
         let (status, output) = try DaemonHarness.run("/usr/bin/setpriv",
@@ -150,7 +167,7 @@ struct CrashRecoveryTests {
     func restoredEntriesKeepTheirOwnersUID() throws {
         let daemon = try AccessControlTests.sharedDaemon(["--resume-grace", "30", "--no-root-admin"])
         let app = try AccessControlTests.present("nb", on: daemon, as: .nobody)
-        usleep(200_000)   // saved
+        try Self.waitUntilSaved(["nb"], by: daemon)
         daemon.stop(signal: SIGKILL)
         AccessControlTests.stop(app)
         try daemon.restart()

@@ -203,7 +203,7 @@ struct DaemonProtocolTests {
     }
 
     @Test func shouldDismissLetsTheOwnerVeto() throws {
-        let daemon = try DaemonHarness(["--clock", "manual"])
+        let daemon = try DaemonHarness(["--clock", "manual"], configuration: DaemonHarness.patientOwners)
         let owner = try daemon.connect(), screen = try daemon.connect()
         var allow = false
         var asked: [JSONValue] = []
@@ -215,7 +215,7 @@ struct DaemonProtocolTests {
         try owner.call("advance", ["seconds": 1])
         // The owner answers requests whenever it reads: ping until it has been asked.
         try screen.sendRaw(Array(#"{"jsonrpc":"2.0","id":1,"method":"tap","params":{"x":5,"y":5}}"#.utf8) + [10])
-        while asked.isEmpty { try owner.call("ping") }
+        try waitUntil("the owner to be asked shouldDismiss") { try owner.call("ping"); return !asked.isEmpty }
         let vetoed = try JSONValue.parse(try #require(try screen.readLine()))
         #expect(vetoed["result"]?["dismissed"] == false)
         #expect(vetoed["result"]?["confirmation"] == "vetoed")
@@ -223,7 +223,7 @@ struct DaemonProtocolTests {
         #expect(asked.first?["reason"] == "tap")
         allow = true
         try screen.sendRaw(Array(#"{"jsonrpc":"2.0","id":2,"method":"tap","params":{"x":5,"y":5}}"#.utf8) + [10])
-        while asked.count < 2 { try owner.call("ping") }
+        try waitUntil("the owner to be asked again") { try owner.call("ping"); return asked.count == 2 }
         let allowed = try JSONValue.parse(try #require(try screen.readLine()))
         #expect(allowed["result"]?["dismissed"] == true)
     }
@@ -240,7 +240,7 @@ struct DaemonProtocolTests {
     }
 
     @Test func aTapperThatLeavesBeforeTheOwnerAnswersIsHarmless() throws {
-        let daemon = try DaemonHarness(["--clock", "manual"])
+        let daemon = try DaemonHarness(["--clock", "manual"], configuration: DaemonHarness.patientOwners)
         let owner = try daemon.connect()
         var asked = 0
         owner.answerRequest = { _, _ in asked += 1; return ["allow": false] }
@@ -252,20 +252,21 @@ struct DaemonProtocolTests {
             try screen.sendRaw(Array(#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.utf8) + [10])
             _ = try screen.readLine()  // the ping's reply: the tap has been seen
         }  // the screen disconnects with its tap unanswered
-        while asked == 0 { try owner.call("ping") }
+        try waitUntil("the owner to be asked shouldDismiss") { try owner.call("ping"); return asked > 0 }
         #expect(try owner.call("stack")["entries"]?.arrayValue?.count == 1, "the owner vetoed")
         #expect(try daemon.connect().call("ping") == [:])
     }
 
     @Test func gesturesWaitingForAnswersAreBounded() throws {
-        let daemon = try DaemonHarness(["--clock", "manual"])
+        let daemon = try DaemonHarness(["--clock", "manual"], configuration: DaemonHarness.patientOwners)
         let owner = try daemon.connect(), screen = try daemon.connect()
         try owner.call("present", ["style": "alert", "confirmDismiss": true])
         try owner.call("advance", ["seconds": 1])
         let tap = Array(#"{"jsonrpc":"2.0","id":1,"method":"tap","params":{"x":5,"y":5}}"#.utf8) + [10]
         try screen.sendRaw(Array(repeating: tap, count: 17).flatMap { $0 })
-        // The owner never reads: 16 taps wait, the 17th is refused at once.
-        let refused = try JSONValue.parse(try #require(try screen.readLine(timeout: 0.5)))
+        // The owner never reads: 16 taps wait (a minute), the 17th is refused at once, so its
+        // refusal is the first line.
+        let refused = try JSONValue.parse(try #require(try screen.readLine(timeout: generousTimeout)))
         #expect(refused["error"]?["code"] == -32003)
     }
 
@@ -289,7 +290,7 @@ struct DaemonProtocolTests {
         let seq = try #require(reply["seq"]?.int64Value)
         #expect(reply["snapshot"]?["entries"]?.arrayValue?.first?["state"] == "presented")
         try app.call("dismissAll")
-        let next = try #require(try late.nextNotification(timeout: 2))
+        let next = try #require(try late.nextNotification(timeout: generousTimeout))
         #expect(next["params"]?["seq"]?.int64Value ?? 0 > seq)
     }
 

@@ -23,7 +23,7 @@ struct FloodTests {
         var trips: [Double] = []
         repeat {
             let start = monotonicNow()
-            _ = try client.call("ping", timeout: 5)
+            _ = try client.call("ping", timeout: generousTimeout)   // a slow one is measured, not an error
             trips.append(monotonicNow() - start)
             if trips.count % 20 == 0 { sample() }
         } while busy()

@@ -353,7 +353,7 @@ struct HostileInputTests {
         // The daemon may close before it has read all of it: the write may fail.
         _ = try? c.sendRaw(line(ofLength: limit + 1) + [10])
         var sawRefusal = false
-        while let text = (try? c.readLine(timeout: 5)) ?? nil {
+        while let text = (try? c.readLine(timeout: generousTimeout)) ?? nil {   // until the daemon closes
             let message = try JSONValue.parse(text)
             if message["error"]?["code"] == -32600 && message["id"] == .null { sawRefusal = true }
         }

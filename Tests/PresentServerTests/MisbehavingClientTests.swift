@@ -22,9 +22,23 @@ struct FrameReport: CustomStringConvertible {
         guard let first = seqs.first, let last = seqs.last else { return 0 }
         return Int(last - first + 1) - seqs.count
     }
+
+    /// Frames missing between two that both came within `interval` of their time: what a
+    /// renderer that kept up lost. One that falls behind (or whose daemon does) gets the
+    /// newest frame instead of a backlog, and skips frames by design; the frames around
+    /// such a gap came late.
+    func gapsWhileOnTime(interval: Double) -> Int {
+        seqs.indices.dropFirst().reduce(0) { missing, i in
+            delays[i - 1] < interval && delays[i] < interval ? missing + Int(seqs[i] - seqs[i - 1] - 1) : missing
+        }
+    }
+
+    var framesPerSecond: Double { Double(seqs.count) / seconds }
+
     var description: String {
         let ms = { (x: Double) in (x * 1000 * 100).rounded() / 100 }
-        return "\(seqs.count) frames in \(ms(seconds) / 1000) s, \(gaps) missing, delay p50 \(ms(percentile(delays, 0.5))) ms, "
+        return "\(seqs.count) frames in \(ms(seconds) / 1000) s, \(gaps) missing (\(gapsWhileOnTime(interval: 1.0 / 60)) "
+            + "between frames on time), delay p50 \(ms(percentile(delays, 0.5))) ms, "
             + "p99 \(ms(percentile(delays, 0.99))) ms, max \(ms(delays.max() ?? .nan)) ms"
     }
 
@@ -71,8 +85,10 @@ struct MisbehavingClientTests {
         var cycle = 0
 
         /// Runs the good subscriber and the driver (25 changes a second) for a while;
-        /// `tick` plays the bad clients; stops after `seconds` once `until` holds.
-        func phase(seconds: Double, limit: Double = 20, tick: (Double) -> Void = { _ in },
+        /// `tick` plays the bad clients; stops after `seconds` once `until` holds (or
+        /// after `limit` seconds: the bad ones fill their backlogs only as fast as this
+        /// machine runs the driver).
+        func phase(seconds: Double, limit: Double = generousTimeout, tick: (Double) -> Void = { _ in },
                    until done: () -> Bool = { true }) -> FrameReport {
             var report = FrameReport()
             let start = monotonicNow()
@@ -113,12 +129,14 @@ struct MisbehavingClientTests {
         print("hardening: good subscriber with a never-reader, a slow reader and a mid-write hang-up: \(withBad)")
         print("hardening: daemon RSS \(rssBefore) KiB before the bad subscribers, \(rssAfter) KiB after")
 
-        // The good one got every frame in both phases, on time. (A renderer that itself
-        // falls behind gets the newest frame instead of a backlog: when the whole test
-        // suite loads both cores that may skip one, so 2 % are tolerated.)
-        #expect(alone.gaps <= alone.seqs.count / 50)
-        #expect(withBad.gaps <= withBad.seqs.count / 50)
-        #expect(Double(withBad.seqs.count) >= 0.5 * withBad.seconds * 60)
+        // The good one got every frame in both phases while it kept up. (A renderer that
+        // itself falls behind, as this test's thread does when other work loads both cores,
+        // gets the newest frame instead of a backlog; a loaded daemon misses ticks, whoever
+        // its clients are: so only gaps between frames on time count, 2 % of them tolerated,
+        // and the rate with bad clients is compared with the rate without, not with 60 fps.)
+        #expect(alone.gapsWhileOnTime(interval: 1.0 / 60) <= alone.seqs.count / 50)
+        #expect(withBad.gapsWhileOnTime(interval: 1.0 / 60) <= withBad.seqs.count / 50)
+        #expect(withBad.framesPerSecond >= 0.5 * alone.framesPerSecond)
         // Delay is measured and printed; the bound here only catches a daemon that waits on
         // a bad client (seconds), not a machine loaded by other work (the p99 figures with
         // and without bad clients belong to `make bench`, see the README).
@@ -129,12 +147,10 @@ struct MisbehavingClientTests {
         #expect(closures.count == 2)
         #expect(closures.allSatisfy { $0.contains(Self.label) })
         // The never-reader finds the end of the stream once it reads.
-        var sawEnd = false
-        for _ in 0..<200 where !sawEnd {
+        try waitUntil("the never-reader to read to the end of its stream") {
             _ = never.waitReadable(timeout: 0.05)
-            sawEnd = never.read() == nil
+            return never.read() == nil
         }
-        #expect(sawEnd)
         // Memory did not grow with the backlog of the bad ones (each is bounded at 4 MiB).
         #expect(rssAfter - rssBefore < 32 * 1024)
         #expect(try daemon.connect().call("ping") == [:])
@@ -219,17 +235,18 @@ struct MisbehavingClientTests {
     /// An owner that hangs up while it is being asked: the question is settled at once
     /// (not after the timeout) and its entry leaves with ownerGone.
     @Test func anOwnerThatHangsUpWhileAsked() throws {
-        let daemon = try DaemonHarness(["--clock", "manual", "--check-invariants"])
+        let daemon = try DaemonHarness(["--clock", "manual", "--check-invariants"], configuration: DaemonHarness.patientOwners)
         var owner: PresentClient? = try daemon.connect()
         try owner?.call("present", ["style": "alert", "confirmDismiss": true])
         try owner?.call("advance", ["seconds": 1])
         let screen = try RawConnection(path: daemon.socketPath)
         screen.send("tap", id: "tap", ["x": 5, "y": 5])
         // The question reaches the owner; it hangs up instead of answering.
-        let question = try #require(try owner?.readLine(timeout: 5))
+        let question = try #require(try owner?.readLine(timeout: generousTimeout))
         #expect(try JSONValue.parse(question)["method"] == "shouldDismiss")
         owner = nil
-        let tap = try screen.awaitReply("tap", timeout: 0.9)   // well before the 1 s timeout
+        // Settled by the hang-up, well before the owner's minute is up (the timeout would say so).
+        let tap = try screen.awaitReply("tap", timeout: 30)
         #expect(tap["result"]?["confirmation"] == "ownerGone")
         #expect(!daemon.stderrText.contains("invariant"))
     }

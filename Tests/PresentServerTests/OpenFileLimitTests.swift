@@ -27,15 +27,12 @@ struct OpenFileLimitTests {
             waitpid(pid, &status, 0)
         }
 
-        var clients: [PresentClient] = []
-        for _ in 0..<1000 where clients.isEmpty {
-            if let client = try? PresentClient(path: socket) { clients.append(client) }
-            else { usleep(5_000) }
-        }
-        try #require(!clients.isEmpty, "presentd did not start: \(String((try? String(contentsOfFile: log)) ?? ""))")
+        var clients = [try waitFor("presentd to listen on \(socket)", context: { (try? String(contentsOfFile: log)) ?? "" }) {
+            try? PresentClient(path: socket)
+        }]
         while clients.count < 100 { clients.append(try PresentClient(path: socket)) }
         // Each is accepted and served; past the soft limit of 64 these would wait unaccepted.
-        for client in clients { _ = try client.call("ping", timeout: 5) }
+        for client in clients { _ = try client.call("ping", timeout: generousTimeout) }
 
         let limits = try String(contentsOfFile: "/proc/\(pid)/limits")
         let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })

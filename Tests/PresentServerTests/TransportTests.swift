@@ -634,7 +634,10 @@ private func isSubsequence(_ items: [String], of sequence: [String]) -> Bool {
         // To the process, not the thread: Swift Testing's worker threads block signals,
         // so raise() would leave it pending on this thread forever.
         kill(getpid(), SIGUSR2)
-        #expect(loop.run(until: { received == [SIGUSR2] }))
+        // Another thread takes the signal and wakes the loop, whenever a loaded machine runs
+        // it: blocking iterations (each waits for the signal or the 10 ms tick), a minute's
+        // worth, not non-blocking ones that a fast machine spins through in a moment.
+        #expect(loop.run(until: { received == [SIGUSR2] }, maxIterations: Int(generousTimeout * 100), nowait: false))
         watcher.close()
         #expect(loop.close() == 0)
     }

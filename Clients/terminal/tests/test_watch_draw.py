@@ -10,12 +10,11 @@ import os
 import re
 import shutil
 import subprocess
-import time
 
 import pytest
 
 from presentd import Client, Frame
-from presentd.daemon import find_binary
+from presentd.daemon import find_binary, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="no tmux (apt-get install tmux)")
 
@@ -23,8 +22,9 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="no tmux (a
 @pytest.fixture
 def pane(manual, tmp_path):
     """presentctl watch --draw in a detached 100×40 tmux session on a private server; the
-    pane stays after presentctl exits, so its last words can be read."""
-    server = f"presentd-test-{os.getpid()}"
+    pane stays after presentctl exits, so its last words can be read. The server is named for
+    this test alone: the previous test's, just killed, may not have gone yet."""
+    server = f"presentd-test-{os.getpid()}-{tmp_path.name}"
     config = tmp_path / "tmux.conf"
     config.write_text("set -g remain-on-exit on\n")
     command = f"{find_binary('presentctl')} --socket {manual.path} watch --draw"
@@ -37,24 +37,31 @@ def pane(manual, tmp_path):
         return subprocess.run(["tmux", "-u", "-L", server, "capture-pane", "-p"] + (["-e"] if escapes else []),
                               capture_output=True, text=True, check=True, env=env).stdout.split("\n")
 
+    def state() -> str:
+        """Whether presentctl still runs (the pane stays when it exits), for failure messages."""
+        return subprocess.run(["tmux", "-L", server, "display-message", "-p",
+                               "presentctl: pane dead #{pane_dead}, exit status #{pane_dead_status}"],
+                              capture_output=True, text=True, env=env).stdout.strip()
+
+    capture.state = state
     yield capture
     subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
 
 
-def wait_until(capture, condition, what: str, timeout: float = 30) -> list[str]:
-    """The pane once `condition(lines)` holds (generous: a loaded machine draws late)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        lines = capture()
-        if condition(lines):
-            return lines
-        time.sleep(0.05)
-    raise AssertionError(f"never drawn: {what}\n" + "\n".join(capture()))
+def drawn(capture, condition, what: str, timeout: float = 60) -> list[str]:
+    """The pane once `condition(lines)` holds. Generous: presentctl's first picture waits for
+    its start-up, slow on a loaded machine."""
+    def lines() -> list[str] | None:
+        shown = capture()
+        return shown if condition(shown) else None
+
+    return wait_until(lines, f"the pane to show {what}", timeout=timeout, interval=0.05,
+                      context=lambda: capture.state() + "\n" + "\n".join(capture()))
 
 
-def wait_for(capture, pattern: str, timeout: float = 30) -> list[str]:
+def wait_for(capture, pattern: str, timeout: float = 60) -> list[str]:
     """The pane once a line matches `pattern`."""
-    return wait_until(capture, lambda lines: any(re.search(pattern, line) for line in lines), pattern, timeout)
+    return drawn(capture, lambda lines: any(re.search(pattern, line) for line in lines), repr(pattern), timeout)
 
 
 def cells(value: float, per_cell: float) -> set[int]:
@@ -77,7 +84,7 @@ def settle(capture, check, what: str) -> list[str]:
         except (AssertionError, ValueError, StopIteration, AttributeError, IndexError):
             return False
 
-    return wait_until(capture, passes, what)
+    return drawn(capture, passes, what)
 
 
 def check_picture(lines: list[str], frame: Frame, id: str) -> None:
@@ -120,7 +127,7 @@ def test_watch_draw_follows_the_frame_stream(manual, pane):
         app.dismiss("probe", animated=False)
         app.advance(0.1)
     # Gone, and the dimming with it (the status bar's change may be drawn a frame earlier).
-    wait_until(pane, lambda lines: re.search(r"frame \d+ .*status bar default", lines[0])
+    drawn(pane, lambda lines: re.search(r"frame \d+ .*status bar default", lines[0])
                and not any(c in "".join(lines) for c in "┌░▒▓"), "the status bar back to default, no box, no dimming")
 
 

@@ -15,11 +15,17 @@ import tempfile
 import time
 from typing import Any
 
+from presentd.daemon import wait_until
+
 BINARIES = ("chromium", "chromium-browser", "google-chrome")
 
 
 def find() -> str | None:
     return os.environ.get("CHROMIUM") or next((p for b in BINARIES if (p := shutil.which(b))), None)
+
+
+class ProtocolError(RuntimeError):
+    """An error answer to a DevTools command (not an exception thrown by the page's script)."""
 
 
 def _above_4(fd: int) -> int:
@@ -35,6 +41,8 @@ class Browser:
         if binary is None:
             raise FileNotFoundError("no chromium (Debian: apt-get install chromium)")
         self.profile = tempfile.mkdtemp(prefix="presentd-chromium-")
+        # Its stderr, for the failure messages (outside the profile, which it owns).
+        self._log = tempfile.NamedTemporaryFile(prefix="presentd-chromium-", suffix=".log")
         to_browser_r, self._to_browser = os.pipe()
         self._from_browser, from_browser_w = os.pipe()
         # Chromium reads commands on fd 3 and writes answers on fd 4: bash puts the
@@ -45,7 +53,7 @@ class Browser:
                 f"--user-data-dir={self.profile}", f"--window-size={width},{height}", "about:blank"]
         self.process = subprocess.Popen(
             ["bash", "-c", f'exec "$0" "$@" 3<&{r} 4>&{w} {r}<&- {w}>&-', binary, *args],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(r, w))
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log, pass_fds=(r, w))
         os.close(r)
         os.close(w)
         self._buffer = b""
@@ -54,17 +62,18 @@ class Browser:
 
     def close(self) -> None:
         try:
-            self.send("Browser.close", session=False, timeout=5)
+            self.send("Browser.close", session=False, timeout=30)
         except (OSError, TimeoutError, RuntimeError):
             pass  # already gone
         try:
-            self.process.wait(5)
+            self.process.wait(30)  # a loaded machine can take seconds to shut a browser down
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
         finally:
             os.close(self._to_browser)
             os.close(self._from_browser)
+            self._log.close()
             shutil.rmtree(self.profile, ignore_errors=True)
 
     def __enter__(self) -> "Browser":
@@ -75,7 +84,15 @@ class Browser:
 
     # MARK: Protocol
 
-    def send(self, method: str, params: dict | None = None, *, session: bool = True, timeout: float = 20) -> dict:
+    def state(self) -> str:
+        """Whether chromium still runs, and the end of what it wrote: for failure messages."""
+        status = "running" if self.process.poll() is None else f"exited with {self.process.returncode}"
+        with open(self._log.name, "rb") as f:
+            tail = f.read()[-3000:].decode(errors="replace")
+        return f"chromium (pid {self.process.pid}) is {status}; the end of its stderr:\n{tail}"
+
+    # A cold start on a loaded machine (the first command waits for it) can take many seconds.
+    def send(self, method: str, params: dict | None = None, *, session: bool = True, timeout: float = 60) -> dict:
         self._next_id += 1
         message: dict = {"id": self._next_id, "method": method, "params": params or {}}
         if session and self.session:
@@ -83,21 +100,21 @@ class Browser:
         os.write(self._to_browser, json.dumps(message).encode() + b"\0")
         deadline = time.monotonic() + timeout
         while True:
-            reply = self._read(deadline)
+            reply = self._read(deadline, method)
             if reply.get("id") == self._next_id:
                 if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
+                    raise ProtocolError(f"{method}: {reply['error']}")
                 return reply.get("result", {})
 
-    def _read(self, deadline: float) -> dict:
+    def _read(self, deadline: float, method: str) -> dict:
         import select
         while b"\0" not in self._buffer:
             wait = deadline - time.monotonic()
             if wait <= 0 or not select.select([self._from_browser], [], [], wait)[0]:
-                raise TimeoutError("chromium did not answer")
+                raise TimeoutError(f"chromium did not answer {method} in time; {self.state()}")
             chunk = os.read(self._from_browser, 1 << 20)
             if not chunk:
-                raise ConnectionError("chromium exited")
+                raise ConnectionError(f"chromium closed its pipe during {method}; {self.state()}")
             self._buffer += chunk
         message, self._buffer = self._buffer.split(b"\0", 1)
         return json.loads(message)
@@ -116,16 +133,20 @@ class Browser:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    def wait_for(self, expression: str, timeout: float = 30, what: str | None = None) -> Any:
-        """The expression's value once it is truthy (polled); TimeoutError naming `what` (else
-        the expression) when it is not within `timeout` seconds."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = self.evaluate(expression)
-            if value:
-                return value
-            time.sleep(0.02)
-        raise TimeoutError(f"not within {timeout:g} s: {what or expression}" + (f" ({expression})" if what else ""))
+    def wait_for(self, expression: str, timeout: float = 60, what: str | None = None) -> Any:
+        """Until the page's state makes ``expression`` true. While the page is still loading
+        the evaluation can fail (its context replaced by the new document's): that is "not
+        yet" too. Generous: a page load on a loaded machine can take many seconds. ``what``
+        names the condition in the failure (else the expression does)."""
+        def page() -> str:
+            try:
+                where = self.evaluate("location.href + ' (' + document.readyState + ')'")
+            except (RuntimeError, TimeoutError, OSError) as error:
+                where = f"unknown ({error})"
+            return f"the page: {where}; {self.state()}"
+
+        return wait_until(lambda: self.evaluate(expression), what or f"the page to make this true: {expression}",
+                          timeout=timeout, context=page, retry_on=(ProtocolError,), interval=0.02)
 
     def screenshot(self):
         from PIL import Image

@@ -12,6 +12,7 @@ import base64
 import hashlib
 import json
 import os
+import select
 import socket
 import struct
 import subprocess
@@ -23,11 +24,15 @@ import pytest
 
 import presentd
 from presentd import Client, Frame
+from presentd.daemon import wait_until
 
 sys.path.insert(0, str(Path(__file__).parent))
 import chromium  # noqa: E402
 
 MAGENTA = (255, 0, 255)
+# How long a socket read may wait for what must come: only against a hang, so generous (a
+# loaded machine can be slow by seconds).
+PATIENCE = 30
 
 
 @pytest.fixture
@@ -36,19 +41,29 @@ def bridge(manual):
     env = {**os.environ, "PYTHONPATH": str(Path(presentd.__file__).parents[1])}
     process = subprocess.Popen([sys.executable, "-m", "presentd.web", "--socket", manual.path, "--port", "0"],
                                stdout=subprocess.PIPE, text=True, env=env)
-    line = process.stdout.readline()
-    assert line.startswith("presentd.web: http://127.0.0.1:"), line
+    # It prints its address once it listens (one line, flushed); a cold start of Python on a
+    # loaded machine can take seconds. Its stderr is pytest's, shown on failure.
+    try:
+        wait_until(lambda: select.select([process.stdout], [], [], 0.1)[0] or process.poll() is not None,
+                   "python -m presentd.web to print its address", timeout=60,
+                   context=lambda: "the bridge is still running")
+        line = process.stdout.readline()
+        assert line.startswith("presentd.web: http://127.0.0.1:"), (line, process.poll())
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
     port = int(line.split(":")[3].split("/")[0])
     yield port
     process.terminate()
-    assert process.wait(10) == 0
+    assert process.wait(30) == 0
 
 
 # MARK: - The bridge, byte by byte
 
 
 def http(port: int, request: str) -> bytes:
-    with socket.create_connection(("127.0.0.1", port)) as s:
+    with socket.create_connection(("127.0.0.1", port), timeout=PATIENCE) as s:
         s.sendall(request.encode())
         chunks = []
         while chunk := s.recv(65536):
@@ -57,7 +72,7 @@ def http(port: int, request: str) -> bytes:
 
 
 def upgrade(port: int, origin: str | None = None) -> tuple[socket.socket, bytes]:
-    s = socket.create_connection(("127.0.0.1", port))
+    s = socket.create_connection(("127.0.0.1", port), timeout=PATIENCE)
     key = base64.b64encode(os.urandom(16)).decode()
     head = (f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n")
@@ -223,14 +238,16 @@ def test_controls_present_and_tapping_the_dimming_dismisses(bridge, manual, brow
         browser.evaluate("document.getElementById('style').value = 'alert';"
                          "document.getElementById('transition').value = 'zoom';"
                          "document.getElementById('present').click(); true")
-        event = watcher.next_event(timeout=5)
+        event = watcher.next_event(timeout=PATIENCE)  # page → bridge → daemon → watcher
+        assert event is not None, f"no lifecycle event within {PATIENCE} s of clicking present; {browser.state()}"
         assert (event.event, event.id) == ("willPresent", event.id) and event.animation.from_state.scale < 1
         watcher.advance(1)
         browser.wait_for("window.presentdViewer.layers.length == 2 && "
                          "window.presentdViewer.layers[1].scale == 1")
         g = browser.evaluate("window.presentdViewer.geometry()")
         browser.click(g["left"] + 20 * g["zoom"], g["top"] + 120 * g["zoom"])  # on the dimming, off the alert
-        gone = next(e for e in watcher.events(timeout=5) if e.event == "willDismiss")
+        gone = next((e for e in watcher.events(timeout=PATIENCE) if e.event == "willDismiss"), None)
+        assert gone is not None, f"no willDismiss within {PATIENCE} s of the click; {browser.state()}"
         assert (gone.id, gone.reason) == (event.id, "tap")
 
 

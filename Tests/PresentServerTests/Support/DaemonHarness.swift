@@ -25,15 +25,27 @@ final class DaemonHarness {
         return String(exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)])
     }
 
+    /// A configuration that gives an owner a minute (the most there is) to answer
+    /// shouldDismiss, instead of a second: for tests whose owner must answer, or hang up,
+    /// before the daemon stops waiting, however late a loaded machine runs the test.
+    static let patientOwners = #"{"shouldDismissTimeout": 60}"#
+
     static var presentdPath: String { binDirectory + "/presentd" }
     static var presentctlPath: String { binDirectory + "/presentctl" }
 
-    init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// `configuration`, when given, is the text of a configuration file for presentd
+    /// (`--config`), kept in the directory.
+    init(_ arguments: [String] = [], configuration: String? = nil, environment: [String: String] = [:]) throws {
         var template = Array("/tmp/presentd-test-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template) else { throw HarnessError.setup("mkdtemp failed") }
         directory = String(cString: dir)
         socketPath = directory + "/presentd.sock"
         stderrPath = directory + "/stderr.log"
+        var arguments = arguments
+        if let configuration {
+            try writeFile(directory + "/presentd.json", configuration)
+            arguments = ["--config", directory + "/presentd.json"] + arguments
+        }
         self.arguments = arguments
         self.environment = environment
         pid = try Self.spawn(Self.presentdPath, ["--socket", socketPath] + arguments,
@@ -54,6 +66,7 @@ final class DaemonHarness {
     deinit {
         stop()
         _ = unlink(stderrPath)
+        _ = unlink(directory + "/presentd.json")
         _ = unlink(directory + "/presentd-state.json")
         _ = unlink(directory + "/presentd-state.json.bad")
         _ = unlink(directory + "/presentd-state.json.tmp")
@@ -182,4 +195,11 @@ extension String {
         }
         self = String(decoding: out, as: UTF8.self)
     }
+}
+
+/// Writes `text` to `path`, replacing what was there.
+func writeFile(_ path: String, _ text: String) throws {
+    guard let f = fopen(path, "w") else { throw HarnessError.setup("cannot write \(path)") }
+    defer { fclose(f) }
+    _ = text.withCString { fputs($0, f) }
 }

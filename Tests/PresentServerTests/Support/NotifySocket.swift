@@ -66,14 +66,21 @@ final class NotifySocket: @unchecked Sendable {
     }
 
     private func readUntilStopped() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
         while !inbox.withLock({ $0.stop }) {
             var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&pollfd, 1, 20) == 1 else { continue }
+            inbox.withLock { readWaiting(into: &$0.notices) }
+        }
+    }
+
+    /// Moves every datagram the kernel holds into `notices`. Callers hold the lock, so a
+    /// notice is never between the socket and the inbox while someone looks at both.
+    private func readWaiting(into notices: inout [Notice]) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
             let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            guard n > 0 else { continue }
-            let notice = Notice(text: String(decoding: buffer[..<n], as: UTF8.self), time: Self.now())
-            inbox.withLock { $0.notices.append(notice) }
+            guard n > 0 else { return }
+            notices.append(Notice(text: String(decoding: buffer[..<n], as: UTF8.self), time: Self.now()))
         }
     }
 
@@ -88,15 +95,19 @@ final class NotifySocket: @unchecked Sendable {
         }
     }
 
-    /// Every notice already waiting, without blocking.
+    /// Every notice sent so far, without blocking: also those the reader thread has not
+    /// picked up yet (a loaded machine may run it late), so that what a daemon sent before
+    /// something the test saw is surely here.
     func drain() -> [Notice] {
-        var notices: [Notice] = []
-        while let notice = receive(timeout: 0) { notices.append(notice) }
-        return notices
+        inbox.withLock { box in
+            readWaiting(into: &box.notices)
+            defer { box.notices.removeAll() }
+            return box.notices
+        }
     }
 
     /// Notices until one satisfies `match` (included), or nil if none comes within `timeout`.
-    func collect(until match: (Notice) -> Bool, timeout: Double = 10) -> [Notice]? {
+    func collect(until match: (Notice) -> Bool, timeout: Double = generousTimeout) -> [Notice]? {
         let deadline = Self.now() + timeout
         var notices: [Notice] = []
         while let notice = receive(timeout: max(0, deadline - Self.now())) {

@@ -105,7 +105,7 @@ final class RawConnection {
     }
 
     /// Reads until a reply with this id (notifications on the way are passed to `other`).
-    func awaitReply(_ id: JSONValue, timeout: Double = 10, other: (JSONValue) -> Void = { _ in }) throws -> JSONValue {
+    func awaitReply(_ id: JSONValue, timeout: Double = generousTimeout, other: (JSONValue) -> Void = { _ in }) throws -> JSONValue {
         let deadline = monotonicNow() + timeout
         while monotonicNow() < deadline {
             flush()

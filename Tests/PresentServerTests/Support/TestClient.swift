@@ -20,20 +20,26 @@ extension PresentClient {
         }
     }
 
-    /// Reads notifications until one matches; fails the test after `limit` others.
-    func awaitNotification(_ method: String, limit: Int = 10_000, where match: (JSONValue) -> Bool = { _ in true })
-        throws -> JSONValue? {
-        for _ in 0..<limit {
-            guard let n = try nextNotification(timeout: 5) else { return nil }
+    /// Reads notifications until one matches and returns its params; others are dropped.
+    /// If none matches within `timeout` seconds, fails the test saying what it awaited, and
+    /// returns nil. (A deadline, not a count or a pause between two: a busy daemon may
+    /// take long to cause the one awaited, a chatty one may send many others first.)
+    func awaitNotification(_ method: String, timeout: Double = generousTimeout,
+                           where match: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue? {
+        let deadline = monotonicNow() + timeout
+        var others = 0
+        while monotonicNow() < deadline, let n = try nextNotification(timeout: max(0, deadline - monotonicNow())) {
             if n["method"]?.stringValue == method, let params = n["params"], match(params) { return params }
+            others += 1
         }
+        Issue.record("waited \(Int(timeout)) s for a matching \(method) notification (\(others) others came)")
         return nil
     }
 
     /// Sends one raw line and returns the next line the daemon writes, parsed.
     func rawExchange(_ line: String) throws -> JSONValue? {
         try sendRaw(Array(line.utf8) + [10])
-        guard let reply = try readLine(timeout: 5) else { return nil }
+        guard let reply = try readLine(timeout: generousTimeout) else { return nil }
         return try JSONValue.parse(reply)
     }
 }

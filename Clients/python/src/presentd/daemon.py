@@ -1,6 +1,7 @@
 """Starting a private presentd: for tests, the recorder (which needs a manual clock of its
 own) and the web viewer's demo mode. The daemon runs on a socket in a fresh temporary
-directory and is stopped (SIGTERM, then SIGKILL) when the context ends."""
+directory and is stopped (SIGTERM, then SIGKILL) when the context ends. ``wait_until`` is
+the one deadline loop the test suites under Clients/ use to wait for a condition."""
 
 from __future__ import annotations
 
@@ -11,7 +12,38 @@ import socket
 import subprocess
 import tempfile
 import time
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, TypeVar
+
+T = TypeVar("T")
+
+
+def wait_until(condition: Callable[[], T], what: str, *, timeout: float = 30.0,
+               context: Callable[[], str] | None = None, retry_on: tuple[type[BaseException], ...] = (AssertionError,),
+               interval: float = 0.01) -> T:
+    """Calls ``condition`` until it returns something true, and returns that. The deadline
+    is generous because a loaded machine (one compiling while it tests) can be slow by
+    seconds; on success it costs nothing. ``condition`` raising one of ``retry_on`` means
+    "not yet" (the last such error is reported); anything else propagates at once. After
+    ``timeout`` seconds: TimeoutError saying ``what`` was awaited, with ``context()``
+    (whether the process is alive, what it wrote…)."""
+    deadline = time.monotonic() + timeout
+    last: BaseException | None = None
+    while True:
+        try:
+            value = condition()
+            if value:
+                return value
+        except retry_on as error:
+            last = error
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(interval)
+    message = f"waited {timeout:g} s for {what}"
+    if last is not None:
+        message += f"\nlast check: {last}"
+    if context is not None:
+        message += f"\n{context()}"
+    raise TimeoutError(message)
 
 
 def find_binary(name: str = "presentd") -> str:
@@ -32,7 +64,7 @@ class Daemon:
 
     def __init__(self, binary: str | None = None, *, clock: str = "monotonic", fps: int | None = None,
                  container: tuple[float, float] | None = None, args: Sequence[str] = (),
-                 ready_timeout: float = 10.0):
+                 ready_timeout: float = 60.0):
         self.binary = binary or find_binary()
         self.directory = tempfile.mkdtemp(prefix="presentd-")
         self.path = os.path.join(self.directory, "presentd.sock")
@@ -53,18 +85,21 @@ class Daemon:
             raise
 
     def _wait_until_listening(self, timeout: float) -> None:
-        """Ready means a connection is accepted, as a client would see it."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        """Ready means a connection is accepted, as a client would see it (the socket file
+        exists from bind(), a moment before listen())."""
+        def accepts() -> bool:
             if self.process.poll() is not None:
-                raise RuntimeError(f"presentd exited with {self.process.returncode}: {self.log}")
+                raise RuntimeError(f"presentd exited with {self.process.returncode} before it listened on "
+                                   f"{self.path}; its output:\n{self.log}")
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
                 try:
                     s.connect(self.path)
-                    return
+                    return True
                 except OSError:
-                    time.sleep(0.01)
-        raise TimeoutError(f"presentd did not listen on {self.path} within {timeout} s: {self.log}")
+                    return False
+
+        wait_until(accepts, f"presentd to accept a connection on {self.path}", timeout=timeout,
+                   context=lambda: f"presentd is still running (pid {self.process.pid}); its output:\n{self.log}")
 
     @property
     def log(self) -> str:
@@ -72,8 +107,9 @@ class Daemon:
         with open(self.log_path, "rb") as f:
             return f.read().decode(errors="replace")
 
-    def stop(self, sig: int = signal.SIGTERM, timeout: float = 5.0) -> int:
-        """Stops the daemon; returns its exit status (negative: killed by that signal)."""
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 30.0) -> int:
+        """Stops the daemon; returns its exit status (negative: killed by that signal).
+        SIGKILL only after ``timeout`` s: a loaded machine can take seconds to shut down."""
         if self.process.poll() is None:
             self.process.send_signal(sig)
             try:
