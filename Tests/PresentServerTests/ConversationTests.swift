@@ -135,7 +135,8 @@ struct ConversationTests {
         let (daemon, owner, screen) = try Self.scene(["id": "q", "style": "alert", "content": Self.question])
         defer { withExtendedLifetime(daemon) {} }   // it serves until the test ends
         #expect(try screen.call("key", ["key": "escape"]) == ["handled": true, "id": "q", "action": "cancel", "dismissed": true])
-        #expect(try owner.awaitNotification("action")?["action"] == "cancel")
+        let cancel = try #require(try owner.awaitNotification("action"))
+        #expect(cancel["action"] == "cancel" && cancel["role"] == "cancel")
         try owner.call("advance", ["seconds": 1])
 
         try owner.call("present", ["id": "r", "style": "alert", "content": Self.question])

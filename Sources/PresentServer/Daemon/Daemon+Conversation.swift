@@ -61,7 +61,7 @@ extension Daemon {
                         later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
         guard let entry = stack.entry(id: id) else { throw .notFound("no presentation with id \"\(id)\"") }
         let values = try answeredFields(of: entry, given: given)
-        notifyOwner(of: entry, action: action.id, fields: values)
+        notifyOwner(of: entry, action: action, fields: values)
         var result = reply
         result["id"] = .string(id)
         result["action"] = .string(action.id)
@@ -93,14 +93,17 @@ extension Daemon {
     /// The `action` notification, to the owner alone, lossless and numbered with the
     /// lifecycle events. An owner that is gone (a restored entry whose client has not
     /// resumed yet) has nobody to hear it; the dismissal still happens.
-    private func notifyOwner(of entry: Entry, action: String, fields: JSONObject) {
+    private func notifyOwner(of entry: Entry, action: ContentAction, fields: JSONObject) {
         eventSeq += 1
         guard let owner = clients[entry.owner] else {
-            return log.info("\(entry.id): action \(action) with no owner connected to hear it")
+            return log.info("\(entry.id): action \(action.id) with no owner connected to hear it")
         }
-        send(RPCEncoding.notification(method: "action",
-                                      params: ["seq": .int(Int64(truncatingIfNeeded: eventSeq)), "id": .string(entry.id),
-                                               "action": .string(action), "fields": .object(fields)]), to: owner)
+        var params: JSONObject = ["seq": .int(Int64(truncatingIfNeeded: eventSeq)), "id": .string(entry.id),
+                                  "action": .string(action.id)]
+        // The role, so an owner need not track the content in force to know a cancel.
+        if let role = action.role { params["role"] = .string(role.rawValue) }
+        params["fields"] = .object(fields)
+        send(RPCEncoding.notification(method: "action", params: .object(params)), to: owner)
     }
 
     /// Dismisses `id` for `reason` once its owner allows it (at once when it did not ask

@@ -15,6 +15,7 @@ function or a coroutine function. Any number of ``ask`` calls may wait at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import logging
 from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Mapping, TypeVar, Union
@@ -137,8 +138,11 @@ class AsyncClient:
         await self._borrow_lifecycle()
         self._watches.append(watch)
         presented: Presented | None = None
+        # Shielded: cancelled while the present is on its way, the present still lands, and
+        # its entry must then be withdrawn like any other.
+        present = asyncio.ensure_future(self.run(calls.present(calls.ask_presentation(content, timeout, presentation))))
         try:
-            presented = await self.run(calls.present(calls.ask_presentation(content, timeout, presentation)))
+            presented = await asyncio.shield(present)
             watch.started(presented.id)
             try:
                 await asyncio.wait_for(finished.wait(), wait)
@@ -150,6 +154,9 @@ class AsyncClient:
         finally:
             self._watches.remove(watch)
             try:
+                if presented is None and not present.cancelled():
+                    with contextlib.suppress(Exception):
+                        presented = await present
                 if presented is not None and not watch.done:
                     await self._withdraw(presented.id)
             finally:
