@@ -64,11 +64,11 @@ extension ModalStack {
 
     @Test func nothingIsHitOnAnEmptyOrLeavingStack() throws {
         var stack = ModalStack()
-        #expect(stack.hitTest(Point(x: 100, y: 100), at: 0) == .nothing)
+        #expect(stack.hitTest(Point(x: 100, y: 100), at: 0) == .forwarded)
         stack.show(sheet("a"), at: 0)
         stack.advance(to: 1)
         _ = try stack.dismiss(id: "a", at: 1)
-        #expect(stack.hitTest(Point(x: 195, y: 422), at: 1.1) == .nothing)
+        #expect(stack.hitTest(Point(x: 195, y: 422), at: 1.1) == .forwarded)
     }
 
     @Test func aTapFollowsTheContentWhileItMoves() {

@@ -53,7 +53,7 @@ struct RandomRun {
     }
 
     mutating func presentation() -> Presentation {
-        Presentation(
+        var p = Presentation(
             id: chance(0.2) ? pick(["x", "y", "z"] + known.sorted().suffix(3)) : nil,
             kind: pick([nil, nil, "menu", "toast", "alert"]), deduplicate: chance(0.8),
             content: pick([nil, "c1", "c2"]), style: style(), respectsSafeArea: chance(0.3),
@@ -65,6 +65,14 @@ struct RandomRun {
             adaptive: pick([.none, .overFullScreen, .fullScreen, .replacement(style: .alert, content: "rotate")]),
             priority: chance(0.7) ? pick([0, 250, 500, 750, 1000]) : Int.random(in: 0...1000, using: &rng),
             precedence: chance(0.3) ? .override : .enqueue, dimsPresenterTint: chance(0.2))
+        p.level = pick([.normal, .normal, .normal, .overlay, .alert])
+        if p.level == .overlay {
+            p.overlay = OverlayPlacement(position: pick(OverlayPosition.allCases), margin: pick([0, 8, 20]))
+        } else {
+            p.interaction = pick([nil, nil, .absorb, .dismiss, .forward])
+        }
+        p.context = pick([nil, nil, nil, "left", "right"])   // sometimes one not defined (refused)
+        return p
     }
 
     /// Mostly small steps, often none, sometimes exactly to where a motion ends.
@@ -80,8 +88,9 @@ struct RandomRun {
         step += 1
         let at = nextTime()
         let dice = Double.random(in: 0..<1, using: &rng)
-        operation = ["present", "dismiss", "dismissAll", "removeAll", "setContainer", "setKeyboard", "advance", "tap", "swipe"][
-            [0.30, 0.45, 0.47, 0.52, 0.59, 0.64, 0.84, 0.90, 1].firstIndex { dice < $0 }!]
+        operation = ["present", "dismiss", "dismissAll", "removeAll", "setContainer", "setKeyboard", "context", "advance",
+                     "tap", "swipe"][
+            [0.30, 0.45, 0.47, 0.52, 0.59, 0.64, 0.68, 0.84, 0.90, 1].firstIndex { dice < $0 }!]
         let before = stack.advanced(to: at)
         checkLookahead(before, at: at)
         var continuous = true, ignoreDimmingFrames = false
@@ -100,6 +109,9 @@ struct RandomRun {
             let duration = pick([nil, 0.25, 0.0])
             continuous = duration != 0
             stack.setKeyboard(height: pick([0, 0, 260, 336]), duration: duration, curve: timing(), at: at)
+        case ..<0.68:
+            continuous = context(at: at, before: before)
+            ignoreDimmingFrames = true   // a context's dimming is its rectangle: it moves at once
         case ..<0.84: stack.advance(to: at)
         case ..<0.90: tap(at: at)
         default: continuous = swipe(at: at)
@@ -118,9 +130,33 @@ struct RandomRun {
             if stack.entry(id: outcome.id)?.state != outcome.state { fail("outcome state of \(outcome.id) is stale") }
             known.insert(outcome.id)
         } catch {
-            guard case .duplicateID(let id) = error, before.entry(id: id) != nil else { return fail("refused: \(error)") }
+            switch error {
+            case .duplicateID(let id) where before.entry(id: id) != nil: break
+            case .unknownContext(let name) where before.contexts[name] == nil: break
+            default: return fail("refused: \(error)")
+            }
             expectOnlyTimePassed(before)
         }
+    }
+
+    /// Defines, moves or removes a presentation context; false when the motion may jump
+    /// by design (a move at once, or entries removed at once).
+    mutating func context(at: Double, before: ModalStack) -> Bool {
+        let name = pick(["left", "right"])
+        if chance(0.25) {
+            do {
+                _ = try stack.removeContext(name, at: at)
+            } catch {
+                if before.contexts[name] != nil { fail("refused to remove \(name): \(error)") }
+                expectOnlyTimePassed(before)
+            }
+            return false
+        }
+        let c = stack.container.size
+        let half = Rect(x: name == "left" ? 0 : c.width / 2, y: 0, width: c.width / 2, height: c.height)
+        let duration = pick([nil, 0.2, 0.0])
+        stack.defineContext(name, frame: chance(0.5) ? half : Rect(x: half.minX + 10, y: 40, width: half.width - 20, height: c.height - 80), duration: duration, at: at)
+        return duration != 0
     }
 
     /// Dismisses a random id (sometimes one already gone); false when the motion may jump by design.
@@ -199,11 +235,12 @@ struct RandomRun {
 
     mutating func checkContinuity(before: Scene, after: Scene, _ ignoreDimmingFrames: Bool) {
         for id in Set(before.entryIDs).intersection(after.entryIDs) {
-            let pair = { (s: Scene) in [s.dimming(id)!, s.content(id)!] }
-            var a = pair(before), b = pair(after)
+            // An overlay has no dimming layer; an entry keeps its level, so both have the same.
+            let layers = { (s: Scene) in [s.dimming(id), s.content(id)].compactMap { $0 } }
+            var a = layers(before), b = layers(after)
             // Labels and marks may switch (adaptation, tint); only motion is continuous.
-            for i in 0..<2 { b[i].contentRevision = a[i].contentRevision; b[i].tintDimmed = a[i].tintDimmed }
-            if ignoreDimmingFrames { a[0].frame = b[0].frame }
+            for i in a.indices where i < b.count { b[i].contentRevision = a[i].contentRevision; b[i].tintDimmed = a[i].tintDimmed }
+            if ignoreDimmingFrames, a.count == 2, b.count == 2 { a[0].frame = b[0].frame }
             let jump = largestJump(a, b)
             if jump >= jumpTolerance { fail("\(id) jumped by \(jump) at the operation's instant") }
         }
@@ -259,12 +296,14 @@ struct RandomRun {
         phase[n.id] = n.event
     }
 
-    /// An entry dismissed by request, tap or swipe takes everything above it along
-    /// (only owner removal and preemption take one entry out from under another).
+    /// An entry dismissed by request, tap or swipe takes everything above it on its level
+    /// along (only owner removal and preemption take one entry out from under another;
+    /// overlays are independent of each other).
     mutating func checkNothingStaysAboveWhatLeaves(_ leaving: [LifecycleNotice]) {
         for n in leaving where [.request, .tap, .swipe].contains(n.reason) {
             guard let i = stack.entries.firstIndex(where: { $0.id == n.id }) else { continue }
-            for above in stack.entries[(i + 1)...] where above.state != .dismissing {
+            let level = stack.entries[i].level
+            for above in stack.entries[(i + 1)...] where above.state != .dismissing && above.level == level && level.isModal {
                 fail("\(above.id) stays above \(n.id), which left by \(n.reason!)")
             }
         }
@@ -291,9 +330,14 @@ struct RandomRun {
         let hider = stack.entries.lastIndex {
             $0.state == .presented && ($0.animation?.isFinished(at: stack.time) ?? true) && $0.effectiveStyle.hidesPresenter
         } ?? 0
-        let ids = stack.entries[hider...].map(\.id)
-        if scene.layers.map(\.entryID) != ids.flatMap({ [$0, $0] }) { fail("scene \(scene.entryIDs) ≠ entries \(ids)") }
-        if scene.layers.map(\.role) != ids.flatMap({ _ in [LayerRole.dimming, .content] }) { fail("layer roles out of order") }
+        let shown = stack.entries[hider...]
+        // A modal entry draws its dimming and its content; an overlay only its content.
+        let expected = shown.flatMap { $0.level.isModal ? [($0.id, LayerRole.dimming), ($0.id, .content)] : [($0.id, .content)] }
+        if scene.layers.map(\.entryID) != expected.map(\.0) { fail("scene \(scene.entryIDs) ≠ entries \(shown.map(\.id))") }
+        if scene.layers.map(\.role) != expected.map(\.1) { fail("layer roles out of order") }
+        if scene.layers.map(\.level) != shown.flatMap({ e in Array(repeating: e.level, count: e.level.isModal ? 2 : 1) }) {
+            fail("a layer names the wrong level")
+        }
         if scene.statusBar != stack.statusBar { fail("scene's status bar differs") }
         if scene.layers.contains(where: { !$0.frame.minX.isFinite || !$0.alpha.isFinite || !$0.scale.isFinite }) {
             fail("non-finite layer")

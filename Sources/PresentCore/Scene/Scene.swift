@@ -1,5 +1,6 @@
 // The scene at time t: exactly what a renderer draws. Per on-screen entry, bottom to
-// top, a dimming layer then a content layer, with every property resolved.
+// top in drawing order (normal, overlay, alert), a dimming layer (none for overlays) then
+// a content layer, with every property resolved.
 
 /// What a layer is for.
 public enum LayerRole: String, Sendable {
@@ -10,6 +11,10 @@ public enum LayerRole: String, Sendable {
 public struct Layer: Hashable, Sendable {
     public var entryID: String
     public var role: LayerRole
+    /// The level of its entry.
+    public var level: Level = .normal
+    /// Draw only inside this rectangle: the entry's presentation context; nil = no clip.
+    public var clip: Rect?
     /// Before `scale` (about the centre) and `rotation` (about the vertical axis).
     public var frame: Rect
     public var alpha: Double
@@ -71,12 +76,17 @@ extension ModalStack {
     private func layers(of e: Entry, at t: Double, tintDimmed: Bool) -> [Layer] {
         let v = e.visual(at: t, in: container)
         let p = e.presentation
-        let dimming = Layer(entryID: e.id, role: .dimming, frame: container.bounds, alpha: v.dimming, scale: 1,
-                            rotation: 0, cornerRadius: 0, color: p.background.color, blur: p.background.blur,
-                            shadow: nil, contentRevision: nil, tintDimmed: false)
-        let content = Layer(entryID: e.id, role: .content, frame: v.frame, alpha: v.alpha, scale: v.scale,
+        var content = Layer(entryID: e.id, role: .content, frame: v.frame, alpha: v.alpha, scale: v.scale,
                             rotation: v.rotation, cornerRadius: p.cornerRadius, color: nil, blur: nil,
                             shadow: p.shadow, contentRevision: e.contentRevision, tintDimmed: tintDimmed)
+        content.level = e.level
+        content.clip = e.area
+        guard e.level.isModal else { return [content] }   // an overlay never dims
+        var dimming = Layer(entryID: e.id, role: .dimming, frame: e.area ?? container.bounds, alpha: v.dimming, scale: 1,
+                            rotation: 0, cornerRadius: 0, color: p.background.color, blur: p.background.blur,
+                            shadow: nil, contentRevision: nil, tintDimmed: false)
+        dimming.level = e.level
+        dimming.clip = e.area
         return [dimming, content]
     }
 }

@@ -34,6 +34,8 @@ public enum DismissReason: String, Sendable, CaseIterable {
     case key
     /// Its auto-dismiss countdown ran out.
     case timeout
+    /// The presentation context it was in was removed.
+    case contextGone
 }
 
 /// A swipe in progress on an entry: the finger's displacement along the way out.
@@ -79,6 +81,12 @@ public struct Entry: Hashable, Sendable {
     public internal(set) var dismissAction: String?
     /// The auto-dismiss countdown, from the moment it finished presenting.
     var countdown: Countdown?
+    /// The rectangle of its presentation context, kept current by the stack; nil: the
+    /// whole container.
+    public internal(set) var area: Rect?
+    /// An overlay's distance from its resting place at the edge: the newer overlays at its
+    /// position and their spacing (the stack keeps it current).
+    public internal(set) var overlayOffset = 0.0
 
     init(id: String, owner: OwnerID, presentation: Presentation, state: EntryState, sequence: Int) {
         self.id = id; self.owner = owner; self.presentation = presentation; self.state = state; self.sequence = sequence
@@ -106,12 +114,47 @@ public struct Entry: Hashable, Sendable {
         container.verticalSizeClass == .compact && presentation.adaptive != .none
     }
 
-    /// The laid-out, presented state: the style's frame, moved for the keyboard.
+    public var level: Level { presentation.level }
+
+    /// The container it is laid out in: its context's rectangle as a container of its own
+    /// (safe area, keyboard and size classes as they fall inside it), else the container;
+    /// and where that sits in the container.
+    public func layoutContainer(in container: Container) -> (container: Container, origin: Point) {
+        guard let area else { return (container, .zero) }
+        let outer = container.safeBounds
+        let safe = EdgeInsets(top: max(0, outer.minY - area.minY), left: max(0, outer.minX - area.minX),
+                              bottom: max(0, area.maxY - outer.maxY), right: max(0, area.maxX - outer.maxX))
+        let keyboardTop = container.size.height - container.keyboardHeight
+        let inner = Container(size: area.size, safeArea: safe, scale: container.scale,
+                              keyboardHeight: container.keyboardHeight > 0 ? max(0, area.maxY - keyboardTop) : 0)
+        return (inner, area.origin)
+    }
+
+    /// The laid-out, presented state: the style's frame (an overlay's place at its edge),
+    /// moved for the keyboard, in its context.
     public func restState(in container: Container) -> VisualState {
-        let frame = effectiveStyle.frame(in: container, respectingSafeArea: presentation.respectsSafeArea,
+        let (inner, origin) = layoutContainer(in: container)
+        var frame = effectiveStyle.frame(in: inner, respectingSafeArea: presentation.respectsSafeArea,
                                          preferred: presentation.preferredContentSize)
-        return VisualState(frame: presentation.keyboard.frame(for: frame, in: container),
-                           dimming: presentation.background.opacity)
+        if level == .overlay { frame = overlayFrame(size: frame.size, in: inner) }
+        frame = presentation.keyboard.frame(for: frame, in: inner)
+        return VisualState(frame: frame.offsetBy(dx: origin.x, dy: origin.y),
+                           dimming: level == .overlay ? 0 : presentation.background.opacity)
+    }
+
+    /// Centred across the safe area, at its edge by the margin, moved aside by the newer
+    /// overlays at the same position.
+    private func overlayFrame(size: Size, in c: Container) -> Rect {
+        let safe = c.safeBounds
+        let x = safe.minX + (safe.width - size.width) / 2
+        let placement = presentation.overlay
+        let y: Double
+        switch placement.position {
+        case .top: y = safe.minY + placement.margin + overlayOffset
+        case .bottom: y = safe.maxY - placement.margin - size.height - overlayOffset
+        case .center: y = safe.minY + (safe.height - size.height) / 2 + placement.margin + overlayOffset
+        }
+        return Rect(x: x, y: y, width: size.width, height: size.height)
     }
 
     /// Where the entry is drawn at time t.

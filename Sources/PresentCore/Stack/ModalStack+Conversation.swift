@@ -118,9 +118,10 @@ extension ModalStack {
         return found
     }
 
-    /// What `key` does: it goes to the topmost entry that is not leaving.
+    /// What `key` does: it goes to the entry that takes input (the top of the alert level,
+    /// else of the normal one, else the newest overlay).
     public func resolve(_ key: Key, at t: Double) -> KeyOutcome {
-        guard let top = caughtUp(to: t).topStaying else { return .unhandled(id: nil) }
+        guard let top = caughtUp(to: t).inputTarget else { return .unhandled(id: nil) }
         let content = top.effectiveContent
         switch key {
         case .escape, .back:
@@ -165,7 +166,7 @@ extension ModalStack {
     mutating func timeOut(at index: Int) {
         let e = entries[index]
         entries[index].countdown = nil
-        guard e.id == topStaying?.id else {
+        guard e.id == topStaying(in: e.level)?.id else {
             removeImmediately(id: e.id, reason: .timeout)
             return resolveStatusBar(duration: 0)
         }

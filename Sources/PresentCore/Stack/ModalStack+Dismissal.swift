@@ -1,5 +1,5 @@
-// Dismissing: an entry and everything above it (UIKit's rule: only the top one
-// animates, the others are removed at once), a whole owner's entries, or everything.
+// Dismissing: an entry and everything above it on its level (UIKit's rule: only the top
+// one animates, the others are removed at once), a whole owner's entries, or everything.
 // A dismissal never waits for a running transition: it interrupts it, reversing from
 // the current state.
 
@@ -20,11 +20,14 @@ extension ModalStack {
             return [id]
         }
         guard let index = entries.firstIndex(where: { $0.id == id }) else { throw .notFound(id: id) }
-        let ids = entries[index...].map(\.id)
+        let level = entries[index].level
+        // Overlays are independent of each other: one goes alone.
+        let above = level.isModal ? entries[index...].filter { $0.level == level } : [entries[index]]
+        let ids = above.map(\.id)
         // UIKit's rule: the topmost one animates, those under it are removed at once. Entries
         // already leaving go on leaving, so the topmost of those staying is the one that
-        // animates (the others are hidden under it).
-        let staying = entries[index...].filter { $0.state != .dismissing }.map(\.id)
+        // animates (the others are hidden under it). Other levels are not above it.
+        let staying = above.filter { $0.state != .dismissing }.map(\.id)
         guard let animating = staying.last else { return ids }
         let exit = beginDismissing(id: animating, reason: reason, transition: transition, animated: animated)
         for other in staying.dropLast().reversed() { removeImmediately(id: other, reason: reason) }
@@ -33,13 +36,19 @@ extension ModalStack {
         return ids
     }
 
-    /// Dismisses every entry and withdraws every queued one.
+    /// Dismisses every entry of every level and withdraws every queued one.
     public mutating func dismissAll(animated: Bool = true, reason: DismissReason = .request, at t: Double) -> [String] {
         advance(to: t)
         let withdrawn = queue.map(\.id)
         while !queue.isEmpty { withdraw(at: queue.count - 1, reason: reason) }
-        guard let bottom = entries.first else { return withdrawn }
-        let dismissed = (try? dismiss(id: bottom.id, animated: animated, reason: reason, at: t)) ?? []
+        var dismissed: [String] = []
+        for level in Level.allCases.reversed() {
+            // A modal level goes with its bottom entry; overlays go one by one.
+            let ids = entries.filter { $0.level == level }.map(\.id)
+            for id in level.isModal ? Array(ids.prefix(1)) : ids {
+                dismissed += (try? dismiss(id: id, animated: animated, reason: reason, at: t)) ?? []
+            }
+        }
         return dismissed + withdrawn
     }
 
@@ -47,15 +56,21 @@ extension ModalStack {
     /// entries leave — others' entries above or below stay; the topmost animates out.
     public mutating func removeAll(ownedBy owner: OwnerID, reason: DismissReason = .ownerGone, at t: Double) -> [String] {
         advance(to: t)
+        return removeAll(where: { $0.owner == owner }, reason: reason)
+    }
+
+    /// Withdraws the queued entries `leaves` picks and takes its on-screen ones off: the
+    /// topmost of each level animates out, the others go at once; others' entries stay.
+    mutating func removeAll(where leaves: (Entry) -> Bool, reason: DismissReason) -> [String] {
         var removed: [String] = []
-        while let q = queue.lastIndex(where: { $0.owner == owner }) {
+        while let q = queue.lastIndex(where: leaves) {
             removed.append(queue[q].id)
             withdraw(at: q, reason: reason)
         }
         var exit: Animation?
-        for e in entries.reversed() where e.owner == owner {
+        for e in entries.reversed() where leaves(e) {
             removed.append(e.id)
-            if e.id == entries.last?.id {
+            if e.id == entries.last(where: { $0.level == e.level })?.id {
                 exit = beginDismissing(id: e.id, reason: reason, transition: nil, animated: true)
             } else {
                 removeImmediately(id: e.id, reason: reason)
@@ -83,6 +98,7 @@ extension ModalStack {
         if e.state != .dismissing { emit(e, .willDismiss, at: time, reason: reason) }
         emit(e, .didDismiss, at: time, reason: e.dismissReason ?? reason)
         events.append(.stackChanged)
+        layOutOverlays()
     }
 
     /// Starts an entry's way out from wherever it is now. An entry still presenting
@@ -102,6 +118,7 @@ extension ModalStack {
         let duration = transition.duration * e.presentationShareUsed(at: time)
         startLeaving(&e, towards: target, duration: duration, curve: transition.timing, reason: reason)
         entries[i] = e
+        layOutOverlays()   // a leaving overlay makes room
         return e.animation
     }
 

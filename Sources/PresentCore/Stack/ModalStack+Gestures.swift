@@ -13,9 +13,16 @@ public struct HitTestResult: Hashable, Sendable {
     public enum Part: String, Sendable { case content, dimming, none }
     public var id: String?
     public var part: Part
-    /// A tap there dismisses the entry (its dimming layer with dismissOnTap).
+    /// A tap there dismisses the entry (its dimming with interaction `dismiss`).
     public var dismisses: Bool
-    public static let nothing = HitTestResult(id: nil, part: .none, dismisses: false)
+    /// The level of the entry hit.
+    public var level: Level?
+    /// No entry took it: it falls through to the app underneath.
+    public var forwarded: Bool { part == .none }
+    public init(id: String?, part: Part, dismisses: Bool, level: Level? = nil) {
+        self.id = id; self.part = part; self.dismisses = dismisses; self.level = level
+    }
+    public static let forwarded = HitTestResult(id: nil, part: .none, dismisses: false)
 }
 
 /// The phases of a swipe gesture.
@@ -73,15 +80,27 @@ extension SwipeInteraction {
 extension ModalStack {
     // MARK: Taps
 
-    /// The entry a tap at `point` hits at time t. Every entry's dimming layer covers the
-    /// container, so the topmost entry that is not leaving takes every tap.
+    /// The entry a tap at `point` hits at time t, from the top of the drawing order down:
+    /// a tap inside an entry's visible frame hits its content; outside, a modal entry's
+    /// dimming (which covers its context, else the container) takes it — absorbed, or
+    /// dismissing with `dismiss` — unless the entry forwards it to what lies below.
+    /// Overlays never take taps outside themselves. A tap nobody takes falls through to
+    /// the app underneath (`forwarded`).
     public func hitTest(_ point: Point, at t: Double) -> HitTestResult {
         let now = caughtUp(to: t)
-        guard let top = now.entries.last(where: { $0.state != .dismissing }) else { return .nothing }
-        if top.visual(at: max(t, time), in: container).visibleFrame.contains(point) {
-            return HitTestResult(id: top.id, part: .content, dismisses: false)
+        for e in now.entries.reversed() where e.state != .dismissing {
+            let inArea = e.area?.contains(point) ?? true   // a context clips its entries
+            if inArea && e.visual(at: max(t, time), in: container).visibleFrame.contains(point) {
+                return HitTestResult(id: e.id, part: .content, dismisses: false, level: e.level)
+            }
+            guard e.level.isModal, inArea else { continue }
+            switch e.presentation.effectiveInteraction {
+            case .absorb: return HitTestResult(id: e.id, part: .dimming, dismisses: false, level: e.level)
+            case .dismiss: return HitTestResult(id: e.id, part: .dimming, dismisses: true, level: e.level)
+            case .forward: continue
+            }
         }
-        return HitTestResult(id: top.id, part: .dimming, dismisses: top.presentation.dismissOnTap)
+        return .forwarded
     }
 
     // MARK: Swipes
@@ -126,6 +145,7 @@ extension ModalStack {
         let duration = e.presentation.effectiveDismissTransition.duration * (1 - s.progress)
         startLeaving(&e, towards: dismissTarget(of: e), duration: duration, curve: .easeInEaseOut, reason: .swipe)
         entries[i] = e
+        layOutOverlays()
         resolveStatusBar(duration: duration)
         settle()
     }
@@ -149,8 +169,9 @@ extension ModalStack {
         syncCountdowns()
     }
 
+    /// The entry that takes input starts following the finger, if it may.
     private mutating func beginSwipe() {
-        guard let i = entries.indices.last, entries[i].state == .presented,
+        guard let target = inputTarget, let i = entries.firstIndex(where: { $0.id == target.id }), entries[i].state == .presented,
               entries[i].presentation.dismissOnSwipe, entries[i].swipe == nil else { return }
         let e = entries[i]
         let base = e.visual(at: time, in: container)

@@ -9,10 +9,23 @@ extension ModalStack {
         if Set(ids).count != ids.count { problems.append("duplicate ids: \(ids)") }
         for e in entries where e.state == .queued { problems.append("\(e.id) is on screen but queued") }
         for e in queue where e.state != .queued { problems.append("\(e.id) is in the queue but \(e.state)") }
-        if !queue.isEmpty && !isTransitionRunning { problems.append("entries wait although no transition runs") }
-        for (a, b) in zip(queue, queue.dropFirst())
-        where a.priority < b.priority || (a.priority == b.priority && a.sequence > b.sequence) {
-            problems.append("queue out of order: \(a.id) before \(b.id)")
+        for level in Level.allCases {
+            let waiting = queue.filter { $0.level == level }
+            if !waiting.isEmpty && !isTransitionRunning(in: level) {
+                problems.append("\(level.rawValue) entries wait although no transition runs on that level")
+            }
+            for (a, b) in zip(waiting, waiting.dropFirst())
+            where a.priority < b.priority || (a.priority == b.priority && a.sequence > b.sequence) {
+                problems.append("queue out of order: \(a.id) before \(b.id)")
+            }
+        }
+        for (a, b) in zip(entries, entries.dropFirst()) where a.level > b.level {
+            problems.append("\(a.id) (\(a.level.rawValue)) is drawn below \(b.id) (\(b.level.rawValue))")
+        }
+        for e in allEntries where e.state != .dismissing {   // a leaving entry may outlive its context
+            if let name = e.presentation.context, e.area != contexts[name] {
+                problems.append("\(e.id) is laid out in \(String(describing: e.area)), not its context \(name)'s \(String(describing: contexts[name]))")
+            }
         }
         for e in entries where e.isInTransition && e.swipe == nil {
             guard let a = e.animation else { problems.append("\(e.id) is \(e.state) without an animation"); continue }

@@ -15,6 +15,7 @@ extension ModalStack {
         adaptEntries()
         relayout(from: current, duration: duration ?? configuration.containerChangeDuration,
                  curve: configuration.containerChangeTiming)
+        layOutOverlays()
         syncCountdowns()   // a drag that was in progress ended
     }
 
@@ -96,8 +97,18 @@ extension ModalStack {
     func dismissTarget(of e: Entry) -> VisualState {
         let rest = e.restState(in: container)
         if let edge = e.exitEdge { return swipeExitState(from: rest, through: edge) }
-        let transition = e.exitTransition ?? e.presentation.effectiveDismissTransition
-        return transition.offscreenState(from: rest, container: container.size,
-                                         slideEdge: e.effectiveStyle.slideEdge, phase: .dismissing)
+        return offscreen(e, from: rest, transition: e.exitTransition ?? e.presentation.effectiveDismissTransition,
+                         phase: .dismissing)
+    }
+
+    /// Where `transition` takes `e` off screen from `rest`: beyond the edges of its
+    /// context when it has one (its layers are clipped there), else of the container.
+    func offscreen(_ e: Entry, from rest: VisualState, transition: Transition, phase: TransitionPhase) -> VisualState {
+        let (inner, origin) = e.layoutContainer(in: container)
+        var local = rest
+        local.frame = rest.frame.offsetBy(dx: -origin.x, dy: -origin.y)
+        var off = transition.offscreenState(from: local, container: inner.size, slideEdge: e.effectiveStyle.slideEdge, phase: phase)
+        off.frame = off.frame.offsetBy(dx: origin.x, dy: origin.y)
+        return off
     }
 }

@@ -13,6 +13,8 @@ public enum StackError: Error, Hashable, Sendable {
     case unknownField(id: String, field: String)
     /// The entry is queued or already leaving: nobody can be answering it.
     case notShown(id: String, state: EntryState)
+    /// No presentation context has this name.
+    case unknownContext(name: String)
 }
 
 /// The answer to a present request.
@@ -29,12 +31,14 @@ public struct ModalStack: Sendable {
     public internal(set) var container: Container
     /// The latest time the stack has caught up with.
     public internal(set) var time: Double
-    /// On screen, bottom to top.
+    /// On screen, bottom to top in drawing order: by level, then in the order they came.
     public internal(set) var entries: [Entry] = []
     /// Waiting, in the order they will be presented.
     public internal(set) var queue: [Entry] = []
     /// The status bar as last reported.
     public internal(set) var statusBar: StatusBarAppearance
+    /// The presentation contexts: named rectangles entries can be confined to.
+    public internal(set) var contexts: [String: Rect] = [:]
     var events: [StackEvent] = []
     var nextSequence = 1
 
@@ -60,8 +64,11 @@ public struct ModalStack: Sendable {
     /// On-screen entries bottom to top, then queued ones in the order they will come.
     public var allEntries: [Entry] { entries + queue }
 
-    /// A present or dismiss animation is running (new presentations wait for it).
+    /// A present or dismiss animation is running on some level.
     public var isTransitionRunning: Bool { entries.contains { $0.isInTransition } }
+
+    /// A present or dismiss animation is running on `level` (its new presentations wait for it).
+    func isTransitionRunning(in level: Level) -> Bool { entries.contains { $0.level == level && $0.isInTransition } }
 
     /// Anything moves at time t (transitions, re-layouts): frames are needed.
     public func isAnimating(at t: Double) -> Bool { caughtUp(to: t).entries.contains { $0.isAnimating(at: t) } }
@@ -75,8 +82,12 @@ public struct ModalStack: Sendable {
         return later
     }
 
-    /// The topmost entry that is not leaving.
-    var topStaying: Entry? { entries.last { $0.state != .dismissing } }
+    /// The topmost entry of `level` that is not leaving.
+    func topStaying(in level: Level) -> Entry? { entries.last { $0.level == level && $0.state != .dismissing } }
+
+    /// The entry that takes keys and swipes: the top of the alert level, else of the
+    /// normal one, else the newest overlay.
+    var inputTarget: Entry? { topStaying(in: .alert) ?? topStaying(in: .normal) ?? topStaying(in: .overlay) }
 
     // MARK: Presenting
 
@@ -88,12 +99,17 @@ public struct ModalStack: Sendable {
         }
         let id = try newID(presentation.id)
         var entry = Entry(id: id, owner: owner, presentation: presentation, state: .queued, sequence: nextSequence)
+        if let name = presentation.context {
+            guard let area = contexts[name] else { throw .unknownContext(name: name) }
+            entry.area = area
+        }
         nextSequence += 1
-        if presentation.precedence == .override, let top = topStaying, presentation.priority >= top.priority {
+        let level = presentation.level
+        if presentation.precedence == .override, let top = topStaying(in: level), presentation.priority >= top.priority {
             // One status-bar change, with the newcomer's transition (beginPresenting resolves it).
             beginDismissing(id: top.id, reason: .preempted, transition: nil, animated: true)
             beginPresenting(entry)
-        } else if isTransitionRunning {
+        } else if isTransitionRunning(in: level) {
             enqueue(entry)
         } else {
             entry.state = .queued
@@ -104,11 +120,12 @@ public struct ModalStack: Sendable {
         return PresentOutcome(id: id, state: state, deduplicated: false)
     }
 
-    /// Seed 000's guard: an entry of the same kind on top (or waiting) is returned instead.
+    /// Seed 000's guard: an entry of the same kind on top of its level (or waiting for
+    /// it) is returned instead.
     private func duplicate(of p: Presentation) -> Entry? {
         guard p.deduplicate, let kind = p.kind else { return nil }
-        if let top = topStaying, top.presentation.kind == kind { return top }
-        return queue.first { $0.presentation.kind == kind }
+        if let top = topStaying(in: p.level), top.presentation.kind == kind { return top }
+        return queue.first { $0.level == p.level && $0.presentation.kind == kind }
     }
 
     private mutating func newID(_ requested: String?) throws(StackError) -> String {
@@ -131,17 +148,21 @@ public struct ModalStack: Sendable {
     }
 
     mutating func beginPresenting(_ entry: Entry) {
-        // What is covered can no longer be dragged out: a swipe in progress springs back.
-        if let swiped = entries.lastIndex(where: { $0.swipe != nil }) { springBack(swiped) }
+        // What is covered can no longer be dragged out: a swipe in progress springs back
+        // (an overlay covers nothing).
+        if entry.level.isModal, let swiped = entries.lastIndex(where: { $0.swipe != nil && $0.level <= entry.level }) {
+            springBack(swiped)
+        }
         var e = entry
         e.state = .presenting
         e.isAdapted = e.wantsAdaptation(in: container)
+        if e.level == .overlay { e.overlayOffset = 0 }   // the newest sits at the edge
         let rest = e.restState(in: container)
         let transition = e.presentation.transition
-        let from = transition.offscreenState(from: rest, container: container.size,
-                                             slideEdge: e.effectiveStyle.slideEdge, phase: .presenting)
+        let from = offscreen(e, from: rest, transition: transition, phase: .presenting)
         e.animation = Animation(from: from, to: rest, start: time, duration: transition.duration, curve: transition.timing)
-        entries.append(e)
+        // Drawing order: after everything of its level and below.
+        entries.insert(e, at: (entries.lastIndex { $0.level <= e.level } ?? -1) + 1)
         emit(e, .willPresent, at: time, animation: e.animation, content: true)
         if e.isAdapted {
             // Presented straight into compact traits: say so, as a rotation would have.
@@ -149,6 +170,7 @@ public struct ModalStack: Sendable {
                  content: true)
         }
         events.append(.stackChanged)
+        layOutOverlays()
         resolveStatusBar(duration: e.animation?.duration ?? 0)
     }
 
@@ -221,9 +243,12 @@ public struct ModalStack: Sendable {
         events.append(.stackChanged)
     }
 
+    /// Each level presents its first queued entry once nothing moves in or out on it.
     private mutating func startQueuedIfIdle() {
-        while !isTransitionRunning, !queue.isEmpty {
-            beginPresenting(queue.removeFirst())
+        for level in Level.allCases {
+            while !isTransitionRunning(in: level), let next = queue.firstIndex(where: { $0.level == level }) {
+                beginPresenting(queue.remove(at: next))
+            }
         }
     }
 

@@ -92,6 +92,15 @@ public struct Presentation: Hashable, Sendable {
     /// Escape and back dismiss the entry when it has no cancel action; nil = when it has
     /// actions (a dialog), not otherwise (a sheet the app manages itself).
     public var dismissOnEscape: Bool?
+    /// The band it is drawn in and arbitrated with.
+    public var level: Level = .normal
+    /// What a tap outside it does; nil = `dismiss` with dismissOnTap, else `absorb`
+    /// (overlays always forward).
+    public var interaction: Interaction?
+    /// For overlays: where it sits.
+    public var overlay = OverlayPlacement()
+    /// The presentation context it is confined to (nil: the whole container).
+    public var context: String?
     public var style: PresentationStyle
     /// Keep the frame inside the container's safe area.
     public var respectsSafeArea: Bool
@@ -146,6 +155,12 @@ public struct Presentation: Hashable, Sendable {
         case .alert, .popup: return 4
         default: return 0
         }
+    }
+
+    /// What a tap outside it does, defaults resolved.
+    public var effectiveInteraction: Interaction {
+        guard level.isModal else { return .forward }
+        return interaction ?? (dismissOnTap ? .dismiss : .absorb)
     }
 
     /// Whether Escape and back dismiss an entry that has no cancel action.

@@ -17,6 +17,8 @@ public struct StackConfiguration: Hashable, Sendable {
     public var swipeCompletionFraction: Double = 0.5
     /// …or is moving outwards faster than this (points per second; PanModal's 300).
     public var swipeVelocityThreshold: Double = 300
+    /// Points between overlays stacked at the same position.
+    public var overlaySpacing: Double = 8
     /// The status bar when no entry captures it.
     public var baseStatusBar = StatusBarAppearance()
 

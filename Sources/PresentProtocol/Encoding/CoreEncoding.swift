@@ -110,7 +110,8 @@ public enum CoreEncoding {
     }
 
     public static func layer(_ l: Layer) -> JSONValue {
-        var o: JSONObject = ["id": .string(l.entryID), "role": .string(l.role.rawValue), "frame": rect(l.frame),
+        var o: JSONObject = ["id": .string(l.entryID), "role": .string(l.role.rawValue), "level": .string(l.level.rawValue),
+                             "frame": rect(l.frame),
                              "alpha": .number(l.alpha), "scale": .number(l.scale), "rotation": .number(l.rotation),
                              "cornerRadius": .number(l.cornerRadius)]
         if let c = l.color { o["color"] = color(c) }
@@ -118,6 +119,7 @@ public enum CoreEncoding {
         if let s = l.shadow { o["shadow"] = shadow(s) }
         if let r = l.contentRevision { o["contentRevision"] = .int(Int64(r)) }
         if l.tintDimmed { o["tintDimmed"] = true }
+        if let c = l.clip { o["clip"] = rect(c) }
         return .object(o)
     }
 
@@ -133,12 +135,22 @@ public enum CoreEncoding {
                              "state": .string(e.state.rawValue), "style": style(e.effectiveStyle),
                              "frame": rect(e.restState(in: stack.container).frame),
                              "priority": .int(Int64(e.presentation.priority)), "adapted": .bool(e.isAdapted)]
+        o["level"] = .string(e.level.rawValue)
+        if e.level == .overlay { o["position"] = .string(e.presentation.overlay.position.rawValue) }
+        if let c = e.presentation.context { o["context"] = .string(c) }
         if let k = e.presentation.kind { o["kind"] = .string(k) }
         if let c = e.effectiveContent { o["content"] = content(c) }
         o["contentRevision"] = .int(Int64(e.contentRevision))
         if let s = e.presentation.preferredContentSize { o["preferredContentSize"] = preferredContentSize(s) }
         if let a = e.presentation.autoDismiss { o["autoDismiss"] = autoDismiss(a) }
         if let f = e.focusedField { o["focusedField"] = .string(f) }
+        return .object(o)
+    }
+
+    /// The presentation contexts by name.
+    public static func contexts(of stack: ModalStack) -> JSONValue {
+        var o: JSONObject = [:]
+        for name in stack.contexts.keys.sorted() { o[name] = rect(stack.contexts[name]!) }
         return .object(o)
     }
 

@@ -10,6 +10,7 @@ extension RequestDecoder {
         "background", "cornerRadius", "shadow", "dismissOnTap", "dismissOnSwipe", "confirmDismiss", "keyboard",
         "statusBar", "adaptive", "priority", "precedence", "dimsPresenterTint",
         "preferredContentSize", "autoDismiss", "dismissOnEscape",
+        "level", "interaction", "position", "margin", "context",
     ]
 
     func presentRequest(_ p: ParamReader) throws(RPCError) -> PresentRequest {
@@ -39,7 +40,22 @@ extension RequestDecoder {
             precedence: try p.optionalEnumValue("precedence") ?? .enqueue,
             dimsPresenterTint: try p.optionalBool("dimsPresenterTint") ?? false,
             defaults: defaults)
-        return PresentRequest(presentation: presentation, confirmDismiss: try p.optionalBool("confirmDismiss") ?? false)
+        var placed = presentation
+        placed.level = try p.optionalEnumValue("level") ?? .normal
+        placed.interaction = try p.optionalEnumValue("interaction")
+        placed.overlay = OverlayPlacement(position: try p.optionalEnumValue("position") ?? .top,
+                                          margin: try p.optionalDouble("margin", range: dimensions, unit: "points")
+                                              ?? OverlayPlacement.defaultMargin)
+        placed.context = try p.optionalField("context").map(name)
+        if placed.level == .overlay, placed.interaction != nil, placed.interaction != .forward {
+            throw p.invalid("interaction", "an overlay never blocks taps outside itself: only \"forward\"")
+        }
+        if placed.level != .overlay {
+            for key in ["position", "margin"] where p.contains(key) {
+                throw p.invalid(key, "only for level \"overlay\"")
+            }
+        }
+        return PresentRequest(presentation: placed, confirmDismiss: try p.optionalBool("confirmDismiss") ?? false)
     }
 
     // MARK: Style

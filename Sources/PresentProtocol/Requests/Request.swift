@@ -93,11 +93,14 @@ public enum Request: Sendable {
     case key(Key, id: String?, fields: [String: String])
     /// A renderer says which field of an entry has focus (nil: none).
     case focus(id: String, field: String?)
+    /// The shell names a rectangle entries can be presented in (or moves it).
+    case defineContext(name: String, frame: Rect, duration: Double?)
+    case removeContext(name: String)
 
     /// The method names, as on the wire.
     public static let methods = ["hello", "ping", "present", "dismiss", "dismissAll", "stack", "subscribe",
                                  "unsubscribe", "setContainer", "keyboard", "tap", "swipe", "advance", "sync",
-                                 "update", "activate", "key", "focus"]
+                                 "update", "activate", "key", "focus", "defineContext", "removeContext"]
 }
 
 /// The bounds every value is checked against (documented in docs/PROTOCOL.md).

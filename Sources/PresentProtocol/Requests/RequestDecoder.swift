@@ -81,6 +81,19 @@ public struct RequestDecoder: Sendable {
         case "key":
             try p.rejectUnknownKeys(allowed: ["key", "id", "fields"])
             return .key(try p.enumValue("key"), id: try p.optionalField("id").map(name), fields: try fieldValues(p))
+        case "defineContext":
+            try p.rejectUnknownKeys(allowed: ["name", "frame", "output", "duration"])
+            try mainOutput(p)
+            let f = try p.object("frame")
+            try f.rejectUnknownKeys(allowed: ["x", "y", "width", "height"])
+            let frame = Rect(x: try f.double("x", range: coordinates), y: try f.double("y", range: coordinates),
+                             width: try f.double("width", range: dimensions, unit: "points"),
+                             height: try f.double("height", range: dimensions, unit: "points"))
+            return .defineContext(name: try name(p.field("name")), frame: frame,
+                                  duration: try p.optionalDouble("duration", range: durations, unit: "seconds"))
+        case "removeContext":
+            try p.rejectUnknownKeys(allowed: ["name"])
+            return .removeContext(name: try name(p.field("name")))
         case "focus":
             try p.rejectUnknownKeys(allowed: ["id", "field"])
             return .focus(id: try name(p.field("id")), field: try p.optionalField("field").map(contentID))
@@ -88,6 +101,15 @@ public struct RequestDecoder: Sendable {
             throw RPCError(code: .methodNotFound,
                            message: "unknown method \"\(method)\"; methods: \(Request.methods.joined(separator: ", "))",
                            data: ["method": .string(method)])
+        }
+    }
+
+    /// `output`, where a method takes one: only the main screen exists so far.
+    func mainOutput(_ p: ParamReader) throws(RPCError) {
+        guard let v = p.optionalField("output") else { return }
+        let output = try name(v)
+        guard output == "main" else {
+            throw v.invalid("no output \"\(output)\"; this daemon has one screen, \"main\"")
         }
     }
 

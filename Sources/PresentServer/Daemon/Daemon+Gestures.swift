@@ -19,7 +19,12 @@ extension Daemon {
         stack.advance(to: now)
         let hit = stack.hitTest(point, at: now)
         var result: JSONObject = ["part": .string(hit.part.rawValue), "dismissed": false]
-        if let id = hit.id { result["id"] = .string(id) }
+        if let id = hit.id {
+            result["id"] = .string(id)
+            result["role"] = .string(hit.part.rawValue)   // the layer it hit, named as in frames
+            if let level = hit.level { result["level"] = .string(level.rawValue) }
+        }
+        if hit.forwarded { result["forwarded"] = true }
         guard hit.dismisses, let id = hit.id else { return .result(.object(result)) }
         let dismiss = { [unowned self] (allow: Bool, how: String) -> JSONValue in
             var r = result

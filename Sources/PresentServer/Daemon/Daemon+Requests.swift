@@ -123,7 +123,7 @@ extension Daemon {
             return .result(["dismissed": .array(ids.map { .string($0) })])
         case .stack:
             stack.advance(to: now)
-            return .result(["entries": CoreEncoding.entries(of: stack)])
+            return .result(["entries": CoreEncoding.entries(of: stack), "contexts": CoreEncoding.contexts(of: stack)])
         case .subscribe(let topics):
             // Catch up and publish first: what that causes is in the snapshot, and its
             // events carry numbers up to the `seq` the reply returns.
@@ -167,6 +167,14 @@ extension Daemon {
             return counted(try self.key(key, for: id, fields: fields, later: countedReply(for: client, later)), for: client)
         case .focus(let id, let field):
             return .result(try focus(id, field: field))
+        case .defineContext(let name, let frame, let duration):
+            stack.defineContext(name, frame: frame, duration: duration, at: now)
+            visualsDirty = true
+            return .result(["contexts": CoreEncoding.contexts(of: stack)])
+        case .removeContext(let name):
+            let ids = try stackCall { s throws(StackError) in try s.removeContext(name, at: now) }
+            visualsDirty = true
+            return .result(["dismissed": .array(ids.map { .string($0) })])
         }
     }
 
@@ -211,6 +219,10 @@ extension Daemon {
                                              + (known.isEmpty ? "it has no actions" : "its actions: \(known.joined(separator: ", "))"))
             case .unknownField(let id, let field):
                 throw RPCError.invalidParams(field: "field", reason: "\"\(id)\" has no field \"\(field)\"")
+            case .unknownContext(let name):
+                let known = stack.contexts.keys.sorted().map { "\"\($0)\"" }
+                throw RPCError.invalidParams(field: "context", reason: "no presentation context \"\(name)\"; "
+                                             + (known.isEmpty ? "the shell has defined none (defineContext)" : "defined: \(known.joined(separator: ", "))"))
             case .notShown(let id, let state):
                 throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is \(state.rawValue), not on screen to be answered")
             }
@@ -271,6 +283,7 @@ extension Daemon {
         return ["seq": .int(Int64(truncatingIfNeeded: eventSeq)),
                 "snapshot": ["time": .double(scene.time), "container": CoreEncoding.container(stack.container),
                              "entries": CoreEncoding.entries(of: stack),
+                             "contexts": CoreEncoding.contexts(of: stack),
                              "statusBar": CoreEncoding.statusBar(stack.statusBar),
                              "layers": .array(scene.layers.map(CoreEncoding.layer)),
                              "animating": .bool(scene.isAnimating)]]

@@ -141,6 +141,10 @@ struct ProtocolFuzzSession {
                 }
             case .focus(let id, let field):
                 try stack.focus(id: id, field: field, at: time)
+            case .defineContext(let name, let frame, let duration):
+                stack.defineContext(name, frame: frame, duration: duration, at: time)
+            case .removeContext(let name):
+                try stack.removeContext(name, at: time)
             case .hello, .ping, .stack, .subscribe, .unsubscribe, .sync:
                 stack.advance(to: time)
             }
