@@ -615,6 +615,21 @@ def _(s):
     s.call("shell", rq(2, "key", {"key": "escape"}))
 
 
+@example("contexts")
+def _(s):
+    s.connect("shell", "app")
+    s.call("shell", rq(1, "defineContext", {"name": "mail", "frame": {"x": 0, "y": 100, "width": 390, "height": 600}}))
+    s.call("app", rq(1, "present", {"id": "compose", "style": "bottomHalf", "context": "mail",
+                                    "transition": {"type": "crossDissolve", "duration": 0}}))
+    s.call("app", rq(2, "present", {"id": "saved", "level": "overlay", "position": "top",
+                                    "style": {"type": "custom", "width": {"points": 300}, "height": {"points": 50}},
+                                    "content": "Saved", "autoDismiss": {"after": 2}, "transition": {"duration": 0}}), quiet=True)
+    s.note('app also showed a toast "saved" (level overlay, top)')
+    s.call("shell", rq(2, "tap", {"x": 195, "y": 80}))
+    s.call("shell", rq(3, "tap", {"x": 10, "y": 50}))
+    s.call("shell", rq(4, "removeContext", {"name": "mail"}))
+
+
 # ---------------------------------------------------------------- the document
 
 MARKER = re.compile(r"(<!-- example (\S+) -->\n```text\n)(.*?)(```\n<!-- /example -->)", re.S)
