@@ -2,6 +2,9 @@
 // the manual clock: a toast comes and goes while a modal moves, toasts stack, an alert
 // blocks what is below it, a context confines its sheet and takes it along.
 
+#if canImport(Glibc)
+import Glibc
+#endif
 import PresentClient
 import PresentJSON
 import Testing
@@ -159,5 +162,32 @@ struct LevelsTests {
         #expect(shell.expectError("removeContext", ["name": "left"])?.data?["field"] == "context")
         #expect(shell.expectError("defineContext", ["name": "x", "frame": ["x": 0, "y": 0, "width": 1, "height": 1],
                                                     "output": "cluster"])?.data?["field"] == "output")
+    }
+
+    @Test func contextsAndCountdownsComeBackAfterACrash() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--resume-grace", "30"])
+        let shell = try daemon.connect(), app = try daemon.connect()
+        try shell.call("defineContext", ["name": "mail", "frame": ["x": 0, "y": 100, "width": 390, "height": 600]])
+        try app.call("present", ["id": "compose", "style": "bottomHalf", "context": "mail", "transition": ["duration": 0]])
+        try app.call("present", ["id": "saved", "level": "overlay", "style": Self.toast, "autoDismiss": ["after": 5],
+                                 "transition": ["duration": 0]])
+        try app.call("advance", ["seconds": 4])
+        let stateFile = daemon.directory + "/presentd-state.json"
+        try waitUntil("the state file to hold the context and both entries") {
+            let text = (try? String(contentsOfFile: stateFile)) ?? ""
+            return text.contains("\"mail\"") && text.contains("\"saved\"") && text.contains("\"compose\"")
+        }
+        daemon.stop(signal: SIGKILL)
+        try daemon.restart()
+        let back = try daemon.connect()
+        let listing = try back.call("stack")
+        #expect(listing["contexts"] == ["mail": ["x": 0.0, "y": 100.0, "width": 390.0, "height": 600.0]])
+        #expect(listing["entries"]?.arrayValue?.map { $0["id"] } == ["compose", "saved"])
+        #expect(listing["entries"]?[0]?["frame"] == ["x": 0.0, "y": 400.0, "width": 390.0, "height": 300.0])
+        // The toast had 1 s left; it comes back with its whole 5 s.
+        try back.call("advance", ["seconds": 4.9])
+        #expect(try back.call("stack")["entries"]?.arrayValue?.count == 2)
+        try back.call("advance", ["seconds": 0.2])
+        #expect(try back.call("stack")["entries"]?.arrayValue?.map { $0["id"] } == ["compose"], "timed out (a 0 s exit)")
     }
 }

@@ -129,7 +129,8 @@ extension Daemon {
             record["confirmDismiss"] = .bool(confirmDismiss.contains(entry.id))
             return .object(record)
         }
-        return ["presentdState": 1, "container": CoreEncoding.container(stack.container), "entries": .array(entries)]
+        return ["presentdState": 1, "container": CoreEncoding.container(stack.container),
+                "contexts": CoreEncoding.contexts(of: stack), "entries": .array(entries)]
     }
 
     /// The identity behind an owner id: a connected client, or a restored stand-in.

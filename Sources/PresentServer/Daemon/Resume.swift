@@ -26,6 +26,7 @@ extension Daemon {
                 throw StateFileError.invalid("not a presentd state file (version 1)")
             }
             if let container = state["container"] { try restoreContainer(container) }
+            if let contexts = state["contexts"] { try restoreContexts(contexts) }
             let restored = restoreEntries(records.prefix(configuration.maxEntries))
             _ = stack.drainEvents()   // nobody is connected yet
             let ms = Int((loop.monotonicNow() - started) * 1000)
@@ -48,6 +49,16 @@ extension Daemon {
         stack.setKeyboard(height: height, duration: 0, at: stack.time)
     }
 
+    /// The shell's presentation contexts, through the decoder like everything else.
+    private func restoreContexts(_ saved: JSONValue) throws {
+        guard let contexts = saved.objectValue else { throw StateFileError.invalid("contexts is not an object") }
+        for (name, frame) in contexts {
+            guard case .defineContext(let name, let frame, _) = try decoder.decode(
+                method: "defineContext", params: ["name": .string(name), "frame": frame]) else { continue }
+            stack.defineContext(name, frame: frame, duration: 0, at: stack.time)
+        }
+    }
+
     /// Entries that were on screen come back at rest, bottom to top: each is presented
     /// in the past, a whole maximal transition after the one below, so each has finished
     /// before the next starts and none waits in the queue (which would reorder them by
@@ -58,16 +69,23 @@ extension Daemon {
         let now = self.now
         var t = now - Double(onScreen.count) * step - 1
         var rebuilt = ModalStack(container: stack.container, configuration: configuration.stack, time: t)
+        for (name, frame) in stack.contexts { rebuilt.defineContext(name, frame: frame, duration: 0, at: t) }
         var standIns: [OwnerRecord: OwnerID] = [:]
+        // Presented in a made-up past, a countdown would run out on the way: each starts
+        // over once the stack has caught up (entries brought back get their whole time).
+        var countdowns: [(id: String, autoDismiss: AutoDismiss)] = []
         var count = 0
         for record in onScreen + records.filter({ $0["state"] == "queued" }) {
             if record["state"] == "queued" { t = max(t, now) }
             do {
-                let (request, params) = try decodeSaved(record)
+                var (request, params) = try decodeSaved(record)
+                let autoDismiss = request.presentation.autoDismiss
+                request.presentation.autoDismiss = nil
                 let owner = Self.ownerRecord(record["owner"])
                 let standIn = standIns[owner] ?? Continuity.firstOrphanID + OwnerID(standIns.count)
                 standIns[owner] = standIn
                 let outcome = try rebuilt.present(request.presentation, owner: standIn, at: t)
+                if let autoDismiss { countdowns.append((outcome.id, autoDismiss)) }
                 continuity.params[outcome.id] = params
                 continuity.orphans[standIn] = owner
                 if request.confirmDismiss { confirmDismiss.insert(outcome.id) }
@@ -78,6 +96,7 @@ extension Daemon {
             t += step
         }
         rebuilt.advance(to: now)
+        for (id, autoDismiss) in countdowns { _ = try? rebuilt.update(id: id, EntryUpdate(autoDismiss: .some(autoDismiss)), at: now) }
         stack = rebuilt
         return count
     }
