@@ -13,11 +13,12 @@ from .client import Client, Subscription
 from .errors import (ConnectError, Disconnected, InternalError, InvalidParams, InvalidRequest, LimitExceeded,
                      MethodNotFound, NotFound, NotOwner, ParseError, PresentdError, ProtocolError, RPCError,
                      WrongClockMode)
-from .types import (ALL_TOPICS, INDETERMINATE, KEYS, Accessibility, Action, ActionEvent, Activated, Animation,
+from .types import (ALL_TOPICS, INDETERMINATE, KEYS, LEVELS, Accessibility, Action, ActionEvent, Activated, Animation,
                     Closing, Container, Content, Contents, EntryUpdate, Event, Field, Frame, Hello, Icon, KeyResult,
                     Layer, Lifecycle, Presentation, Presented, Rect, ShouldDismiss, Shutdown, Snapshot, StackChanged,
                     StackEntry, StatusBarChange, Surface, SwipeResult, TapResult, Transition, UnknownEvent, Updated,
                     VisualState, bezier, spring, transition)
+from .types import Interaction, Level, OverlayPosition, toast
 from ._wire import socket_path
 
 __version__ = "0.1.0"
@@ -33,4 +34,5 @@ __all__ = [
     "bezier", "spring", "transition",
     "Content", "Action", "Field", "Icon", "Surface", "Accessibility", "INDETERMINATE", "Contents",
     "ActionEvent", "Activated", "KeyResult", "Updated", "EntryUpdate", "KEYS",
+    "Level", "LEVELS", "Interaction", "OverlayPosition", "toast",
 ]

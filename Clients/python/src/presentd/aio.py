@@ -24,8 +24,8 @@ from . import _wire, calls
 from .calls import Call
 from .errors import ConnectError, Disconnected, PresentdError, RPCError
 from .types import (ALL_TOPICS, ActionEvent, Activated, Container, Content, EntryUpdate, Event, Hello, Key,
-                    KeyResult, Presentation, Presented, ShouldDismiss, Snapshot, StackEntry, SwipeResult, TapResult,
-                    Timing, Topic, Transition, Updated)
+                    KeyResult, OverlayPosition, Presentation, Presented, Rect, ShouldDismiss, Snapshot, StackEntry,
+                    SwipeResult, TapResult, Timing, Topic, Transition, Updated, toast)
 
 T = TypeVar("T")
 log = logging.getLogger("presentd")
@@ -171,6 +171,21 @@ class AsyncClient:
 
     async def stack(self) -> list[StackEntry]:
         return await self.run(calls.stack())
+
+    async def contexts(self) -> dict[str, Rect]:
+        return await self.run(calls.contexts())
+
+    async def define_context(self, name: str, frame: Rect | Mapping[str, float] | tuple[float, float, float, float],
+                             *, duration: float | None = None, output: str | None = None) -> dict[str, Rect]:
+        return await self.run(calls.define_context(name, frame, duration=duration, output=output))
+
+    async def remove_context(self, name: str) -> list[str]:
+        return await self.run(calls.remove_context(name))
+
+    async def toast(self, content: str | Content | Mapping[str, Any], *, after: float | None = 2.0,
+                    position: OverlayPosition = "top", **presentation: Any) -> Presented:
+        """As :meth:`Client.toast`."""
+        return await self.run(calls.present(toast(content, after=after, position=position, **presentation)))
 
     async def subscribe(self, topics: Iterable[Topic] = ALL_TOPICS) -> "AsyncSubscription":
         topics = tuple(topics)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Iterable, Mapping, Optional, TypeVar
 
-from .types import (Activated, Container, Content, EntryUpdate, Hello, Key, KeyResult, Presentation, Presented,
-                    Snapshot, StackEntry, SwipeResult, TapResult, Timing, Topic, Transition, Updated)
+from .types import (Activated, Container, Content, EntryUpdate, Hello, Key, KeyResult, Presentation, Presented, Rect,
+                    Snapshot, StackEntry, SwipeResult, TapResult, Timing, Topic, Transition, Updated, parse_contexts)
 
 T = TypeVar("T")
 
@@ -102,6 +102,26 @@ def dismiss_all(animated: bool | None = None) -> Call[list[str]]:
 
 def stack() -> Call[list[StackEntry]]:
     return Call("stack", None, lambda r: [StackEntry.from_json(e) for e in r.get("entries", [])])
+
+
+def contexts() -> Call[dict[str, Rect]]:
+    """The presentation contexts by name (``stack``'s ``contexts``)."""
+    return Call("stack", None, lambda r: parse_contexts(r.get("contexts")))
+
+
+def define_context(name: str, frame: Rect | Mapping[str, float] | tuple[float, float, float, float], *,
+                   duration: float | None = None, output: str | None = None) -> Call[dict[str, Rect]]:
+    """Names (or moves, or resizes) a rectangle of the screen entries can be presented in
+    (``context=name`` on present); its entries follow over ``duration`` seconds. The result:
+    every context by name."""
+    return Call("defineContext", _options(name=name, frame=Rect.of(frame).to_json(), duration=duration, output=output),
+                lambda r: parse_contexts(r.get("contexts")))
+
+
+def remove_context(name: str) -> Call[list[str]]:
+    """Takes context ``name`` away; its entries leave with reason ``contextGone``. The result:
+    the ids that leave."""
+    return Call("removeContext", {"name": name}, _ids)
 
 
 def subscribe(topics: Iterable[Topic]) -> Call[Snapshot]:

@@ -33,8 +33,8 @@ from . import _wire, calls
 from .calls import Call
 from .errors import ConnectError, Disconnected, ProtocolError, RPCError
 from .types import (ActionEvent, Activated, Container, Content, EntryUpdate, Event, Hello, Key, KeyResult,
-                    Presentation, Presented, ShouldDismiss, Snapshot, StackEntry, SwipeResult, TapResult, Timing,
-                    Topic, Transition, Updated, ALL_TOPICS)
+                    OverlayPosition, Presentation, Presented, Rect, ShouldDismiss, Snapshot, StackEntry, SwipeResult,
+                    TapResult, Timing, Topic, Transition, Updated, ALL_TOPICS, toast)
 
 T = TypeVar("T")
 
@@ -177,6 +177,27 @@ class Client:
 
     def stack(self) -> list[StackEntry]:
         return self.run(calls.stack())
+
+    def contexts(self) -> dict[str, Rect]:
+        """The presentation contexts by name."""
+        return self.run(calls.contexts())
+
+    def define_context(self, name: str, frame: Rect | Mapping[str, float] | tuple[float, float, float, float], *,
+                       duration: float | None = None, output: str | None = None) -> dict[str, Rect]:
+        """Names (or moves) a rectangle entries can be presented in (``present(context=name)``);
+        returns every context by name."""
+        return self.run(calls.define_context(name, frame, duration=duration, output=output))
+
+    def remove_context(self, name: str) -> list[str]:
+        """Takes context ``name`` away; its entries leave with reason ``contextGone`` (returned)."""
+        return self.run(calls.remove_context(name))
+
+    def toast(self, content: str | Content | Mapping[str, Any], *, after: float | None = 2.0,
+              position: OverlayPosition = "top", **presentation: Any) -> Presented:
+        """Presents a toast (:func:`presentd.toast`): an overlay at ``position`` that leaves
+        ``after`` seconds after it presented. It belongs to this connection: closing the
+        client takes it away."""
+        return self.run(calls.present(toast(content, after=after, position=position, **presentation)))
 
     def subscribe(self, topics: Iterable[Topic] = ALL_TOPICS) -> "Subscription":
         """Subscribes; the result holds the snapshot and iterates over the events."""

@@ -24,6 +24,15 @@ TransitionType = Literal["coverVertical", "coverVerticalFromTop", "coverHorizont
                          "coverHorizontalFromRight", "slide", "crossDissolve", "flipHorizontal", "zoom"]
 TimingName = Literal["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "system"]
 Topic = Literal["frames", "lifecycle", "stack", "statusBar"]
+#: The band an entry is drawn and arbitrated in, bottom to top: the modal stack, banners
+#: and toasts (never dimming, never taking a tap outside themselves), a modal stack above all.
+Level = Literal["normal", "overlay", "alert"]
+LEVELS: tuple[Level, ...] = ("normal", "overlay", "alert")
+#: What a tap outside an entry does: swallowed, dismisses it (reason ``tap``), or passes
+#: through to what lies below (the dimming still draws).
+Interaction = Literal["absorb", "dismiss", "forward"]
+#: Where an overlay sits in the safe area.
+OverlayPosition = Literal["top", "bottom", "center"]
 ALL_TOPICS: tuple[Topic, ...] = ("frames", "lifecycle", "stack", "statusBar")
 STYLE_NAMES: tuple[StyleName, ...] = ("fullScreen", "overFullScreen", "alert", "popup", "topHalf", "bottomHalf")
 TRANSITION_TYPES: tuple[TransitionType, ...] = (
@@ -137,6 +146,11 @@ class Presentation(TypedDict, total=False):
     priority: int
     precedence: Literal["enqueue", "override"]
     dimsPresenterTint: bool
+    level: Level
+    interaction: Interaction
+    position: OverlayPosition  # overlays only
+    margin: float  # overlays only: points from the safe area's edge
+    context: str  # a presentation context the shell defined (define_context)
 
 
 class EntryUpdate(TypedDict, total=False):
@@ -167,6 +181,32 @@ def transition(type: TransitionType = "coverVertical", duration: float | None = 
     if timing is not None:
         t["timing"] = timing
     return t
+
+
+#: What :func:`toast` sizes a toast by: its height, and its distance from the safe area's sides.
+TOAST_HEIGHT = 56.0
+TOAST_SIDE_MARGIN = 16.0
+
+
+def toast(content: Union[str, "Content", Mapping[str, Any]], *, after: float | None = 2.0,
+          position: OverlayPosition = "top", margin: float | None = None, height: float = TOAST_HEIGHT,
+          **presentation: Any) -> Presentation:
+    """A toast's ``present`` params: an overlay at ``position`` as wide as the safe area less
+    16 points a side, ``height`` points tall, gone ``after`` seconds after it presented
+    (None: it stays), coming in from its edge (fading in at the centre). ``presentation``
+    adds any other ``present`` params and wins."""
+    p: Presentation = {
+        "level": "overlay", "position": position, "content": content, "respectsSafeArea": True,
+        "style": {"type": "custom", "width": {"sideMargin": TOAST_SIDE_MARGIN}, "height": {"points": height}},
+        "transition": {"type": {"top": "coverVerticalFromTop", "bottom": "coverVertical"}.get(position, "crossDissolve"),
+                       "duration": 0.25},
+    }
+    if after is not None:
+        p["autoDismiss"] = {"after": after}
+    if margin is not None:
+        p["margin"] = margin
+    p.update(presentation)  # type: ignore[typeddict-item]
+    return p
 
 
 def bezier(x1: float, y1: float, x2: float, y2: float) -> BezierTiming:
@@ -386,6 +426,23 @@ class Rect:
     def max_y(self) -> float:
         return self.y + self.height
 
+    @staticmethod
+    def of(value: "Rect | Mapping[str, Any] | tuple[float, float, float, float]") -> "Rect":
+        """A Rect from a Rect, a ``{x, y, width, height}`` mapping or an ``(x, y, w, h)`` tuple."""
+        if isinstance(value, Rect):
+            return value
+        if isinstance(value, Mapping):
+            return Rect.from_json(value)
+        x, y, w, h = value
+        return Rect(float(x), float(y), float(w), float(h))
+
+    def to_json(self) -> dict:
+        return {"x": self.x, "y": self.y, "width": self.width, "height": self.height}
+
+    def contains(self, x: float, y: float) -> bool:
+        """The point is inside (the right and bottom edges are outside, as for taps)."""
+        return self.x <= x < self.max_x and self.y <= y < self.max_y
+
     def scaled(self, factor: float) -> "Rect":
         """This rect scaled by ``factor`` about its centre (how ``Layer.scale`` applies)."""
         w, h = self.width * factor, self.height * factor
@@ -416,7 +473,10 @@ class Layer:
     and ``rotation`` (about the vertical axis, radians). A content layer names the
     revision of its entry's content to draw (``content_revision``); the content itself
     is in the entry (:class:`StackEntry`, ``willPresent``/``updated``/``adapted``
-    :class:`Lifecycle` events) — :class:`Contents` keeps it for a renderer."""
+    :class:`Lifecycle` events) — :class:`Contents` keeps it for a renderer. ``level`` is
+    the entry's band (frames list normal, then overlay, then alert layers); ``clip``, when
+    the entry is in a presentation context, is the context's rectangle: draw the layer only
+    inside it."""
     id: str
     role: Literal["dimming", "content"]
     frame: Rect
@@ -429,13 +489,17 @@ class Layer:
     shadow: Mapping[str, Any] | None = None
     content_revision: int | None = None
     tint_dimmed: bool = False
+    level: Level = "normal"
+    clip: Rect | None = None
 
     @staticmethod
     def from_json(o: Mapping[str, Any]) -> "Layer":
+        clip = o.get("clip")
         return Layer(str(o.get("id", "")), o.get("role", "content"), Rect.from_json(o.get("frame") or {}),
                      _num(o, "alpha", 1.0), _num(o, "scale", 1.0), _num(o, "rotation"),
                      _num(o, "cornerRadius"), o.get("color"), o.get("blur"), o.get("shadow"),
-                     _int_or_none(o.get("contentRevision")), bool(o.get("tintDimmed", False)))
+                     _int_or_none(o.get("contentRevision")), bool(o.get("tintDimmed", False)),
+                     o.get("level", "normal"), Rect.from_json(clip) if isinstance(clip, Mapping) else None)
 
     @property
     def visible_frame(self) -> Rect:
@@ -455,7 +519,9 @@ def _layers(items: Any) -> tuple[Layer, ...]:
 class StackEntry:
     """An entry of the stack. ``content`` is what it shows now (a label, a
     :class:`Content`, or None; a replacement's while adapted), at revision
-    ``content_revision`` — the number its content layer carries in frames."""
+    ``content_revision`` — the number its content layer carries in frames. ``level`` is its
+    band; ``position`` is where an overlay sits (None for the other levels); ``context``
+    names the presentation context it is in, if any."""
     id: str
     owner: int
     state: Literal["queued", "presenting", "presented", "dismissing"]
@@ -468,6 +534,9 @@ class StackEntry:
     content_revision: int | None = None
     preferred_content_size: Mapping[str, float] | None = None
     auto_dismiss: Mapping[str, Any] | None = None
+    level: Level = "normal"
+    position: OverlayPosition | None = None
+    context: str | None = None
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     @staticmethod
@@ -476,11 +545,16 @@ class StackEntry:
                           Rect.from_json(o.get("frame") or {}), int(o.get("priority", 0)),
                           bool(o.get("adapted", False)), o.get("kind"), parse_content(o.get("content")),
                           _int_or_none(o.get("contentRevision")), o.get("preferredContentSize"),
-                          o.get("autoDismiss"), o)
+                          o.get("autoDismiss"), o.get("level", "normal"), o.get("position"), o.get("context"), o)
 
 
 def _entries(items: Any) -> tuple[StackEntry, ...]:
     return tuple(StackEntry.from_json(o) for o in items or ())
+
+
+def parse_contexts(o: Any) -> dict[str, Rect]:
+    """A ``contexts`` member (``stack``, the snapshot, ``defineContext``): each context's rectangle by name."""
+    return {str(name): Rect.from_json(r) for name, r in o.items() if isinstance(r, Mapping)} if isinstance(o, Mapping) else {}
 
 
 @dataclass(frozen=True)
@@ -539,8 +613,8 @@ CONTENT_EVENTS: tuple[str, ...] = ("willPresent", "updated", "adapted")
 class Lifecycle:
     """``lifecycle``: queued, willPresent, didPresent, willDismiss, didDismiss, adapted or
     updated. ``reason`` (willDismiss, didDismiss): ``request``, ``tap``, ``swipe``,
-    ``ownerGone``, ``preempted``, ``action`` (then ``action`` names it), ``key`` or
-    ``timeout``. ``content`` and ``content_revision`` (willPresent, updated, adapted): what
+    ``ownerGone``, ``preempted``, ``contextGone`` (its presentation context was removed),
+    ``action`` (then ``action`` names it), ``key`` or ``timeout``. ``content`` and ``content_revision`` (willPresent, updated, adapted): what
     the entry shows from now on — None when it shows nothing (:attr:`carries_content`)."""
     seq: int
     id: str
@@ -681,7 +755,7 @@ class Presented:
 @dataclass(frozen=True)
 class Snapshot:
     """``subscribe``'s result: the full state to start from, and the event ``seq`` it is at
-    (events with a higher seq come after it)."""
+    (events with a higher seq come after it). ``contexts``: the presentation contexts by name."""
     seq: int
     time: float
     container: Container
@@ -689,6 +763,7 @@ class Snapshot:
     status_bar: Mapping[str, Any]
     layers: tuple[Layer, ...]
     animating: bool
+    contexts: Mapping[str, Rect] = field(default_factory=dict)
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     @staticmethod
@@ -696,21 +771,27 @@ class Snapshot:
         s = o.get("snapshot") or {}
         return Snapshot(int(o.get("seq", 0)), _num(s, "time"), Container.from_json(s.get("container") or {}),
                         _entries(s.get("entries")), dict(s.get("statusBar") or {}), _layers(s.get("layers")),
-                        bool(s.get("animating", False)), o)
+                        bool(s.get("animating", False)), parse_contexts(s.get("contexts")), o)
 
 
 @dataclass(frozen=True)
 class TapResult:
-    """What a tap hit (``content``, ``dimming`` or ``none``) and whether it dismissed;
+    """What a tap hit (``content``, ``dimming`` or ``none``) and whether it dismissed: the
+    entry ``id`` that took it, the ``role`` of its layer that was hit and its ``level`` —
+    or ``forwarded`` when no entry took it and it falls through to the app underneath.
     ``confirmation`` says how the owner's ``shouldDismiss`` went, when it was asked."""
     part: Literal["content", "dimming", "none"]
     dismissed: bool
     id: str | None = None
     confirmation: str | None = None
+    role: Literal["content", "dimming"] | None = None
+    level: Level | None = None
+    forwarded: bool = False
 
     @staticmethod
     def from_json(o: Mapping[str, Any]) -> "TapResult":
-        return TapResult(o.get("part", "none"), bool(o.get("dismissed", False)), o.get("id"), o.get("confirmation"))
+        return TapResult(o.get("part", "none"), bool(o.get("dismissed", False)), o.get("id"), o.get("confirmation"),
+                         o.get("role"), o.get("level"), bool(o.get("forwarded", False)))
 
 
 @dataclass(frozen=True)
