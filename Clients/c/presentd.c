@@ -640,6 +640,71 @@ int presentd_focus(presentd_client *c, const char *id, const char *field, int ti
     return presentd_call(c, "focus", params, NULL, timeout_ms, err);
 }
 
+int presentd_tap(presentd_client *c, double x, double y, presentd_tap_result *out, int timeout_ms,
+                 presentd_error *err) {
+    if (out) memset(out, 0, sizeof *out);
+    json_object *params = json_object_new_object(), *result = NULL;
+    json_object_object_add(params, "x", json_object_new_double(x));
+    json_object_object_add(params, "y", json_object_new_double(y));
+    int status = presentd_call(c, "tap", params, &result, timeout_ms, err);
+    if (status) return status;
+    if (!out) { json_object_put(result); return 0; }
+    *out = (presentd_tap_result){
+        .part = string_member(result, "part"), .dismissed = bool_member(result, "dismissed", 0),
+        .id = string_member(result, "id"), .role = string_member(result, "role"),
+        .level = string_member(result, "level"), .forwarded = bool_member(result, "forwarded", 0),
+        .confirmation = string_member(result, "confirmation"), .result = result,
+    };
+    return 0;
+}
+
+void presentd_tap_result_clear(presentd_tap_result *out) {
+    if (!out) return;
+    json_object_put(out->result);
+    memset(out, 0, sizeof *out);
+}
+
+/* Calls method and hands out its result's member `key` (a reference of the caller's own),
+ * or the whole result when key is NULL; *out may be NULL to discard it. */
+static int call_for_member(presentd_client *c, const char *method, json_object *params, const char *key,
+                           json_object **out, int timeout_ms, presentd_error *err) {
+    json_object *result = NULL, *member = NULL;
+    if (out) *out = NULL;
+    int status = presentd_call(c, method, params, &result, timeout_ms, err);
+    if (status) return status;
+    if (out) {
+        if (key && json_object_object_get_ex(result, key, &member)) *out = json_object_get(member);
+        else if (!key) *out = json_object_get(result);
+    }
+    json_object_put(result);
+    return 0;
+}
+
+int presentd_define_context(presentd_client *c, const char *name, presentd_rect frame, double duration,
+                            const char *output, json_object **contexts, int timeout_ms, presentd_error *err) {
+    if (contexts) *contexts = NULL;
+    if (!name) return fail(err, PRESENTD_ERR_USAGE, "defineContext needs a name");
+    json_object *params = json_object_new_object(), *rect = json_object_new_object();
+    json_object_object_add(params, "name", json_object_new_string(name));
+    json_object_object_add(rect, "x", json_object_new_double(frame.x));
+    json_object_object_add(rect, "y", json_object_new_double(frame.y));
+    json_object_object_add(rect, "width", json_object_new_double(frame.width));
+    json_object_object_add(rect, "height", json_object_new_double(frame.height));
+    json_object_object_add(params, "frame", rect);
+    if (duration >= 0) json_object_object_add(params, "duration", json_object_new_double(duration));
+    if (output) json_object_object_add(params, "output", json_object_new_string(output));
+    return call_for_member(c, "defineContext", params, NULL, contexts, timeout_ms, err);
+}
+
+int presentd_remove_context(presentd_client *c, const char *name, json_object **dismissed, int timeout_ms,
+                            presentd_error *err) {
+    if (dismissed) *dismissed = NULL;
+    if (!name) return fail(err, PRESENTD_ERR_USAGE, "removeContext needs a name");
+    json_object *params = json_object_new_object();
+    json_object_object_add(params, "name", json_object_new_string(name));
+    return call_for_member(c, "removeContext", params, "dismissed", dismissed, timeout_ms, err);
+}
+
 int presentd_action_of(const presentd_event *ev, presentd_action_event *out) {
     memset(out, 0, sizeof *out);
     if (!ev || strcmp(ev->method, "action") != 0 || !ev->params) return 0;
@@ -746,8 +811,26 @@ size_t presentd_entries(json_object *obj, presentd_entry *out, size_t max) {
             .width = presentd_number(frame, "width"), .height = presentd_number(frame, "height"),
             .priority = (int)int_member(e, "priority"), .adapted = bool_member(e, "adapted", 0),
             .kind = string_member(e, "kind"), .content_revision = int_member(e, "contentRevision"),
+            .level = string_member(e, "level"), .position = string_member(e, "position"),
+            .context = string_member(e, "context"),
         };
         entry->has_content = presentd_content_of(e, &entry->content);
+    }
+    return n;
+}
+
+static presentd_rect rect_of(json_object *o) {
+    return (presentd_rect){ presentd_number(o, "x"), presentd_number(o, "y"), presentd_number(o, "width"),
+                            presentd_number(o, "height") };
+}
+
+size_t presentd_contexts(json_object *obj, presentd_context *out, size_t max) {
+    json_object *contexts = object_member(obj, "contexts");
+    size_t n = 0;
+    if (!contexts) return 0;
+    json_object_object_foreach(contexts, name, frame) {
+        if (n < max) out[n] = (presentd_context){ name, rect_of(frame) };
+        n++;
     }
     return n;
 }
@@ -767,7 +850,7 @@ size_t presentd_frame_layers(json_object *params, presentd_layer *out, size_t ma
         return 0;
     size_t n = json_object_array_length(layers);
     for (size_t i = 0; i < n && i < max; i++) {
-        json_object *l = json_object_array_get_idx(layers, i), *frame = NULL;
+        json_object *l = json_object_array_get_idx(layers, i), *frame = NULL, *clip = object_member(l, "clip");
         json_object_object_get_ex(l, "frame", &frame);
         const char *role = string_member(l, "role");
         out[i] = (presentd_layer){
@@ -778,6 +861,8 @@ size_t presentd_frame_layers(json_object *params, presentd_layer *out, size_t ma
             .alpha = presentd_number(l, "alpha"), .scale = presentd_number(l, "scale"),
             .rotation = presentd_number(l, "rotation"), .corner_radius = presentd_number(l, "cornerRadius"),
             .color = string_member(l, "color"), .content_revision = int_member(l, "contentRevision"),
+            .level = string_member(l, "level"), .has_clip = clip != NULL,
+            .clip = clip ? rect_of(clip) : (presentd_rect){ 0, 0, 0, 0 },
         };
     }
     return n;

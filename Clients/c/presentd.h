@@ -28,6 +28,11 @@
  * needed): presentd_next_answer() waits for it, presentd_action_of() reads it. What a
  * renderer or shell sends is presentd_activate() and presentd_key().
  *
+ * Levels and contexts: layers and entries name their level ("normal", "overlay",
+ * "alert"); a layer in a presentation context carries its clip. A shell names contexts
+ * with presentd_define_context() and takes them away with presentd_remove_context();
+ * presentd_tap() says who took a tap, or that it was forwarded to the app underneath.
+ *
  * Ownership follows json-c: params passed in are consumed (json_object_put), results
  * and event params handed out belong to the caller. Not thread-safe: one thread per
  * client. Protocol: docs/PROTOCOL.md.
@@ -82,7 +87,13 @@ typedef struct presentd_event {
     json_object *params; /* owned: release with presentd_event_clear() */
 } presentd_event;
 
-/* One layer of a frame (strings point into the event's params: valid until it is cleared). */
+/* A rectangle in the container's points: origin top-left, y downwards. */
+typedef struct presentd_rect {
+    double x, y, width, height;
+} presentd_rect;
+
+/* One layer of a frame (strings point into the event's params: valid until it is cleared).
+ * Frames list them bottom to top: the normal level's, then the overlays', then the alert level's. */
 typedef struct presentd_layer {
     const char *id;
     int dimming;                  /* 1: the dimming layer, 0: content */
@@ -92,6 +103,9 @@ typedef struct presentd_layer {
     int64_t content_revision;     /* content: the revision of the entry's content to draw (what
                                      presentd_entry.content_revision and lifecycle events name); 0 for dimming.
                                      Frames never carry the content itself. */
+    const char *level;            /* "normal", "overlay" or "alert": the entry's band */
+    int has_clip;                 /* 1: the entry is in a presentation context; draw it only inside clip */
+    presentd_rect clip;           /* the context's rectangle (zero when has_clip is 0) */
 } presentd_layer;
 
 /* -- What an entry shows ----------------------------------------------------------------
@@ -158,11 +172,27 @@ typedef struct presentd_entry {
     int has_content;              /* 0: it shows nothing */
     presentd_content content;     /* what it shows now (a replacement's while adapted) */
     int64_t content_revision;     /* the revision its content layer names in frames */
+    const char *level;            /* "normal", "overlay" or "alert" */
+    const char *position;         /* an overlay's: "top", "bottom" or "center"; else NULL */
+    const char *context;          /* the presentation context it is in, or NULL */
 } presentd_entry;
 
 /* The entries of obj: a "stack" result or event's params, or a subscribe result's
  * "snapshot", bottom to top: fills at most max, returns how many there are. */
 size_t presentd_entries(json_object *obj, presentd_entry *out, size_t max);
+
+/* -- Presentation contexts ---------------------------------------------------------------
+ * A named rectangle of the screen (one app's window area, say) in which entries can be
+ * presented: "context": NAME on present. A shell defines and removes them. */
+
+typedef struct presentd_context {
+    const char *name;             /* points into the JSON it was read from */
+    presentd_rect frame;
+} presentd_context;
+
+/* The contexts of obj: a "stack" or defineContext result, or a subscribe result's
+ * "snapshot" (in the daemon's order): fills at most max, returns how many there are. */
+size_t presentd_contexts(json_object *obj, presentd_context *out, size_t max);
 
 /* -- Answers ------------------------------------------------------------------------------ */
 
@@ -257,6 +287,36 @@ int presentd_activate(presentd_client *c, const char *id, const char *action,
  * entry has it, nothing happens (answer->handled 0). */
 int presentd_key(presentd_client *c, const char *key, const char *id, const presentd_field_value *fields,
                  size_t n_fields, presentd_answer *answer, int timeout_ms, presentd_error *err);
+
+/* What a tap hit. part: "content", "dimming" or "none"; id, role ("content" or "dimming")
+ * and level name the entry that took it, or forwarded is 1 when none did and it falls
+ * through to the app underneath. */
+typedef struct presentd_tap_result {
+    const char *part;
+    int dismissed;                /* the tap dismissed the entry */
+    const char *id, *role, *level;  /* NULL when forwarded */
+    int forwarded;
+    const char *confirmation;     /* when the owner was asked (confirmDismiss), else NULL */
+    json_object *result;          /* owned, the strings point into it: release with presentd_tap_result_clear() */
+} presentd_tap_result;
+
+/* A tap at (x, y) of the screen. out may be NULL. */
+int presentd_tap(presentd_client *c, double x, double y, presentd_tap_result *out, int timeout_ms,
+                 presentd_error *err);
+
+void presentd_tap_result_clear(presentd_tap_result *out);
+
+/* Names (or moves, or resizes) context `name`; its entries follow over duration seconds
+ * (< 0: the daemon's default). output: the screen, or NULL for the default one. contexts
+ * may be NULL; else *contexts is the result, every context by name (read it with
+ * presentd_contexts), owned by the caller. */
+int presentd_define_context(presentd_client *c, const char *name, presentd_rect frame, double duration,
+                            const char *output, json_object **contexts, int timeout_ms, presentd_error *err);
+
+/* Takes context `name` away: its entries leave with reason "contextGone". dismissed may
+ * be NULL; else *dismissed is the JSON array of the ids that leave, owned by the caller. */
+int presentd_remove_context(presentd_client *c, const char *name, json_object **dismissed, int timeout_ms,
+                            presentd_error *err);
 
 /* Field `field` of entry id has focus (NULL: none has): an autoDismiss countdown holds. */
 int presentd_focus(presentd_client *c, const char *id, const char *field, int timeout_ms, presentd_error *err);

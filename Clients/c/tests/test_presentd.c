@@ -549,6 +549,111 @@ static void test_should_dismiss_names_the_action(daemon_proc *d) {
     presentd_close(owner);
 }
 
+/* -- Levels and contexts ------------------------------------------------------------------ */
+
+static int same_rect(presentd_rect a, presentd_rect b) {
+    return a.x == b.x && a.y == b.y && a.width == b.width && a.height == b.height;
+}
+
+static int str_is(const char *s, const char *expected) {
+    return s && expected ? strcmp(s, expected) == 0 : s == expected;
+}
+
+/* What the last frame before a sync showed of a sheet in a context and a toast above it. */
+struct scene { int frames, sheet_clipped, sheet_levels_normal, toast_overlay, toast_dimming, toast_clipped, order_ok; };
+
+static void look_at_scene(json_object *params, void *user) {
+    struct scene *s = user;
+    presentd_layer layers[8];
+    size_t n = presentd_frame_layers(params, layers, 8);
+    const presentd_rect mail = { 0, 100, 390, 600 };
+    *s = (struct scene){ .frames = s->frames + 1, .order_ok = n == 3 };
+    for (size_t i = 0; i < n && i < 8; i++) {
+        presentd_layer *l = &layers[i];
+        if (str_is(l->id, "compose")) {
+            s->sheet_clipped += l->has_clip && same_rect(l->clip, mail);
+            s->sheet_levels_normal += str_is(l->level, "normal");
+            if (l->dimming) s->sheet_clipped += same_rect((presentd_rect){ l->x, l->y, l->width, l->height }, mail);
+        } else if (str_is(l->id, "saved")) {
+            s->toast_overlay += str_is(l->level, "overlay");
+            s->toast_dimming += l->dimming;
+            s->toast_clipped += l->has_clip;
+            s->order_ok = s->order_ok && i == n - 1;  /* the overlay level is drawn above the normal one */
+        }
+    }
+}
+
+/* Counts the willDismiss events of entry "compose" with reason contextGone. */
+static void look_for_context_gone(json_object *params, void *user) {
+    json_object *v;
+    const char *id = json_object_object_get_ex(params, "id", &v) ? json_object_get_string(v) : NULL;
+    const char *event = json_object_object_get_ex(params, "event", &v) ? json_object_get_string(v) : NULL;
+    const char *reason = json_object_object_get_ex(params, "reason", &v) ? json_object_get_string(v) : NULL;
+    if (str_is(id, "compose") && str_is(event, "willDismiss") && str_is(reason, "contextGone")) ++*(int *)user;
+}
+
+static void test_levels_taps_and_contexts(daemon_proc *d) {
+    presentd_client *shell = connect_or_die(d), *app = connect_or_die(d), *renderer = connect_or_die(d);
+    presentd_error err;
+    json_object *r = NULL;
+    presentd_context contexts[4];
+    const presentd_rect mail = { 0, 100, 390, 600 };
+    if (CHECK_OK(presentd_define_context(shell, "mail", mail, -1, NULL, &r, WAIT_MS, &err), &err)) {
+        CHECK(presentd_contexts(r, contexts, 4) == 1);
+        CHECK(str_is(contexts[0].name, "mail") && same_rect(contexts[0].frame, mail));
+        json_object_put(r);
+    }
+    CHECK_OK(presentd_call_json(renderer, "subscribe", "{\"topics\":[\"frames\",\"lifecycle\"]}", NULL, WAIT_MS, &err), &err);
+    CHECK_OK(presentd_call_json(app, "present", "{\"id\":\"compose\",\"style\":\"bottomHalf\",\"context\":\"mail\","
+                                "\"transition\":{\"duration\":0}}", NULL, WAIT_MS, &err), &err);
+    CHECK_OK(presentd_call_json(app, "present", "{\"id\":\"saved\",\"level\":\"overlay\",\"content\":\"Saved\","
+                                "\"style\":{\"type\":\"custom\",\"width\":{\"points\":300},\"height\":{\"points\":50}},"
+                                "\"transition\":{\"duration\":0}}", NULL, WAIT_MS, &err), &err);
+    CHECK_OK(presentd_call_json(app, "advance", "{\"seconds\":0.1}", NULL, WAIT_MS, &err), &err);
+    struct scene scene = { 0 };
+    CHECK(drain(renderer, "frame", look_at_scene, &scene) >= 1);
+    CHECK(scene.order_ok && scene.sheet_clipped == 3 && scene.sheet_levels_normal == 2);
+    CHECK(scene.toast_overlay == 1 && scene.toast_dimming == 0 && scene.toast_clipped == 0);
+    if (CHECK_OK(presentd_call_json(renderer, "stack", NULL, &r, WAIT_MS, &err), &err)) {
+        presentd_entry entries[4];
+        CHECK(presentd_entries(r, entries, 4) == 2);
+        CHECK(str_is(entries[0].id, "compose") && str_is(entries[0].level, "normal"));
+        CHECK(str_is(entries[0].context, "mail") && entries[0].position == NULL);
+        CHECK(entries[0].y >= 100 && entries[0].y + entries[0].height <= 700);
+        CHECK(str_is(entries[1].id, "saved") && str_is(entries[1].level, "overlay"));
+        CHECK(str_is(entries[1].position, "top") && entries[1].context == NULL);
+        CHECK(presentd_contexts(r, contexts, 4) == 1);
+        json_object_put(r);
+    }
+    /* The toast takes a tap on itself; outside the context, above it, nothing does. */
+    presentd_tap_result tap;
+    if (CHECK_OK(presentd_tap(shell, 195, 80, &tap, WAIT_MS, &err), &err)) {
+        CHECK(str_is(tap.part, "content") && str_is(tap.id, "saved") && str_is(tap.role, "content"));
+        CHECK(str_is(tap.level, "overlay") && !tap.forwarded && !tap.dismissed);
+        presentd_tap_result_clear(&tap);
+    }
+    if (CHECK_OK(presentd_tap(shell, 10, 40, &tap, WAIT_MS, &err), &err)) {
+        CHECK(str_is(tap.part, "none") && tap.forwarded && tap.id == NULL && tap.level == NULL);
+        presentd_tap_result_clear(&tap);
+    }
+    if (CHECK_OK(presentd_remove_context(shell, "mail", &r, WAIT_MS, &err), &err)) {
+        CHECK(json_object_is_type(r, json_type_array) && json_object_array_length(r) == 1);
+        CHECK(str_is(json_object_get_string(json_object_array_get_idx(r, 0)), "compose"));
+        json_object_put(r);
+    }
+    int gone = 0;
+    CHECK(drain(renderer, "lifecycle", look_for_context_gone, &gone) >= 1 && gone == 1);
+    CHECK(presentd_remove_context(shell, "mail", NULL, WAIT_MS, &err) == PRESENTD_ERR_RPC);
+    CHECK(err.code == PRESENTD_INVALID_PARAMS);
+    if (CHECK_OK(presentd_call_json(renderer, "stack", NULL, &r, WAIT_MS, &err), &err)) {
+        CHECK(presentd_contexts(r, contexts, 4) == 0);
+        json_object_put(r);
+    }
+    presentd_close(shell);
+    presentd_close(app);
+    presentd_close(renderer);
+}
+
 static void test_shutdown(void) {
     daemon_proc d;
     if (!CHECK(start_daemon(&d, "monotonic") == 0)) return;
@@ -633,6 +738,10 @@ int main(int argc, char **argv) {
     RUN("next answer: the entry leaves", test_next_answer_sees_the_entry_leave_and_keeps_other_events(&conversation));
     RUN("shouldDismiss names the action", test_should_dismiss_names_the_action(&conversation));
     stop_daemon(&conversation);
+    daemon_proc levels;
+    if (start_daemon(&levels, "manual")) { printf("cannot start presentd\n"); return 1; }
+    RUN("levels, taps and contexts", test_levels_taps_and_contexts(&levels));
+    stop_daemon(&levels);
     RUN("shutdown", test_shutdown());
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
