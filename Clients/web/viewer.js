@@ -9,32 +9,74 @@
 // here by entry id and revision. A content object is drawn as a dialog: title, message,
 // icon, fields, progress, an embedded-surface placeholder and buttons; its buttons send
 // activate, Escape and Enter send key, its fields report focus.
+//
+// Every output (screen) of the daemon gets a panel of its own, with its own frames, status
+// bar, contexts and stack; "main" always exists. Layers are drawn in frame order — the
+// normal level, then overlays, then the alert level — and only a modal entry (normal or
+// alert level) makes what lies below it inert: an overlay never does. A layer with `clip`
+// (an entry in a presentation context) is drawn inside a wrapper that clips it to the
+// context, and every context is outlined and labelled. A tap the daemon forwarded to the
+// app underneath is marked where it landed.
 "use strict";
 
 // Content without a colour of its own is filled from its id (as presentd.render does).
 const PALETTE = ["#0a84ff", "#30d158", "#ff9f0a", "#bf5af2", "#ff375f", "#64d2ff", "#ffd60a", "#5e5ce6"];
 const $ = (id) => document.getElementById(id);
+const MAIN = "main";
+// Drawing order of the levels, bottom to top.
+const LEVELS = ["normal", "overlay", "alert"];
+
+/** One screen of the daemon, as last drawn in its panel. */
+function makeOutput(name) {
+  return {
+    name,
+    seq: 0,            // the last frame drawn (0: the snapshot)
+    time: 0,           // its time
+    fps: 60,
+    container: { width: 390, height: 844, safeArea: { top: 47 } },
+    zoom: 1,
+    layers: [],        // as last drawn
+    entries: [],
+    contexts: {},      // name → {x, y, width, height}
+    statusBar: { style: "default", hidden: false },
+    panel: null,       // its elements: {root, screen, presenter, statusbar, name}
+  };
+}
 
 const viewer = (window.presentdViewer = {
   ready: false,      // subscribed and the snapshot drawn
-  seq: 0,            // the last frame drawn (0: the snapshot)
-  time: 0,           // its time
   clock: null,       // "monotonic" or "manual"
-  fps: 60,
-  container: { width: 390, height: 844, safeArea: { top: 47 } },
-  zoom: 1,
-  layers: [],        // as last drawn
-  entries: [],
+  outputs: new Map(),    // name → output (makeOutput); "main" first
   contents: new Map(),   // entry id → Map(contentRevision → content: string, object or null)
   focus: null,       // the last focus sent: {id, field (null: none), answered}
   failures: [],      // requests the daemon refused, as logged
-  statusBar: { style: "default", hidden: false },
-  /** Where the container is on the page: CSS pixels of its origin, and pixels per point. */
-  geometry() {
-    const r = $("screen").getBoundingClientRect();
-    return { left: r.left + $("screen").clientLeft, top: r.top + $("screen").clientTop, zoom: viewer.zoom };
+  taps: [],          // the replies to the taps this page sent: {output, x, y, result}
+  forwarded: [],     // the taps among them that fell through to the app: {output, x, y}
+  /** Where output `name`'s container is on the page: CSS pixels of its origin, and pixels per point. */
+  geometry(name = MAIN) {
+    const output = viewer.outputs.get(name);
+    const screen = output.panel.screen;
+    const r = screen.getBoundingClientRect();
+    return { left: r.left + screen.clientLeft, top: r.top + screen.clientTop, zoom: output.zoom };
+  },
+  output(name) {
+    return viewer.outputs.get(name);
   },
 });
+// The main output's state, as the page had it before there were several outputs.
+for (const field of ["seq", "time", "fps", "container", "zoom", "layers", "entries", "contexts", "statusBar"]) {
+  Object.defineProperty(viewer, field, {
+    get: () => viewer.outputs.get(MAIN)[field],
+    set: (value) => { viewer.outputs.get(MAIN)[field] = value; },
+    enumerable: true,
+  });
+}
+
+/** `params` for a request about output `name`: `output` is named only when it is not main
+ * (the default, and the only screen of a daemon that has no outputs). */
+function on(name, params = {}) {
+  return name && name !== MAIN ? { ...params, output: name } : params;
+}
 
 // MARK: JSON-RPC over the WebSocket
 
@@ -113,15 +155,9 @@ function contentFor(id, revision) {
   return { revision: latest, content: revisions.get(latest) };
 }
 
-function storeEntries(entries) {
-  for (const e of entries) storeContent(e.id, e.contentRevision, e.content);
-  const present = new Set(entries.map((e) => e.id));
-  for (const id of viewer.contents.keys()) if (!present.has(id)) viewer.contents.delete(id);
-}
-
 // MARK: Drawing
 
-const layerElements = new Map();
+const layerElements = new Map();   // entry id + role → its element (ids are unique across outputs)
 const COLOUR = /^#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?$/;
 let nextElementID = 1;
 
@@ -141,30 +177,128 @@ function rgba(hex, opacity) {
   return `rgba(${n(1)}, ${n(3)}, ${n(5)}, ${a * opacity})`;
 }
 
-function layoutScreen() {
-  const c = viewer.container;
+/** The panel of output `name`: main's is in the page; the others are made from the template
+ * (and taken away with their output). */
+function panelFor(output) {
+  if (output.panel) return output.panel;
+  let root;
+  if (output.name === MAIN) {
+    root = document.querySelector('.output[data-output="main"]');
+  } else {
+    root = $("output-template").content.firstElementChild.cloneNode(true);
+    root.dataset.output = output.name;
+    $("outputs").appendChild(root);
+  }
+  const panel = (output.panel = {
+    root, screen: root.querySelector(".screen"), presenter: root.querySelector(".presenter"),
+    statusbar: root.querySelector(".statusbar"), name: root.querySelector(".output-name"),
+  });
+  panel.screen.dataset.output = output.name;
+  listen(output, panel.screen);
+  return panel;
+}
+
+/** The output named `name`, made (with its panel) when it is new. */
+function outputNamed(name) {
+  let output = viewer.outputs.get(name);
+  if (!output) {
+    viewer.outputs.set(name, (output = makeOutput(name)));
+    panelFor(output);
+  }
+  return output;
+}
+
+function removeOutput(name) {
+  const output = viewer.outputs.get(name);
+  if (!output || name === MAIN) return;
+  for (const [key, el] of layerElements) {
+    if (el.presentdOutput === name) layerElements.delete(key);
+  }
+  output.panel.root.remove();
+  viewer.outputs.delete(name);
+  drawStack();
+  layoutAll();
+}
+
+function layoutAll() {
+  for (const output of viewer.outputs.values()) {
+    layoutScreen(output);
+    draw(output, output.layers);
+  }
+}
+
+/** Sizes the panel to its container, zoomed so that every output's panel fits side by side. */
+function layoutScreen(output) {
+  const c = output.container;
+  const { screen, presenter, statusbar, name } = panelFor(output);
   const stage = $("stage");
-  viewer.zoom = Math.min(1, (stage.clientHeight - 80) / c.height, (stage.clientWidth - 60) / c.width);
-  const screen = $("screen");
-  screen.style.width = c.width * viewer.zoom + "px";
-  screen.style.height = c.height * viewer.zoom + "px";
-  const presenter = $("presenter");
-  const top = ((c.safeArea && c.safeArea.top) || 0) * viewer.zoom;
-  presenter.style.transform = `scale(${viewer.zoom})`;
+  const share = stage.clientWidth / Math.max(1, viewer.outputs.size);
+  output.zoom = Math.max(0.05, Math.min(1, (stage.clientHeight - 110) / c.height, (share - 60) / c.width));
+  screen.style.width = c.width * output.zoom + "px";
+  screen.style.height = c.height * output.zoom + "px";
+  const top = ((c.safeArea && c.safeArea.top) || 0) * output.zoom;
+  presenter.style.transform = `scale(${output.zoom})`;
   presenter.style.transformOrigin = "0 0";
   presenter.style.width = c.width + "px";
   presenter.style.height = c.height + "px";
-  presenter.innerHTML = `<div style="height:${top / viewer.zoom + 8}px"></div><h3>Presenter</h3>`;
+  presenter.innerHTML = `<div style="height:${top / output.zoom + 8}px"></div><h3>Presenter</h3>`;
   for (let y = 120; y < c.height; y += 60) presenter.insertAdjacentHTML("beforeend", '<div class="row"></div>');
-  const bar = $("statusbar");
-  bar.style.height = Math.max(20, top) + "px";
-  bar.style.fontSize = 16 * viewer.zoom + "px";
+  statusbar.style.height = Math.max(20, top) + "px";
+  statusbar.style.fontSize = 16 * output.zoom + "px";
+  name.textContent = `${output.name} · ${c.width}×${c.height} · ${output.fps} fps`;
+  drawContexts(output);
 }
 
-function drawStatusBar() {
-  const bar = $("statusbar");
-  bar.hidden = !!viewer.statusBar.hidden;
-  bar.classList.toggle("light", viewer.statusBar.style === "lightContent");
+function drawStatusBar(output) {
+  const bar = panelFor(output).statusbar;
+  bar.hidden = !!output.statusBar.hidden;
+  bar.classList.toggle("light", output.statusBar.style === "lightContent");
+}
+
+/** Every context of the output, outlined and labelled with its name (above the layers, and
+ * letting taps through to the screen). */
+function drawContexts(output) {
+  const { screen } = panelFor(output);
+  const z = output.zoom;
+  const names = new Set(Object.keys(output.contexts || {}));
+  for (const el of screen.querySelectorAll(":scope > .context")) {
+    if (!names.has(el.dataset.name)) el.remove();
+  }
+  for (const name of names) {
+    const r = output.contexts[name];
+    let el = [...screen.querySelectorAll(":scope > .context")].find((e) => e.dataset.name === name);
+    if (!el) {
+      el = element("div", "context");
+      el.dataset.name = name;
+      el.appendChild(element("span", "context-label", name));
+      screen.insertBefore(el, panelFor(output).statusbar);
+    }
+    Object.assign(el.style, { left: r.x * z + "px", top: r.y * z + "px", width: r.width * z + "px",
+                              height: r.height * z + "px" });
+    el.title = `context ${name}: ${r.x},${r.y} ${r.width}×${r.height}`;
+  }
+  if (output.name === MAIN) drawContextChoices();
+}
+
+/** The contexts main has, offered to the present form. */
+function drawContextChoices() {
+  const select = $("context");
+  const chosen = select.value;
+  select.replaceChildren(element("option", "", "(none)"));
+  select.firstChild.value = "";
+  for (const name of Object.keys(viewer.contexts).sort()) select.appendChild(element("option", "", name));
+  select.value = Object.keys(viewer.contexts).includes(chosen) ? chosen : "";
+}
+
+/** Marks, for a moment, where a tap fell through to the app underneath. */
+function showForwarded(output, x, y) {
+  const z = output.zoom;
+  const mark = element("div", "forwarded");
+  mark.appendChild(element("span", "", "forwarded to the app"));
+  mark.style.left = x * z + "px";
+  mark.style.top = y * z + "px";
+  panelFor(output).screen.insertBefore(mark, panelFor(output).statusbar);
+  setTimeout(() => mark.remove(), 1500);
 }
 
 function element(tag, className, text) {
@@ -194,7 +328,8 @@ function drawContent(el, id, revision) {
     for (const name of ["role", "aria-modal", "aria-label", "aria-labelledby", "aria-describedby", "aria-live"]) {
       el.removeAttribute(name);
     }
-    el.setAttribute("aria-modal", "true");
+    const overlay = el.dataset.level === "overlay";  // a banner or toast: not modal
+    if (!overlay) el.setAttribute("aria-modal", "true");
     el.classList.toggle("rich", isRich(content));
     el.style.background = isRich(content) ? "" : contentColor(id, content);
     if (isRich(content)) {
@@ -202,7 +337,7 @@ function drawContent(el, id, revision) {
     } else {
       const label = typeof content === "string" && !content.startsWith("#") ? content : id;
       el.appendChild(element("span", "label", label));
-      el.setAttribute("role", "dialog");
+      el.setAttribute("role", overlay ? "status" : "dialog");
       el.setAttribute("aria-label", label);
     }
     el.presentdContent = content;
@@ -303,14 +438,16 @@ function sizeContent(el) {
   if (!body || !el.presentdFrame) return;
   body.style.width = el.presentdFrame.width + "px";
   body.style.height = el.presentdFrame.height + "px";
-  body.style.transform = `scale(${viewer.zoom})`;
+  body.style.transform = `scale(${el.presentdZoom || 1})`;
 }
 
-/** Draws layers bottom to top: frame, alpha, scale about the centre, rotation about the
- * vertical axis, corner radius, shadow, colour and blur; a content layer's inside when its
- * revision changes. */
-function draw(layers) {
-  const z = viewer.zoom;
+/** Draws output's layers bottom to top: frame, alpha, scale about the centre, rotation about
+ * the vertical axis, corner radius, shadow, colour and blur; a content layer's inside when
+ * its revision changes. A layer with `clip` goes in a wrapper as large as the clip rectangle
+ * that hides what is outside it (with the screen's perspective, so a flip looks the same). */
+function draw(output, layers) {
+  const z = output.zoom;
+  const { screen, statusbar } = panelFor(output);
   const seen = new Set();
   layers.forEach((l, index) => {
     const key = l.id + "\u0000" + l.role;
@@ -321,12 +458,17 @@ function draw(layers) {
       el.className = "layer " + l.role;
       el.dataset.id = l.id;
       el.dataset.role = l.role;
-      $("screen").insertBefore(el, $("statusbar"));
+      el.dataset.level = l.level || "normal";
+      el.presentdOutput = output.name;
       layerElements.set(key, el);
     }
     const f = l.frame;
+    const c = l.clip;
+    const origin = c ? { x: c.x, y: c.y } : { x: 0, y: 0 };
+    placeLayer(el, screen, statusbar, c, z, output.container, index);
     Object.assign(el.style, {
-      left: f.x * z + "px", top: f.y * z + "px", width: f.width * z + "px", height: f.height * z + "px",
+      left: (f.x - origin.x) * z + "px", top: (f.y - origin.y) * z + "px",
+      width: f.width * z + "px", height: f.height * z + "px",
       zIndex: String(10 + index), opacity: String(l.alpha), borderRadius: l.cornerRadius * z + "px",
       transform: `scale(${l.scale}) rotateY(${l.rotation}rad)`,
     });
@@ -335,6 +477,7 @@ function draw(layers) {
       el.style.backdropFilter = l.blur ? `blur(${12 * z}px)` : "";
     } else {
       el.presentdFrame = f;
+      el.presentdZoom = z;
       el.presentdWanted = l.contentRevision;
       drawContent(el, l.id, l.contentRevision);
       const s = l.shadow;
@@ -347,45 +490,117 @@ function draw(layers) {
     }
   });
   for (const [key, el] of layerElements) {
-    if (!seen.has(key)) {
-      el.remove();
+    if (el.presentdOutput === output.name && !seen.has(key)) {
+      (el.parentElement && el.parentElement.classList.contains("clip") ? el.parentElement : el).remove();
       layerElements.delete(key);
     }
   }
-  viewer.layers = layers;
-  applyModality();
+  output.layers = layers;
+  applyModality(output);
 }
 
-/** The entry that takes input: the topmost one that is not queued or leaving (as `key`
- * picks it). */
-function topEntry() {
-  return viewer.entries.filter((e) => e.state === "presenting" || e.state === "presented").pop();
+/** Puts the layer straight on the screen, or (with a clip rectangle) in its clipping wrapper,
+ * at its place in the drawing order. */
+function placeLayer(el, screen, statusbar, clip, z, container, index) {
+  const wrapped = el.parentElement && el.parentElement.classList.contains("clip");
+  if (!clip) {
+    if (wrapped) {
+      const wrapper = el.parentElement;
+      screen.insertBefore(el, statusbar);
+      wrapper.remove();
+    } else if (el.parentElement !== screen) {
+      screen.insertBefore(el, statusbar);
+    }
+    return;
+  }
+  let wrapper = wrapped ? el.parentElement : null;
+  if (!wrapper) {
+    wrapper = element("div", "clip");
+    wrapper.dataset.id = el.dataset.id;
+    wrapper.dataset.role = el.dataset.role;
+    screen.insertBefore(wrapper, statusbar);
+    wrapper.appendChild(el);
+  }
+  Object.assign(wrapper.style, {
+    left: clip.x * z + "px", top: clip.y * z + "px", width: clip.width * z + "px", height: clip.height * z + "px",
+    zIndex: String(10 + index),
+    perspectiveOrigin: `${(container.width / 2 - clip.x) * z}px ${(container.height / 2 - clip.y) * z}px`,
+  });
 }
 
-/** Every entry is modal: all below the one that takes input is inert (and so is any entry
- * above it that is leaving), the presenter too. */
-function applyModality() {
-  const top = topEntry();
-  $("presenter").inert = !!top;
+const isLive = (e) => e.state === "presenting" || e.state === "presented";
+const levelOf = (e) => Math.max(0, LEVELS.indexOf(e.level || "normal"));
+
+/** The output's entries in drawing order: by level, then as the stack lists them. */
+function drawingOrder(output) {
+  return output.entries.map((e, i) => ({ e, i })).sort((a, b) => levelOf(a.e) - levelOf(b.e) || a.i - b.i)
+    .map(({ e }) => e);
+}
+
+/** The modal entry that takes input on the output: the top of the alert level, else of the
+ * normal one (not queued or leaving). Overlays are never modal. */
+function modalEntry(output) {
+  return drawingOrder(output).filter((e) => isLive(e) && e.level !== "overlay").pop();
+}
+
+/** The entry that keys go to (as `key` picks it): the modal one, else the newest overlay. */
+function topEntry(output = viewer.outputs.get(MAIN)) {
+  return modalEntry(output) || drawingOrder(output).filter((e) => isLive(e) && e.level === "overlay").pop();
+}
+
+/** What a modal entry covers is inert: every entry below it in the drawing order, the
+ * presenter too, and any entry that is leaving. An entry with `interaction: forward` is no
+ * exception: taps on its dimming pass through to the app, but it still takes the keys, and
+ * it is drawn as a modal. Overlays make nothing inert, and above a normal-level modal they
+ * still take input. */
+function applyModality(output) {
+  const modal = modalEntry(output);
+  const order = drawingOrder(output);
+  const below = modal ? order.indexOf(modal) : -1;
+  panelFor(output).presenter.inert = !!modal;
   for (const el of layerElements.values()) {
-    const inert = !top || el.dataset.id !== top.id;
+    if (el.presentdOutput !== output.name) continue;
+    const at = order.findIndex((e) => e.id === el.dataset.id);
+    const inert = at < 0 || !isLive(order[at]) || at < below;
     if (inert && !el.inert && el.contains(document.activeElement)) document.activeElement.blur();  // says so
     el.inert = inert;
   }
 }
 
-function drawStack(entries) {
-  viewer.entries = entries;
-  if (viewer.focus && !entries.some((e) => e.id === viewer.focus.id)) viewer.focus = null;
+/** The output's stack changed: its entries and their content. */
+function setEntries(output, entries) {
+  output.entries = entries;
+  for (const e of entries) storeContent(e.id, e.contentRevision, e.content);
+  const present = new Set();
+  for (const o of viewer.outputs.values()) for (const e of o.entries) present.add(e.id);
+  for (const id of viewer.contents.keys()) if (!present.has(id)) viewer.contents.delete(id);
+  if (viewer.focus && !present.has(viewer.focus.id)) viewer.focus = null;
+  drawStack();
+  applyModality(output);
+}
+
+function setContexts(output, contexts) {
+  if (!contexts || JSON.stringify(contexts) === JSON.stringify(output.contexts)) return;
+  output.contexts = contexts;
+  drawContexts(output);
+}
+
+/** Every output's entries, listed (with the output's name when there are several). */
+function drawStack() {
   $("stack").innerHTML = "";
-  for (const e of entries) {
-    const li = document.createElement("li");
-    li.textContent = `${e.id} · ${typeof e.style === "string" ? e.style : e.style.type} · ${e.state}`;
-    li.title = "click to dismiss";
-    li.onclick = () => act(connection.call("dismiss", { id: e.id }));
-    $("stack").appendChild(li);
+  const several = viewer.outputs.size > 1;
+  for (const output of viewer.outputs.values()) {
+    for (const e of output.entries) {
+      const li = document.createElement("li");
+      const style = typeof e.style === "string" ? e.style : e.style.type;
+      const where = [e.level && e.level !== "normal" ? e.level : null, e.position, e.context && "in " + e.context]
+        .filter(Boolean).join(" ");
+      li.textContent = `${several ? output.name + ": " : ""}${e.id} · ${style}${where ? " · " + where : ""} · ${e.state}`;
+      li.title = "click to dismiss";
+      li.onclick = () => act(connection.call("dismiss", { id: e.id }));
+      $("stack").appendChild(li);
+    }
   }
-  applyModality();
 }
 
 function log(text) {
@@ -396,37 +611,60 @@ function log(text) {
 }
 
 function showClock() {
-  $("clock-readout").textContent = `${viewer.clock} clock · t = ${viewer.time.toFixed(3)} s · frame ${viewer.seq}`;
+  const main = viewer.outputs.get(MAIN);
+  const others = [...viewer.outputs.values()].filter((o) => o.name !== MAIN).map((o) => ` · ${o.name} ${o.seq}`);
+  $("clock-readout").textContent = `${viewer.clock} clock · t = ${main.time.toFixed(3)} s · frame ${main.seq}${others.join("")}`;
 }
 
 // MARK: The connection
 
 const connection = new Connection(`ws://${location.host}/ws`);
 
+/** Which output a notification is about (none named: main). */
+const outputOf = (p) => outputNamed(typeof p.output === "string" ? p.output : MAIN);
+
 connection.onNotification = (method, p) => {
   switch (method) {
-    case "frame":
-      viewer.seq = p.seq;
-      viewer.time = p.time;
-      draw(p.layers);
+    case "frame": {
+      const output = outputOf(p);
+      output.seq = p.seq;
+      output.time = p.time;
+      draw(output, p.layers);
       showClock();
       break;
+    }
     case "stack":
-      storeEntries(p.entries);
-      drawStack(p.entries);
+      if (typeof p.output === "string") {
+        setEntries(outputOf(p), p.entries);
+        setContexts(outputOf(p), p.contexts);
+      } else {
+        // Every output's entries at once, each naming its output (none: main).
+        const byOutput = new Map([...viewer.outputs.keys()].map((name) => [name, []]));
+        for (const e of p.entries) {
+          const name = typeof e.output === "string" ? e.output : MAIN;
+          if (!byOutput.has(name)) byOutput.set(name, []);
+          byOutput.get(name).push(e);
+        }
+        for (const [name, entries] of byOutput) setEntries(outputNamed(name), entries);
+        if (p.contexts) setContexts(viewer.outputs.get(MAIN), p.contexts);
+      }
+      refresh();  // the notification may not say what the contexts are now
       break;
-    case "statusBar":
-      viewer.statusBar = { style: p.style, hidden: p.hidden };
-      drawStatusBar();
-      log(`statusBar ${p.style}${p.hidden ? " hidden" : ""}`);
+    case "statusBar": {
+      const output = outputOf(p);
+      output.statusBar = { style: p.style, hidden: p.hidden };
+      drawStatusBar(output);
+      log(`statusBar${p.output ? " " + p.output : ""} ${p.style}${p.hidden ? " hidden" : ""}`);
       break;
+    }
     case "lifecycle":
       if (p.event === "willPresent" || p.event === "updated" || p.event === "adapted") {
         storeContent(p.id, p.contentRevision, p.content);
       } else if (p.event === "didDismiss") {
         viewer.contents.delete(p.id);
       }
-      log(`${p.event} ${p.id}${p.reason ? " (" + p.reason + ")" : ""} at ${p.time.toFixed(3)}`);
+      log(`${p.event} ${p.id}${p.output && p.output !== MAIN ? " on " + p.output : ""}` +
+          `${p.reason ? " (" + p.reason + ")" : ""} at ${p.time.toFixed(3)}`);
       break;
     case "action":  // for an entry this page presented
       log(`action ${p.id} → ${p.action} ${JSON.stringify(p.fields)}`);
@@ -448,24 +686,90 @@ connection.onClose = () => {
   viewer.ready = false;
 };
 
+/** One output's part of the subscribe snapshot. */
+function applySnapshot(output, s) {
+  if (s.container) output.container = s.container;
+  if (typeof s.fps === "number") output.fps = s.fps;
+  if (s.statusBar) output.statusBar = s.statusBar;
+  if (typeof s.time === "number") output.time = s.time;
+  output.contexts = s.contexts || {};
+  layoutScreen(output);
+  drawStatusBar(output);
+  setEntries(output, s.entries || []);
+  draw(output, s.layers || []);
+}
+
+// No notification says that a context was defined or an output added or removed while
+// nothing moved: the page asks, after each stack notification and every second.
+let hasOutputs = true;    // the daemon knows `outputs` (until it says it does not)
+let refreshing = null;
+function refresh() {
+  if (!viewer.ready || refreshing) return refreshing;
+  refreshing = (async () => {
+    try {
+      if (hasOutputs) {
+        try {
+          const { outputs } = await connection.call("outputs");
+          const names = new Set(outputs.map((o) => o.name));
+          for (const o of outputs) {
+            const output = outputNamed(o.name);
+            const changed = JSON.stringify(o.container) !== JSON.stringify(output.container) || o.fps !== output.fps;
+            output.container = o.container;
+            output.fps = o.fps;
+            if (changed) layoutAll();
+          }
+          for (const name of [...viewer.outputs.keys()]) if (!names.has(name)) removeOutput(name);
+          drawOutputChoices();
+        } catch (e) {
+          if (!/\(-32601\)/.test(e.message)) throw e;
+          hasOutputs = false;  // a daemon with one screen
+        }
+      }
+      for (const output of [...viewer.outputs.values()]) {
+        const r = await connection.call("stack", on(output.name));
+        if (viewer.outputs.get(output.name) === output) setContexts(output, r.contexts || {});
+      }
+    } catch (e) {
+      if (viewer.ready) log("refresh: " + e.message);
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+/** The outputs, offered to the present form (main first). */
+function drawOutputChoices() {
+  const select = $("output");
+  const chosen = select.value;
+  select.replaceChildren(...[...viewer.outputs.keys()].map((name) => element("option", "", name)));
+  select.value = viewer.outputs.has(chosen) ? chosen : MAIN;
+  $("output-choice").hidden = viewer.outputs.size < 2;
+}
+
 async function start() {
+  viewer.outputs.set(MAIN, makeOutput(MAIN));
+  panelFor(viewer.outputs.get(MAIN));
   await connection.opened;
   const hello = await connection.call("hello", { client: "presentd-web-viewer", protocol: 1 });
   viewer.clock = hello.clock;
-  viewer.fps = hello.fps;
+  viewer.outputs.get(MAIN).fps = hello.fps;
   $("manual-controls").hidden = hello.clock !== "manual";
   const { snapshot } = await connection.call("subscribe", { topics: ["frames", "lifecycle", "stack", "statusBar"] });
-  viewer.container = snapshot.container;
-  viewer.statusBar = snapshot.statusBar;
-  viewer.time = snapshot.time;
-  layoutScreen();
-  drawStatusBar();
-  storeEntries(snapshot.entries);
-  drawStack(snapshot.entries);
-  draw(snapshot.layers);
+  if (Array.isArray(snapshot.outputs)) {
+    for (const o of snapshot.outputs) outputNamed(o.name);  // every panel first: they share the stage
+    for (const o of snapshot.outputs) applySnapshot(viewer.outputs.get(o.name), { time: snapshot.time, ...o });
+  } else {
+    applySnapshot(viewer.outputs.get(MAIN), snapshot);
+  }
+  layoutAll();
+  drawStack();
+  drawOutputChoices();
   $("connection").textContent = `presentd ${hello.version}, ${hello.fps} fps`;
   showClock();
   viewer.ready = true;
+  refresh();
+  setInterval(refresh, 1000);
 }
 
 /** Runs a request, logging its failure instead of throwing. */
@@ -484,6 +788,9 @@ function parsed(value) {
   return value.startsWith("{") ? JSON.parse(value) : value;
 }
 
+/** The output the controls act on. */
+const chosenOutput = () => viewer.outputs.get($("output").value) || viewer.outputs.get(MAIN);
+
 function presentation() {
   const p = { style: parsed($("style").value), dismissOnTap: $("dismiss-on-tap").checked,
               dismissOnSwipe: $("dismiss-on-swipe").checked, confirmDismiss: $("confirm-dismiss").checked };
@@ -496,7 +803,15 @@ function presentation() {
   const bar = $("statusbar-style").value;
   if (bar) p.statusBar = bar === "hidden" ? { hidden: true } : { style: bar };
   if ($("content").value) p.content = parsed($("content").value);  // a label, or a content object as JSON
-  return p;
+  if ($("level").value !== "normal") p.level = $("level").value;
+  if ($("level").value === "overlay") {
+    p.position = $("position").value;
+    delete p.dismissOnTap;  // an overlay takes only taps on itself
+  } else if ($("interaction").value) {
+    p.interaction = $("interaction").value;
+  }
+  if ($("context").value) p.context = $("context").value;
+  return on(chosenOutput().name, p);
 }
 
 $("present-form").onsubmit = (e) => {
@@ -510,23 +825,40 @@ $("present-form").onsubmit = (e) => {
   act(connection.call("present", p));
 };
 $("dismiss-top").onclick = () => {
-  const top = topEntry();
+  const top = topEntry(chosenOutput());
   if (top) act(connection.call("dismiss", { id: top.id }));
 };
 $("dismiss-all").onclick = () => act(connection.call("dismissAll", {}));
 
-function resize(width, height) {
-  act(connection.call("setContainer", { width, height, duration: 0.3 }).then((r) => {
-    viewer.container = r.container;
-    layoutScreen();
+// Contexts of main: name and "x y width height".
+$("define-context").onclick = () => {
+  const [x, y, width, height] = $("context-frame").value.trim().split(/[\s,×x]+/).map(Number);
+  act(connection.call("defineContext", on(chosenOutput().name, { name: $("context-name").value,
+                                                                  frame: { x, y, width, height } }))
+    .then((r) => r && setContexts(chosenOutput(), r.contexts)));
+};
+$("remove-context").onclick = () => act(connection.call("removeContext", { name: $("context-name").value })
+  .then(() => refresh()));
+
+function resize(output, width, height) {
+  act(connection.call("setContainer", on(output.name, { width, height, duration: 0.3 })).then((r) => {
+    if (!r) return;
+    output.container = r.container;
+    layoutAll();
   }));
 }
-$("portrait").onclick = () => resize(Math.min(viewer.container.width, viewer.container.height),
-                                      Math.max(viewer.container.width, viewer.container.height));
-$("landscape").onclick = () => resize(Math.max(viewer.container.width, viewer.container.height),
-                                       Math.min(viewer.container.width, viewer.container.height));
-$("keyboard").onclick = () => act(connection.call("keyboard", { height: viewer.container.keyboardHeight > 0 ? 0 : 336 })
-  .then(() => { viewer.container.keyboardHeight = viewer.container.keyboardHeight > 0 ? 0 : 336; }));
+$("portrait").onclick = () => {
+  const o = chosenOutput(), c = o.container;
+  resize(o, Math.min(c.width, c.height), Math.max(c.width, c.height));
+};
+$("landscape").onclick = () => {
+  const o = chosenOutput(), c = o.container;
+  resize(o, Math.max(c.width, c.height), Math.min(c.width, c.height));
+};
+$("keyboard").onclick = () => {
+  const o = chosenOutput(), height = o.container.keyboardHeight > 0 ? 0 : 336;
+  act(connection.call("keyboard", on(o.name, { height })).then(() => { o.container.keyboardHeight = height; }));
+};
 
 // The manual clock: step it, or let it follow the browser's own clock.
 $("step-frame").onclick = () => act(connection.call("advance", { seconds: 1 / viewer.fps }));
@@ -545,47 +877,82 @@ $("play").onclick = () => {
   requestAnimationFrame(tick);
 };
 
-// Taps and swipes on the screen, in container points.
+// Taps and swipes on a screen, in its container's points.
 let gesture = null;
-function point(e) {
-  const g = viewer.geometry();
+function point(output, e) {
+  const g = viewer.geometry(output.name);
   return { x: (e.clientX - g.left) / g.zoom, y: (e.clientY - g.top) / g.zoom, t: performance.now() };
 }
-$("screen").addEventListener("pointerdown", (e) => {
-  if (e.target.closest(".layer.content button, .layer.content input")) return;  // a control's own
-  gesture = { start: point(e), last: point(e), previous: point(e), swiping: false };
-  $("screen").setPointerCapture(e.pointerId);
-});
-$("screen").addEventListener("pointermove", (e) => {
-  if (!gesture) return;
-  const p = point(e);
-  const dx = p.x - gesture.start.x, dy = p.y - gesture.start.y;
-  if (!gesture.swiping && Math.hypot(dx, dy) > 6) {
-    gesture.swiping = true;
-    act(connection.call("swipe", { phase: "began", dx: 0, dy: 0 }));
-  }
-  if (gesture.swiping) act(connection.call("swipe", { phase: "changed", dx, dy }));
-  gesture.previous = gesture.last;
-  gesture.last = p;
-});
-$("screen").addEventListener("pointerup", async (e) => {
-  if (!gesture) return;
-  const p = point(e), g = gesture;
-  gesture = null;
-  if (!g.swiping) {
-    const r = await act(connection.call("tap", { x: p.x, y: p.y }));
-    if (r) log(`tap ${p.x.toFixed(0)},${p.y.toFixed(0)} → ${r.part}${r.id ? " " + r.id : ""}${r.dismissed ? " dismissed" : ""}`);
-    return;
-  }
-  const dt = Math.max(1, p.t - g.previous.t) / 1000;
-  const r = await act(connection.call("swipe", { phase: "ended", dx: p.x - g.start.x, dy: p.y - g.start.y,
-                                                 vx: (p.x - g.previous.x) / dt, vy: (p.y - g.previous.y) / dt }));
-  if (r) log(`swipe → ${r.outcome}`);
-});
-$("screen").addEventListener("pointercancel", () => {
-  if (gesture && gesture.swiping) act(connection.call("swipe", { phase: "cancelled", dx: 0, dy: 0 }));
-  gesture = null;
-});
+
+/** What a tap's reply says, for the log. */
+function describeTap(r) {
+  if (r.forwarded) return "forwarded to the app";
+  const who = r.id ? ` ${r.id}${r.level && r.level !== "normal" ? " (" + r.level + ")" : ""}` : "";
+  return `${r.part}${who}${r.dismissed ? " dismissed" : ""}`;
+}
+
+/** The pointer on output's screen: a click taps, a drag swipes. */
+function listen(output, screen) {
+  screen.addEventListener("pointerdown", (e) => {
+    if (e.target.closest(".layer.content button, .layer.content input")) return;  // a control's own
+    const p = point(output, e);
+    gesture = { output, start: p, last: p, previous: p, swiping: false };
+    screen.setPointerCapture(e.pointerId);
+  });
+  screen.addEventListener("pointermove", (e) => {
+    if (!gesture || gesture.output !== output) return;
+    const p = point(output, e);
+    const dx = p.x - gesture.start.x, dy = p.y - gesture.start.y;
+    if (!gesture.swiping && Math.hypot(dx, dy) > 6) {
+      gesture.swiping = true;
+      act(connection.call("swipe", on(output.name, { phase: "began", dx: 0, dy: 0 })));
+    }
+    if (gesture.swiping) act(connection.call("swipe", on(output.name, { phase: "changed", dx, dy })));
+    gesture.previous = gesture.last;
+    gesture.last = p;
+  });
+  screen.addEventListener("pointerup", async (e) => {
+    if (!gesture || gesture.output !== output) return;
+    const p = point(output, e), g = gesture;
+    gesture = null;
+    if (!g.swiping) {
+      const r = await act(connection.call("tap", on(output.name, { x: p.x, y: p.y })));
+      if (!r) return;
+      viewer.taps.push({ output: output.name, x: p.x, y: p.y, result: r });
+      if (r.forwarded) {
+        viewer.forwarded.push({ output: output.name, x: p.x, y: p.y });
+        showForwarded(output, p.x, p.y);
+      }
+      log(`tap${output.name !== MAIN ? " " + output.name : ""} ${p.x.toFixed(0)},${p.y.toFixed(0)} → ${describeTap(r)}`);
+      return;
+    }
+    const dt = Math.max(1, p.t - g.previous.t) / 1000;
+    const r = await act(connection.call("swipe", on(output.name, {
+      phase: "ended", dx: p.x - g.start.x, dy: p.y - g.start.y,
+      vx: (p.x - g.previous.x) / dt, vy: (p.y - g.previous.y) / dt })));
+    if (r) log(`swipe → ${r.outcome}`);
+  });
+  screen.addEventListener("pointercancel", () => {
+    if (gesture && gesture.output === output && gesture.swiping) {
+      act(connection.call("swipe", on(output.name, { phase: "cancelled", dx: 0, dy: 0 })));
+    }
+    gesture = null;
+  });
+  screen.addEventListener("focusin", (e) => {
+    const input = e.target.closest("input[data-field]");
+    if (input && !redrawing) focusChanged(input.dataset.entry, input.dataset.field);
+  });
+  screen.addEventListener("focusout", (e) => {
+    const input = e.target.closest("input[data-field]");
+    if (!input || redrawing) return;
+    const next = e.relatedTarget instanceof Element && e.relatedTarget.closest("input[data-field]");
+    if (next && next.dataset.entry === input.dataset.entry) return;  // its focusin says which
+    focusChanged(input.dataset.entry, null);
+  });
+  screen.addEventListener("input", (e) => {
+    if (e.target.dataset.field) e.target.dataset.edited = "1";  // kept when the content is redrawn
+  });
+}
 
 // MARK: Answers: buttons, keys and focus
 
@@ -603,17 +970,20 @@ function activate(id, action, el) {
   }));
 }
 
-// Escape and Enter anywhere but the control panel go to the entry that takes input, with
-// its field values (a focused button takes Enter itself, as a click).
+// Escape and Enter anywhere but the control panel go to the entry that takes input on the
+// output they were typed on (main, outside every screen), with its field values (a focused
+// button takes Enter itself, as a click).
 document.addEventListener("keydown", (e) => {
   const key = { Escape: "escape", Enter: "enter" }[e.key];
   const target = e.target instanceof Element ? e.target : document.body;
   if (!key || e.isComposing || target.closest("#panel") || (key === "enter" && target.closest("button"))) return;
-  const top = topEntry();
+  const screen = target.closest(".screen");
+  const output = viewer.outputs.get(screen ? screen.dataset.output : MAIN);
+  const top = output && topEntry(output);
   if (!top) return;
   e.preventDefault();
   const fields = fieldValues(layerElements.get(top.id + "\u0000content"));
-  act(connection.call("key", { key, fields }).then((r) => {
+  act(connection.call("key", on(output.name, { key, fields })).then((r) => {
     log(`key ${key} → ${r.handled ? (r.action || "dismissed") + " " + r.id : "not handled"}`);
   }));
 });
@@ -623,26 +993,13 @@ function focusChanged(id, field) {
   const last = viewer.focus;
   if (last ? last.id === id && last.field === field : field === null) return;
   // Leaving or gone: its countdown no longer matters, and the daemon may not know it any more.
-  if (!viewer.entries.some((e) => e.id === id && (e.state === "presenting" || e.state === "presented"))) return;
+  const live = [...viewer.outputs.values()].some((o) => o.entries.some((e) => e.id === id && isLive(e)));
+  if (!live) return;
   const sent = (viewer.focus = { id, field, answered: false });
   act(connection.call("focus", { id, field }).then(() => { sent.answered = true; }));
 }
-$("screen").addEventListener("focusin", (e) => {
-  const input = e.target.closest("input[data-field]");
-  if (input && !redrawing) focusChanged(input.dataset.entry, input.dataset.field);
-});
-$("screen").addEventListener("focusout", (e) => {
-  const input = e.target.closest("input[data-field]");
-  if (!input || redrawing) return;
-  const next = e.relatedTarget instanceof Element && e.relatedTarget.closest("input[data-field]");
-  if (next && next.dataset.entry === input.dataset.entry) return;  // its focusin says which
-  focusChanged(input.dataset.entry, null);
-});
-$("screen").addEventListener("input", (e) => {
-  if (e.target.dataset.field) e.target.dataset.edited = "1";  // kept when the content is redrawn
-});
 
-window.addEventListener("resize", () => { layoutScreen(); draw(viewer.layers); });
+window.addEventListener("resize", layoutAll);
 
 start().catch((e) => {
   $("connection").textContent = "cannot connect: " + (e.message || "the bridge refused");

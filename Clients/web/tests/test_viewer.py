@@ -497,3 +497,186 @@ def test_content_is_drawn_and_redrawn_when_the_frame_names_a_new_revision(manual
         # The PIN field went with revision 3, and the page said so.
         focus_answered(page, "job", None)
         assert page.evaluate("window.presentdViewer.failures") == []
+
+
+# MARK: - Levels, forwarded taps and presentation contexts
+
+
+TOAST = {"level": "overlay", "position": "top", "style": {"type": "custom", "width": {"points": 300},
+                                                          "height": {"points": 60}}}
+
+LAYERS = """(() => {
+    const v = window.presentdViewer;
+    const of = (el) => el && {inert: el.inert, z: Number((el.parentElement.classList.contains("clip")
+                                                        ? el.parentElement : el).style.zIndex),
+                              level: el.dataset.level, modal: el.getAttribute("aria-modal"),
+                              role: el.getAttribute("role")};
+    const layer = (id, role) => document.querySelector(`.layer.${role}[data-id="${id}"]`);
+    const out = {presenter: document.getElementById("presenter").inert};
+    for (const id of ["below", "modal", "toast"]) {
+        out[id] = {content: of(layer(id, "content")), dimming: of(layer(id, "dimming"))};
+    }
+    out.drawn = v.layers.map((l) => [l.id, l.role, l.level]);
+    return out;
+})()"""
+
+
+def pixel(image, page, x: float, y: float):
+    """The colour the page shows at container point x, y of main."""
+    g = page.evaluate("window.presentdViewer.geometry()")
+    return image.getpixel((round(g["left"] + x * g["zoom"]), round(g["top"] + y * g["zoom"])))
+
+
+@needs_chromium
+def test_a_toast_is_drawn_above_a_modal_and_only_modal_entries_make_what_is_below_inert(manual, page):
+    with Owner(manual.path) as owner:
+        # A toast alone: nothing is inert, the presenter takes input.
+        present(owner, page, "toast", "#ff00ff", **TOAST)
+        state = page.evaluate(LAYERS)
+        assert state["toast"] == {"content": {"inert": False, "z": state["toast"]["content"]["z"], "level": "overlay",
+                                              "modal": None, "role": "status"},
+                                  "dimming": None}, "an overlay has no dimming layer and is not modal"
+        assert state["presenter"] is False, "a toast made the presenter inert"
+        # A sheet under it: the toast makes the sheet no less interactive.
+        present(owner, page, "below", {"message": "The sheet underneath."}, style="bottomHalf")
+        state = page.evaluate(LAYERS)
+        assert (state["below"]["content"]["inert"], state["toast"]["content"]["inert"], state["presenter"]) == \
+            (False, False, True), state
+        # A modal alert: what is below it goes inert, the toast stays above it and live.
+        present(owner, page, "modal", "#0a84ff", style="alert", dismissOnTap=False)
+        state = page.evaluate(LAYERS)
+        assert state["drawn"] == [["below", "dimming", "normal"], ["below", "content", "normal"],
+                                  ["modal", "dimming", "normal"], ["modal", "content", "normal"],
+                                  ["toast", "content", "overlay"]], "the frame's drawing order"
+        assert (state["below"]["content"]["inert"], state["below"]["dimming"]["inert"], state["presenter"]) == \
+            (True, True, True), state
+        assert (state["modal"]["content"]["inert"], state["modal"]["content"]["modal"]) == (False, "true"), state
+        assert state["toast"]["content"]["inert"] is False, state
+        assert state["toast"]["content"]["z"] > state["modal"]["content"]["z"] > state["modal"]["dimming"]["z"] > \
+            state["below"]["content"]["z"], state
+        image = page.screenshot()
+        keep(image, "viewer-toast-above-modal.png")
+        toast = owner.call("stack")["entries"][-1]
+        assert (toast["id"], toast["level"]) == ("toast", "overlay")
+        f = toast["frame"]
+        # The toast is drawn undimmed over the modal's dimming; beside it the dimming darkens
+        # the presenter.
+        for x, y in [(f["x"] + 6, f["y"] + 6), (f["x"] + f["width"] - 6, f["y"] + f["height"] - 6)]:
+            assert close(pixel(image, page, x, y), MAGENTA), (x, y, pixel(image, page, x, y))
+        beside = pixel(image, page, f["x"] / 2, f["y"] + f["height"] / 2)
+        assert sum(beside) < 3 * 100, f"the modal's dimming beside the toast is not dark: {beside}"
+        # The point under the toast's middle is the toast, for the page too.
+        g = page.evaluate("window.presentdViewer.geometry()")
+        assert page.evaluate(f"document.elementFromPoint({g['left'] + (f['x'] + f['width'] / 2) * g['zoom']},"
+                             f" {g['top'] + (f['y'] + 10) * g['zoom']}).closest('.layer').dataset.id") == "toast"
+        # Keys go to the modal, not to the newest overlay.
+        assert page.evaluate("window.presentdViewer.entries.filter((e) => e.state === 'presented')"
+                             ".map((e) => e.id)") == ["below", "modal", "toast"]
+        owner.call("dismiss", {"id": "modal"})
+        owner.call("advance", {"seconds": 1})
+        page.wait_for(f"!{query(dialog('modal'))} && !{query(dialog('below'))}.inert"
+                      f" && !{query(dialog('toast'))}.inert",
+                      what="the modal gone and the sheet below it (and the toast) taking input again")
+        assert page.evaluate("window.presentdViewer.failures") == []
+
+
+@needs_chromium
+def test_a_tap_through_a_forwarding_dimming_is_marked_as_forwarded_to_the_app(manual, page):
+    with Owner(manual.path) as owner:
+        owner.call("subscribe", {"topics": ["lifecycle"]})
+        present(owner, page, "modal", "#0a84ff", style="alert", interaction="forward")
+        present(owner, page, "toast", "#ff00ff", **TOAST)
+        # Still modal, as the page draws it: the presenter is inert, the dimming is drawn.
+        assert page.evaluate("[document.getElementById('presenter').inert,"
+                             f" Number({query('.layer.dimming[data-id=modal]')}.style.opacity)]") == [True, 0.7]
+        g = page.evaluate("window.presentdViewer.geometry()")
+        page.click(g["left"] + 20 * g["zoom"], g["top"] + 700 * g["zoom"])  # on the dimming, off both
+        page.wait_for("window.presentdViewer.taps.length === 1", what="the reply to the page's tap on the dimming")
+        keep(page.screenshot(), "viewer-forwarded-tap.png")  # the marker, for a moment
+        tap = page.evaluate("window.presentdViewer.taps[0]")
+        assert tap["result"] == {"part": "none", "dismissed": False, "forwarded": True}, tap
+        assert page.evaluate("window.presentdViewer.forwarded.map((t) => [Math.round(t.x), Math.round(t.y)])") == \
+            [[20, 700]]
+        assert page.evaluate("document.getElementById('log').firstChild.textContent") == \
+            "tap 20,700 → forwarded to the app"
+        page.click_on(dialog("toast"))
+        page.wait_for("window.presentdViewer.taps.length === 2", what="the reply to the page's tap on the toast")
+        tap = page.evaluate("window.presentdViewer.taps[1]")
+        assert tap["result"] == {"part": "content", "dismissed": False, "id": "toast", "role": "content",
+                                 "level": "overlay"}, tap
+        assert page.evaluate("window.presentdViewer.forwarded.length") == 1, "a tap the toast took was forwarded"
+        # Neither tap dismissed anything.
+        assert [(e["id"], e["state"]) for e in owner.call("stack")["entries"]] == \
+            [("modal", "presented"), ("toast", "presented")]
+        assert not [n for n in owner.notifications if n["params"].get("event") == "willDismiss"]
+        assert page.evaluate("window.presentdViewer.failures") == []
+
+
+CONTEXT = {"x": 20, "y": 120, "width": 350, "height": 560}
+OUTLINE = """(() => {
+    const el = document.querySelector('.context[data-name="mail"]');
+    if (!el) return null;
+    const r = el.getBoundingClientRect(), g = window.presentdViewer.geometry();
+    const round = (v) => Math.round(v / g.zoom);  // in container points (the page is zoomed)
+    return {x: round(r.left - g.left), y: round(r.top - g.top), width: round(r.width), height: round(r.height),
+            label: el.textContent};
+})()"""
+
+
+@needs_chromium
+def test_a_context_is_outlined_and_a_sheet_in_it_is_clipped_to_it(manual, page):
+    with Owner(manual.path) as owner:
+        owner.call("subscribe", {"topics": ["lifecycle"]})
+        owner.call("defineContext", {"name": "mail", "frame": CONTEXT})
+        # No notification says so: the page learns of it by asking.
+        page.wait_for(f"{query('.context[data-name=mail]')} !== null", what="the outline of context mail")
+        outline = page.evaluate(OUTLINE)
+        assert outline == {**CONTEXT, "label": "mail"}, outline
+        owner.call("present", {"id": "compose", "style": "bottomHalf", "context": "mail", "content": "#ff00ff",
+                               "transition": {"type": "coverVertical", "duration": 0.4, "timing": "linear"}})
+        owner.call("advance", {"seconds": 0.2})
+        # Mid-way in, the sheet's frame reaches below the context: what is outside is not drawn.
+        page.wait_for("(() => { const l = window.presentdViewer.layers.find((l) => l.id === 'compose'"
+                      " && l.role === 'content'); return !!l && l.clip && l.frame.y + l.frame.height > "
+                      f"{CONTEXT['y'] + CONTEXT['height'] + 50}; }})()",
+                      what="the page drew compose mid-transition, reaching out of its context")
+        layer = page.evaluate("window.presentdViewer.layers.find((l) => l.id === 'compose' && l.role === 'content')")
+        assert layer["clip"] == {k: float(v) for k, v in CONTEXT.items()}
+        wrapper = page.evaluate(f"""(() => {{
+            const el = {query(dialog('compose'))}, w = el.parentElement, g = window.presentdViewer.geometry();
+            const r = w.getBoundingClientRect();
+            const round = (v) => Math.round(v / g.zoom);
+            return {{clip: w.classList.contains("clip"), overflow: getComputedStyle(w).overflow,
+                     x: round(r.left - g.left), y: round(r.top - g.top), width: round(r.width),
+                     height: round(r.height)}};
+        }})()""")
+        assert wrapper == {"clip": True, "overflow": "hidden", **CONTEXT}, wrapper
+        image = page.screenshot()
+        keep(image, "viewer-context-mid-transition.png")
+        bottom = CONTEXT["y"] + CONTEXT["height"]
+        top = layer["frame"]["y"]
+        middle = CONTEXT["x"] + CONTEXT["width"] / 2
+        assert close(pixel(image, page, middle, (top + bottom) / 2), MAGENTA), "the sheet inside its context"
+        assert close(pixel(image, page, middle, bottom - 6), MAGENTA), "the sheet just inside the context's edge"
+        for y in (bottom + 6, bottom + 40):
+            assert not close(pixel(image, page, middle, y), MAGENTA), f"the sheet drawn outside its context at y {y}"
+        # The dimming covers only the context: the presenter beside it is not darkened.
+        assert sum(pixel(image, page, 10, 400)) > 3 * 180, pixel(image, page, 10, 400)
+        # The outline is drawn over the layers, where the sheet's edge crosses it.
+        assert close(pixel(image, page, middle, bottom - 1), (0xff, 0x9f, 0x0a), 60), pixel(image, page, middle, bottom - 1)
+        owner.call("advance", {"seconds": 1})
+        page.wait_for(at_rest("compose"), what="the page drew compose at rest in its context")
+        # The context moves: the outline and the clip follow.
+        moved = {"x": 0, "y": 200, "width": 390, "height": 500}
+        owner.call("defineContext", {"name": "mail", "frame": moved, "duration": 0})
+        owner.call("advance", {"seconds": 0.1})
+        page.wait_for(f"(() => {{ const o = {OUTLINE}; return !!o && o.y === 200 && o.width === 390; }})()",
+                      what="the outline of mail moved to 0,200 390×500")
+        page.wait_for(at_rest("compose") + " && window.presentdViewer.layers.find((l) => l.id === 'compose')"
+                      ".clip.y === 200", what="compose at rest in the moved context, clipped to it")
+        owner.call("removeContext", {"name": "mail"})
+        owner.wait_for("willDismiss of compose", lifecycle("willDismiss", "compose"))
+        owner.call("advance", {"seconds": 1})
+        page.wait_for(f"{query('.context')} === null && !{query(dialog('compose'))} && !{query('.clip')}",
+                      what="the outline, the sheet and its clipping wrapper gone with the context")
+        assert page.evaluate("window.presentdViewer.failures") == []
