@@ -572,6 +572,16 @@ def test_a_toast_is_drawn_above_a_modal_and_only_modal_entries_make_what_is_belo
         # Keys go to the modal, not to the newest overlay.
         assert page.evaluate("window.presentdViewer.entries.filter((e) => e.state === 'presented')"
                              ".map((e) => e.id)") == ["below", "modal", "toast"]
+        # An alert-level entry is above the overlays: then the toast is inert too.
+        present(owner, page, "urgent", "#ff9f0a", style="alert", level="alert")
+        urgent = page.evaluate(f"[{query(dialog('urgent'))}.inert, Number({query(dialog('urgent'))}.style.zIndex),"
+                               f" {query(dialog('toast'))}.inert, Number({query(dialog('toast'))}.style.zIndex),"
+                               f" {query(dialog('modal'))}.inert]")
+        assert urgent[0] is False and urgent[2] is True and urgent[4] is True and urgent[1] > urgent[3], urgent
+        owner.call("dismiss", {"id": "urgent"})
+        owner.call("advance", {"seconds": 1})
+        page.wait_for(f"!{query(dialog('urgent'))} && !{query(dialog('toast'))}.inert && !{query(dialog('modal'))}.inert",
+                      what="the alert-level entry gone, the toast and the modal taking input again")
         owner.call("dismiss", {"id": "modal"})
         owner.call("advance", {"seconds": 1})
         page.wait_for(f"!{query(dialog('modal'))} && !{query(dialog('below'))}.inert"
