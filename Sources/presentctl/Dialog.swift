@@ -25,6 +25,9 @@ struct ContentFlags {
     /// Whether the flags describe a dialog (a content object, not a label).
     var isObject: Bool { !isEmpty && label == nil }
 
+    /// Sets the title (a toast's text); a later `--title` replaces it.
+    mutating func title(_ text: String) { parts["title"] = .string(text) }
+
     /// Takes `name` (and its value) if it is a content flag; false if it is not one.
     mutating func accept(_ name: String, inline: String?, _ scanner: inout ArgumentScanner) throws -> Bool {
         switch name {

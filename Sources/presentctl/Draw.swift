@@ -5,7 +5,10 @@
 // transparent) at its visible frame. A box without content is labelled with its id; one
 // with content has its id in the top border and shows the content inside: a label, or a
 // dialog's title, message, fields, progress bar, embedded surface and buttons
-// (`[ OK ]  [ Cancel ]`, the default one bold, a destructive one red).
+// (`[ OK ]  [ Cancel ]`, the default one bold, a destructive one red). Levels are marked:
+// an overlay (a toast, a banner: it never dims) is a rounded box, an alert-level entry a
+// heavy one, and either says its level after its id; a box too thin to hold its content
+// shows its text in its border. A layer in a presentation context is drawn only inside it.
 //
 // Frames name only a layer's `contentRevision`; the content itself comes from the entries
 // (the subscribe snapshot, `stack`) and the `willPresent`, `updated` and `adapted`
@@ -96,11 +99,18 @@ func drawScene(layers: [JSONValue], contents: [String: JSONValue] = [:], contain
                           terminalColumns: terminal.columns, terminalRows: terminal.rows)
     var grid = CellGrid(columns: map.columns + 2, rows: map.rows + 2)
     let everywhere = (columns: 0...map.columns + 1, rows: 0...map.rows + 1)
-    let inside = (columns: 1...map.columns, rows: 1...map.rows)
+    let container = (columns: 1...map.columns, rows: 1...map.rows)
     box(&grid, 0, 0, map.columns + 1, map.rows + 1, chars: Array("╔═╗║╚╝"), clip: everywhere)
     for layer in layers {
-        guard let f = layer["frame"], let x = f["x"]?.doubleValue, let y = f["y"]?.doubleValue,
-              let w = f["width"]?.doubleValue, let h = f["height"]?.doubleValue else { continue }
+        guard let (x, y, w, h) = rect(layer["frame"]) else { continue }
+        // In a context: only the cells inside it (and in the container).
+        var inside: Clip = container
+        if let (cx, cy, cw, ch) = rect(layer["clip"]) {
+            let columns = max(1 + map.column(cx), 1)...min(map.column(cx + cw), map.columns)
+            let rows = max(1 + map.row(cy), 1)...min(map.row(cy + ch), map.rows)
+            guard !columns.isEmpty, !rows.isEmpty else { continue }
+            inside = (columns, rows)
+        }
         let alpha = layer["alpha"]?.doubleValue ?? 1
         if layer["role"]?.stringValue == "dimming" {
             guard alpha > 0.05 else { continue }
@@ -115,10 +125,14 @@ func drawScene(layers: [JSONValue], contents: [String: JSONValue] = [:], contain
             let c0 = 1 + map.column(vx), r0 = 1 + map.row(vy)
             let c1 = max(c0, map.column(vx + vw)), r1 = max(r0, map.row(vy + vh))
             fill(&grid, c0, r0, c1, r1, with: " ", clip: inside)
-            box(&grid, c0, r0, c1, r1, chars: Array(alpha < 0.5 ? "┌╌┐╎└┘" : "┌─┐│└┘"), clip: inside)
+            let level = layer["level"]?.stringValue ?? "normal"
+            box(&grid, c0, r0, c1, r1, chars: boxCharacters(level: level, faint: alpha < 0.5), clip: inside)
             let id = layer["id"]?.stringValue ?? ""
+            let name = level == "normal" ? id : "\(id) [\(level)]"
             if let content = contents[id] {
-                let title = String(" \(id) ".prefix(max(0, c1 - c0 - 3)))
+                // Too thin for anything inside: the text goes in the border, after the name.
+                let text = r1 - r0 < 2 ? (content.stringValue ?? content["title"]?.stringValue).map { ": \($0)" } : nil
+                let title = String(" \(name)\(text ?? "") ".prefix(max(0, c1 - c0 - 3)))
                 if title.count > 2 { grid.text(title, c0 + 2, r0, clip: inside) }
                 // Facing away (past a quarter turn of a flip), it shows its back: no content.
                 // The cells inside its border that are in the container (a box sliding in
@@ -129,7 +143,7 @@ func drawScene(layers: [JSONValue], contents: [String: JSONValue] = [:], contain
                     drawContent(content, in: &grid, c0 + 1, r0 + 1, c1 - 1, r1 - 1, clip: (left...right, top...bottom))
                 }
             } else {
-                let label = String(id.prefix(max(0, c1 - c0 - 1)))
+                let label = String(name.prefix(max(0, c1 - c0 - 1)))
                 grid.text(label, c0 + 1 + max(0, (c1 - c0 - 1 - label.count) / 2), (r0 + r1) / 2, clip: inside)
             }
         }
@@ -137,6 +151,26 @@ func drawScene(layers: [JSONValue], contents: [String: JSONValue] = [:], contain
     let scaleNote = "1 column = \(fixed(map.pointsPerColumn, places: 2)) pt"
     return [String(header.prefix(terminal.columns))] + (styled ? grid.styledLines : grid.lines)
         + [String(scaleNote.prefix(terminal.columns))]
+}
+
+/// A `{x, y, width, height}` object's members.
+private func rect(_ o: JSONValue?) -> (Double, Double, Double, Double)? {
+    guard let o, let x = o["x"]?.doubleValue, let y = o["y"]?.doubleValue, let w = o["width"]?.doubleValue,
+          let h = o["height"]?.doubleValue else { return nil }
+    return (x, y, w, h)
+}
+
+/// A content box's ┌ ─ ┐ │ └ ┘ for its level: an overlay's rounded, an alert-level entry's
+/// heavy, a normal one's light; dashed while mostly transparent.
+private func boxCharacters(level: String, faint: Bool) -> [Character] {
+    switch (level, faint) {
+    case ("overlay", false): return Array("╭─╮│╰╯")
+    case ("overlay", true): return Array("╭╌╮╎╰╯")
+    case ("alert", false): return Array("┏━┓┃┗┛")
+    case ("alert", true): return Array("┏╍┓╏┗┛")
+    case (_, false): return Array("┌─┐│└┘")
+    case (_, true): return Array("┌╌┐╎└┘")
+    }
 }
 
 // MARK: What is inside a box
@@ -387,8 +421,8 @@ func drawWatch(_ client: PresentClient) throws -> Never {
                 layers = p?["layers"]?.arrayValue ?? []
                 time = p?["time"]?.doubleValue ?? time
                 seq = p?["seq"]?.int64Value ?? seq
-                // The dimming covers the container: it tells a new container size.
-                if let d = layers.first(where: { $0["role"]?.stringValue == "dimming" })?["frame"],
+                // A dimming outside any context covers the container: it tells a new container size.
+                if let d = layers.first(where: { $0["role"]?.stringValue == "dimming" && $0["clip"] == nil })?["frame"],
                    let w = d["width"]?.doubleValue, let h = d["height"]?.doubleValue { container = (w, h) }
             case "lifecycle":
                 if let p { book.take(lifecycle: p) }

@@ -1,5 +1,5 @@
 // presentctl: the command-line client. One subcommand per protocol method, plus
-// `watch` to print events. Exit codes: 0 ok (or an action chosen), 1 daemon error,
+// `watch` to print events and `toast` to show one in a line. Exit codes: 0 ok (or an action chosen), 1 daemon error,
 // 2 usage, 3 cannot connect, 4 left without an action, 5 the cancel action chosen.
 
 #if canImport(Glibc)
@@ -29,6 +29,12 @@ Commands:
       --timing NAME              linear, easeIn, easeOut, easeInEaseOut, default, system
       --id ID  --kind KIND  --content LABEL  --priority N  --override
       --status-bar STYLE         capture the status bar: default, lightContent, darkContent
+      --level LEVEL              normal (the modal stack, default), overlay (banners, toasts:
+                                 no dimming, no taps outside itself), alert (above everything)
+      --interaction WHAT         a tap outside it: absorb, dismiss, forward (passes through)
+      --position WHERE           an overlay's place: top (default), bottom, center
+      --margin PT                an overlay's distance from the safe area's edge (default 8)
+      --context NAME             lay it out, dim and clip it in a context (see context)
     a dialog (a content object; --content LABEL is the other kind of content):
       --title T  --message M     its text
       --icon NAME|/PATH          a freedesktop icon name, or an absolute .png/.svg path
@@ -43,6 +49,16 @@ Commands:
                                  when presentctl exits, it is dismissed
       --json                     (without OBJECT) with --wait, print {"action", "fields"}
       --json OBJECT              any presentation fields (see docs/PROTOCOL.md); merged last
+  toast TEXT [options]           a toast, in one line: an overlay showing TEXT, the safe
+                                 width less 16 pt a side, 56 pt tall, that leaves by itself.
+                                 Prints {id, state} and returns; a background presentctl
+                                 holds the toast (it belongs to its connection) until it goes
+      --after S                  leave S seconds after presenting (default 2)
+      --position top|bottom|center   where it sits (default top), --margin PT from the edge
+      --wait                     stay until it has gone, as present --wait: exit 4 when it
+                                 leaves without an action (its time ran out)
+                                 also: present's options (--id, --kind, --context, --style,
+                                 --transition, --duration, --action, --icon, --json …)
   update ID [options]            change a presentation in place: the dialog options above
                                  (together they replace its whole content), --content LABEL,
                                  --no-content, --style, --auto-dismiss S, --no-auto-dismiss,
@@ -55,10 +71,15 @@ Commands:
   stack                          list the stack, bottom to top
   watch [TOPIC...]               print notifications as JSON lines (default: lifecycle
                                  stack statusBar; add frames for every frame)
-  watch --draw                   draw the container and its layers as boxes, live
+  watch --draw                   draw the container and its layers as boxes, live: overlays
+                                 rounded (╭╮), alert-level entries heavy (┏┓), contexts clipped
   container W H [--duration S]   set the container size (points)
   keyboard HEIGHT [--duration S] show (HEIGHT > 0) or hide (0) the keyboard
-  tap X Y                        tap the screen
+  tap X Y                        tap the screen; says who took it, or forwarded: true
+  context define NAME X Y W H [--duration S]
+                                 name (or move) a rectangle entries can be presented in
+  context remove NAME            take it away: its entries leave (reason contextGone)
+  context list                   the contexts, by name
   swipe PHASE DX DY [VX VY]      began, changed, ended or cancelled
   advance SECONDS                move the manual clock (presentd --clock manual)
   sync                           wait until every earlier event has been written
@@ -66,7 +87,8 @@ Commands:
 
 Exit status: 0 ok (present --wait: an action was chosen), 1 the daemon answered with an
 error or went away, 2 usage error, 3 cannot connect; present --wait: 4 the presentation
-left without an action (dismissed, timed out, ...), 5 the cancel-role action was chosen.
+left without an action (dismissed, timed out, ...), 5 the cancel-role action was chosen;
+toast --wait exits as present --wait does.
 """
 
 enum Exit: Int32 {
@@ -106,11 +128,14 @@ func jsonObject(_ text: String) throws -> JSONObject {
     return o
 }
 
-/// `present`'s flags as presentation fields, and how to wait.
-func presentParams(_ scanner: inout ArgumentScanner) throws -> PlannedRequest {
+/// `present`'s flags as presentation fields, and how to wait. With `toast`, `toast TEXT`'s:
+/// the same flags, TEXT the title, `--after` for `--auto-dismiss`, and the toast's defaults
+/// (Levels.swift) for what they leave out.
+func presentParams(_ scanner: inout ArgumentScanner, toast: String? = nil) throws -> PlannedRequest {
     var p: JSONObject = [:]
     var transition: JSONObject = [:]
     var content = ContentFlags()
+    if let toast { content.title(toast) }
     var plan = PlannedRequest(method: "present")
     var extra: JSONObject = [:]
     while let word = scanner.next() {
@@ -126,7 +151,11 @@ func presentParams(_ scanner: inout ArgumentScanner) throws -> PlannedRequest {
         case "--priority": p["priority"] = .int(Int64(try scanner.int(for: name, inline: inline, in: 0...1000)))
         case "--override": p["precedence"] = "override"
         case "--status-bar": p["statusBar"] = ["style": .string(try scanner.value(for: name, inline: inline))]
-        case "--auto-dismiss": p["autoDismiss"] = try autoDismiss(&scanner, name, inline: inline)
+        case _ where name == "--auto-dismiss" || (name == "--after" && toast != nil):
+            p["autoDismiss"] = try autoDismiss(&scanner, name, inline: inline)
+        case "--level", "--interaction", "--position", "--context":
+            p[String(name.dropFirst(2))] = .string(try scanner.value(for: name, inline: inline))
+        case "--margin": p["margin"] = .double(try scanner.double(for: name, inline: inline, in: 0...100_000))
         case "--wait": plan.wait = true
         case "--json":
             // `--json OBJECT` merges fields; a bare `--json` (present takes no positional
@@ -136,16 +165,20 @@ func presentParams(_ scanner: inout ArgumentScanner) throws -> PlannedRequest {
             } else {
                 for (key, value) in try jsonObject(try scanner.value(for: name, inline: inline)) { extra[key] = value }
             }
-        default: throw UsageError("present: unknown option \"\(word)\"")
+        default: throw UsageError("\(toast == nil ? "present" : "toast"): unknown option \"\(word)\"")
         }
     }
-    if p["style"] == nil { p["style"] = content.isObject ? "alert" : "popup" }
+    if p["style"] == nil, toast == nil { p["style"] = content.isObject ? "alert" : "popup" }
     if let c = try content.content() { p["content"] = c }
     if !transition.isEmpty {
         if transition["type"] == nil { transition["type"] = "coverVertical" }
         p["transition"] = .object(transition)
     }
     for (key, value) in extra { p[key] = value }
+    if toast != nil {
+        Toast.complete(&p, transitionGiven: p["transition"] != nil)
+        plan.background = !plan.wait
+    }
     plan.params = .object(p)
     return plan
 }
@@ -238,7 +271,9 @@ func run(_ arguments: [String]) -> Exit {
             if let line = answer.output(json: request.jsonAnswer) { print(line) }
             return answer.exit
         }
-        printJSON(try client.call(request.method, request.params))
+        if request.background { return try presentInBackground(client, request.params ?? [:]) }   // Levels.swift
+        let result = try client.call(request.method, request.params)
+        printJSON(request.member.map { .object([$0: result[$0] ?? .null]) } ?? result)
         return .ok
     } catch let error as UsageError {
         printError("presentctl: \(error)")
@@ -264,6 +299,11 @@ struct PlannedRequest {
     /// With `wait`: print the answer as a JSON object.
     var jsonAnswer = false
     var topics: [String] = []
+    /// `toast` without `--wait`: print the reply, and keep the connection in the background
+    /// until the toast has gone (Levels.swift).
+    var background = false
+    /// Print only this member of the result.
+    var member: String?
 }
 
 func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> PlannedRequest {
@@ -273,6 +313,11 @@ func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> Plann
         return PlannedRequest(method: command, params: command == "sync" ? ["nonce": "presentctl"] : nil)
     case "present":
         return try presentParams(&s)
+    case "toast":
+        guard let text = s.next(), !text.hasPrefix("-") else { throw UsageError("toast needs its text first") }
+        return try presentParams(&s, toast: text)
+    case "context":
+        return try contextRequest(&s)
     case "update":
         guard let id = s.next() else { throw UsageError("update needs an id") }
         return PlannedRequest(method: "update", params: try updateParams(id, &s))

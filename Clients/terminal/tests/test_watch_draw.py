@@ -223,3 +223,40 @@ def test_watch_draw_shows_a_dialogs_title_and_buttons(manual, pane):
         app.advance(0.3)
         app.sync()
         settle(pane, nearly_gone, "t=0.800 s: only the dialog's top border, on the container's last row")
+
+
+def test_watch_draw_marks_levels_draws_a_toast_undimmed_and_clips_a_context(manual, pane):
+    """A toast (overlay) above a sheet in a context: the toast is a rounded box naming its
+    level, too thin for an inside, so its text is in its border; the sheet's dimming shades
+    only the context, and nothing dims under the toast. An alert-level entry is heavy."""
+    wait_for(pane, r"frame 0 ")
+    quick = {"type": "crossDissolve", "duration": 0}
+    with Client(manual.path) as app:
+        app.define_context("mail", (0, 300, 390, 400))
+        app.present(id="sheet", style="bottomHalf", context="mail", transition=quick)
+        app.toast("Saved", id="saved", transition=quick, after=30)
+        app.advance(0.1)
+        app.sync()
+
+        def scene(lines: list[str]) -> None:
+            assert re.search(r"t=0\.100 s", lines[0])
+            px = float(re.search(r"1 column = ([\d.]+) pt", "\n".join(lines)).group(1))
+            top = next(i for i, l in enumerate(lines) if "╔" in l) + 1  # the container's first row
+            toast = next(l for l in lines if "╭" in l)
+            assert " saved [overlay]: Saved " in toast and "╮" in toast, toast
+            assert any("╰" in l and "╯" in l for l in lines), "the toast's rounded bottom corners"
+            assert any(re.search(r"│ *sheet *│", l) for l in lines), "a normal-level entry names no level"
+            # Above the context nothing is dimmed, under the toast neither; inside it is.
+            above = lines[top + int(250 / (2 * px))]
+            assert not any(c in above for c in "░▒▓"), above
+            assert not any(c in toast for c in "░▒▓"), toast
+            inside = lines[top + int(320 / (2 * px))]
+            assert "▓" in inside, inside
+
+        settle(pane, scene, "the toast's rounded box over an undimmed top, the sheet's dimming only in its context")
+        app.present(id="sys", level="alert", style="alert", transition=quick)
+        app.advance(0.1)
+        app.sync()
+        # Above everything, the toast included: its dimming covers the toast, its box is heavy.
+        drawn(pane, lambda lines: any("┏" in l for l in lines) and any(re.search(r"┃ *sys \[alert\] *┃", l) for l in lines)
+              and not any("╭" in l for l in lines), "the alert-level entry's heavy box, dimming the toast")

@@ -1,0 +1,93 @@
+// presentctl's levels and contexts: `toast TEXT` (an overlay that leaves on its own — a
+// one-liner), keeping a toast's connection in the background until it has gone, and the
+// `context` commands a shell uses to name an app's area of the screen.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import PresentClient
+import PresentCommandLine
+import PresentJSON
+
+/// What `toast` presents unless told otherwise: the safe area's width less 16 points a
+/// side, 56 points tall, gone 2 s after it presented, coming in from its edge.
+enum Toast {
+    static let height = 56.0
+    static let sideMargin = 16.0
+    static let after = 2.0
+    static let transitionDuration = 0.25
+
+    static let style: JSONValue = ["type": "custom", "width": ["sideMargin": .double(sideMargin)],
+                                   "height": ["points": .double(height)]]
+
+    /// The transition in from its position's edge; a toast in the middle fades in.
+    static func transition(position: String) -> JSONValue {
+        let type = position == "top" ? "coverVerticalFromTop" : position == "bottom" ? "coverVertical" : "crossDissolve"
+        return ["type": .string(type), "duration": .double(transitionDuration)]
+    }
+
+    /// Fills in what the flags left out of a toast's presentation `p`.
+    static func complete(_ p: inout JSONObject, transitionGiven: Bool) {
+        if p["level"] == nil { p["level"] = "overlay" }
+        if p["style"] == nil { p["style"] = style }
+        if p["respectsSafeArea"] == nil { p["respectsSafeArea"] = true }
+        if p["autoDismiss"] == nil { p["autoDismiss"] = ["after": .double(after)] }
+        if !transitionGiven { p["transition"] = transition(position: p["position"]?.stringValue ?? "top") }
+        if p["content"]?.objectValue?["accessibility"] == nil, var content = p["content"]?.objectValue {
+            content["accessibility"] = ["announce": "polite"]   // a toast is read out, not focused
+            p["content"] = .object(content)
+        }
+    }
+}
+
+/// `presentctl toast` without `--wait`: presents, prints the reply and returns at once,
+/// while a child process keeps the connection — the toast belongs to it — until the toast
+/// has left (or the daemon goes away). The child lets go of the terminal and of any pipe
+/// the caller reads the reply from.
+func presentInBackground(_ client: PresentClient, _ params: JSONValue) throws -> Exit {
+    try client.call("subscribe", ["topics": ["lifecycle"]])
+    let result = try client.call("present", params)
+    printJSON(result)
+    fflush(nil)
+    guard let id = result["id"], result["deduplicated"] != true else { return .ok }
+    switch fork() {
+    case -1: throw ClientError.io("fork failed (errno \(errno)): the toast would go as presentctl exits")
+    case 0: break
+    default: return .ok
+    }
+    _ = setsid()
+    let null = open("/dev/null", O_RDWR)
+    for fd: Int32 in 0...2 { dup2(null, fd) }
+    if null > 2 { close(null) }
+    while true {
+        guard let n = try? client.nextNotification(timeout: 3600) else { exit(Exit.ok.rawValue) }  // the daemon went away
+        let p = n["params"]
+        switch n["method"]?.stringValue {
+        case "lifecycle" where p?["id"] == id && p?["event"] == "didDismiss": exit(Exit.ok.rawValue)
+        case "shutdown", "closing": exit(Exit.ok.rawValue)
+        default: continue
+        }
+    }
+}
+
+/// `context define NAME X Y W H [--duration S]`, `context remove NAME`, `context list`.
+func contextRequest(_ s: inout ArgumentScanner) throws -> PlannedRequest {
+    switch s.next() {
+    case "define":
+        guard let name = s.next() else { throw UsageError("context define needs a name, then X Y WIDTH HEIGHT") }
+        let frame: JSONValue = ["x": .double(try number(s.next(), "x")), "y": .double(try number(s.next(), "y")),
+                                "width": .double(try number(s.next(), "width")),
+                                "height": .double(try number(s.next(), "height"))]
+        var p: JSONObject = ["name": .string(name), "frame": frame]
+        try optionalDuration(&s, into: &p)
+        return PlannedRequest(method: "defineContext", params: .object(p))
+    case "remove":
+        guard let name = s.next() else { throw UsageError("context remove needs a name") }
+        guard s.isAtEnd else { throw UsageError("context remove takes only a name") }
+        return PlannedRequest(method: "removeContext", params: ["name": .string(name)])
+    case "list":
+        return PlannedRequest(method: "stack", member: "contexts")
+    case let other:
+        throw UsageError("context takes define, remove or list, not \(other.map { "\"\($0)\"" } ?? "nothing")")
+    }
+}

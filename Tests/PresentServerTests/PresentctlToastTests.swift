@@ -1,0 +1,143 @@
+// `presentctl toast TEXT` against a manual-clock daemon: one line puts an overlay toast on
+// the stack that leaves by itself. With --wait it stays until then and exits 4 (gone
+// without an action, as `present --wait` says it); without, it returns at once and a
+// background presentctl holds the toast until its time runs out. And `present`'s level
+// flags and the `context` commands.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import PresentClient
+import PresentJSON
+import Testing
+
+@Suite("presentctl toast and contexts")
+struct PresentctlToastTests {
+    /// `presentctl ARGS` run to its end: its exit status and what it printed.
+    static func run(_ daemon: DaemonHarness, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        try DaemonHarness.run(DaemonHarness.presentctlPath, ["--socket", daemon.socketPath] + arguments)
+    }
+
+    /// The only entry on the stack, once there is one.
+    static func onlyEntry(_ client: PresentClient, _ what: String) throws -> JSONValue {
+        try waitFor("\(what) on the stack") {
+            let entries = try client.call("stack")["entries"]?.arrayValue ?? []
+            return entries.count == 1 ? entries.first : nil   // (not entries[0]: a bare nil would be JSON null)
+        }
+    }
+
+    static func checkIsTheToast(_ entry: JSONValue, position: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(entry["level"] == "overlay", sourceLocation: sourceLocation)
+        #expect(entry["position"] == .string(position), sourceLocation: sourceLocation)
+        #expect(entry["content"]?["title"] == "Saved", sourceLocation: sourceLocation)
+        #expect(entry["autoDismiss"]?["after"] == 2.0, sourceLocation: sourceLocation)
+        // The safe area's width (390, no side insets) less 16 points a side, 56 tall.
+        #expect(entry["frame"]?["width"] == 358.0 && entry["frame"]?["height"] == 56.0,
+                "\(entry.serializedString)", sourceLocation: sourceLocation)
+    }
+
+    @Test func toastWaitPutsAnOverlayOnTheStackAndExitsFourWhenItsTimeRunsOut() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let watcher = try daemon.connect()
+        try watcher.call("subscribe", ["topics": ["lifecycle"]])
+        let out = daemon.directory + "/toast-wait.out", err = daemon.directory + "/toast-wait.err"
+        defer { unlink(out); unlink(err) }
+        let pid = try DaemonHarness.spawn(DaemonHarness.presentctlPath,
+                                          ["--socket", daemon.socketPath, "toast", "Saved", "--after", "2", "--wait"],
+                                          stdout: out, stderr: err, environment: [:])
+        var status: Int32?
+        func exited() -> Int32? {
+            if status == nil {
+                var s: Int32 = 0
+                if waitpid(pid, &s, WNOHANG) == pid { status = DaemonHarness.exitStatus(s) }
+            }
+            return status
+        }
+        defer { if exited() == nil { kill(pid, SIGKILL); waitpid(pid, nil, 0) } }
+        let report = { "presentctl stdout \"\((try? String(contentsOfFile: out)) ?? "")\", stderr \"\((try? String(contentsOfFile: err)) ?? "")\"" }
+
+        Self.checkIsTheToast(try Self.onlyEntry(watcher, "presentctl's toast"), position: "top")
+        // It comes in over 0.25 s and stays 2 s after that: at 2 s it is still there.
+        try watcher.call("advance", ["seconds": 2])
+        try watcher.call("sync", ["nonce": 1])
+        #expect(exited() == nil, "still waiting before its time is up: \(report())")
+        #expect(try watcher.call("stack")["entries"]?[0]?["state"] == "presented")
+        try watcher.call("advance", ["seconds": 0.5])
+        let code = try waitFor("presentctl toast --wait to exit after its auto-dismiss ran out", context: report) { exited() }
+        #expect(code == 4, "left without an action: \(report())")
+        #expect((try? String(contentsOfFile: out)) == "", "nothing chosen, nothing printed: \(report())")
+        let leaving = try #require(try watcher.awaitNotification("lifecycle") { $0["event"] == "willDismiss" })
+        #expect(leaving["reason"] == "timeout")
+        #expect(leaving["time"]?.double == 2.25)
+    }
+
+    /// Without --wait the command returns at once; the toast outlives it, and leaves when
+    /// its time runs out rather than when presentctl exits.
+    @Test func toastWithoutWaitReturnsAndTheToastStaysItsTime() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let watcher = try daemon.connect()
+        try watcher.call("subscribe", ["topics": ["lifecycle"]])
+        let (status, output) = try Self.run(daemon, ["toast", "Saved", "--position", "bottom", "--id", "saved"])
+        #expect(status == 0, "\(output)")
+        #expect(try JSONValue.parse(output) == ["id": "saved", "state": "presenting", "deduplicated": false])
+        let entry = try Self.onlyEntry(watcher, "the toast, after presentctl returned")
+        Self.checkIsTheToast(entry, position: "bottom")
+        // The safe area ends 34 above the bottom; the toast sits 8 above that.
+        #expect(entry["frame"]?["y"] == .double(844 - 34 - 8 - 56))
+        try watcher.call("advance", ["seconds": 1])
+        try watcher.call("sync", ["nonce": 1])
+        #expect(try watcher.call("stack")["entries"]?[0]?["state"] == "presented", "still there after a second")
+        try watcher.call("advance", ["seconds": 1.5])
+        let leaving = try #require(try watcher.awaitNotification("lifecycle") {
+            $0["id"] == "saved" && $0["event"] == "willDismiss"
+        })
+        #expect(leaving["reason"] == "timeout", "its time ran out; nobody hung up on it")
+    }
+
+    @Test func presentTakesLevelFlagsAndContextCommandsNameAndRemoveAreas() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let watcher = try daemon.connect()
+        try watcher.call("subscribe", ["topics": ["lifecycle"]])
+        let defined = try Self.run(daemon, ["context", "define", "mail", "0", "100", "390", "600"])
+        #expect(defined.status == 0)
+        let mail: JSONValue = ["x": 0.0, "y": 100.0, "width": 390.0, "height": 600.0]
+        #expect(try JSONValue.parse(defined.output) == ["contexts": ["mail": mail]])
+        #expect(try JSONValue.parse(try Self.run(daemon, ["context", "list"]).output) == ["contexts": ["mail": mail]])
+        // A context's entry belongs to its connection: a client of the test's presents it
+        // with the params presentctl builds, which `present --json` would send.
+        let owner = try daemon.connect()
+        try owner.call("present", ["id": "compose", "style": "bottomHalf", "context": "mail",
+                                   "interaction": "forward", "transition": ["duration": 0]])
+        try owner.call("advance", ["seconds": 0.1])
+        let tap = try Self.run(daemon, ["tap", "10", "300"])
+        #expect(try JSONValue.parse(tap.output) == ["part": "none", "dismissed": false, "forwarded": true])
+        let removed = try Self.run(daemon, ["context", "remove", "mail"])
+        #expect(try JSONValue.parse(removed.output) == ["dismissed": ["compose"]])
+        let gone = try #require(try watcher.awaitNotification("lifecycle") {
+            $0["id"] == "compose" && $0["event"] == "willDismiss"
+        })
+        #expect(gone["reason"] == "contextGone")
+
+        // present's level flags reach the daemon (an alert-level popup, an overlay at the
+        // centre): presentctl exits after the reply, so the entries then leave with it.
+        let alert = try Self.run(daemon, ["present", "--id", "up", "--level", "alert", "--interaction", "absorb"])
+        #expect(alert.status == 0, "\(alert.output)")
+        let banner = try Self.run(daemon, ["present", "--id", "banner", "--level", "overlay", "--position", "center",
+                                           "--margin", "20", "--json", #"{"style":{"type":"custom","width":{"points":200},"height":{"points":40}}}"#])
+        #expect(banner.status == 0, "\(banner.output)")
+        let presented = try #require(try watcher.awaitNotification("lifecycle") {
+            $0["id"] == "banner" && $0["event"] == "willPresent"
+        })
+        // Centred in the safe area (47 to 810), 20 below the middle.
+        #expect(presented["animation"]?["to"]?["frame"]?["y"] == .double(47 + (763 - 40) / 2 + 20))
+        let wrong = try Self.run(daemon, ["present", "--position", "top"])
+        #expect(wrong.status == 1, "a position for a normal-level entry is the daemon's error: \(wrong.output)")
+
+        for arguments in [["toast"], ["toast", "--after", "2"], ["toast", "Hi", "--after", "soon"],
+                          ["toast", "Hi", "--margin", "-1"], ["context"], ["context", "move", "x"],
+                          ["context", "define", "x", "1", "2"], ["context", "remove"]] {
+            let (status, output) = try Self.run(daemon, arguments)
+            #expect(status == 2, "\(arguments): \(output)")
+        }
+    }
+}
