@@ -113,3 +113,18 @@ def test_the_recorder_takes_content_from_the_entries_and_draws_a_dialog():
            if close(picture.getpixel((x, y)), (255, 69, 58), 60)]
     assert red, "the destructive button is drawn in red"
     assert all(y > layer.frame.y + layer.frame.height / 2 for _, y in red)  # along the bottom
+
+
+def test_a_layer_in_a_context_is_drawn_only_inside_its_clip():
+    from presentd import Layer
+    from presentd.render import Canvas, draw_frame
+
+    canvas = Canvas(390, 844, scale=0.5)
+    clip = {"x": 0, "y": 300, "width": 390, "height": 300}
+    sheet = Layer.from_json({"id": "s", "role": "content", "level": "normal", "clip": clip, "alpha": 1, "scale": 1,
+                             "frame": {"x": 0, "y": 200, "width": 390, "height": 300}})
+    picture = draw_frame(canvas, [sheet], contents={"s": "#ff00ff"})
+    plain = draw_frame(canvas, [], contents={})
+    assert close(picture.getpixel((100, 200)), MAGENTA), "inside the clip, the sheet is drawn"
+    # Above the context (y 250 pt) the sheet's frame reaches, but the clip keeps it out.
+    assert picture.getpixel((100, 125)) == plain.getpixel((100, 125))

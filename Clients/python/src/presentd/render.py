@@ -1,6 +1,7 @@
 """Draws a frame's layers with Pillow, the way a renderer would: the presenter's screen,
 then per entry its dimming and its content (frame, alpha, scale about the centre,
-rotation about the vertical axis, corner radius, shadow, blur), then the status bar.
+rotation about the vertical axis, corner radius, shadow, blur), then the status bar. A
+layer with a ``clip`` (an entry in a presentation context) is drawn only inside it.
 
 What a content layer shows is its entry's content (frames carry only its revision; the
 caller passes the contents it kept, e.g. with :class:`presentd.Contents`). A layer is
@@ -73,10 +74,15 @@ def draw_frame(canvas: Canvas, layers: Iterable[Layer], status_bar: Mapping | No
     image = Image.new("RGBA", big, PRESENTER_BACKGROUND)
     _draw_presenter(image, canvas)
     for layer in layers:
+        target = image.copy() if layer.clip else image
         if layer.role == "dimming":
-            _draw_dimming(image, canvas, layer)
+            _draw_dimming(target, canvas, layer)
         else:
-            _draw_content(image, canvas, layer, (contents or {}).get(layer.id))
+            _draw_content(target, canvas, layer, (contents or {}).get(layer.id))
+        if layer.clip:
+            c = layer.clip
+            box = _box(canvas, c.x, c.y, c.width, c.height)
+            image.paste(target.crop(box), box[:2])
     _draw_status_bar(image, canvas, status_bar or {})
     return image.resize(canvas.size, Image.LANCZOS).convert("RGB")
 
