@@ -60,7 +60,9 @@ func presentInBackground(_ client: PresentClient, _ params: JSONValue) throws ->
     for fd: Int32 in 0...2 { dup2(null, fd) }
     if null > 2 { close(null) }
     while true {
-        guard let n = try? client.nextNotification(timeout: 3600) else { exit(Exit.ok.rawValue) }  // the daemon went away
+        let next: JSONValue?
+        do { next = try client.nextNotification(timeout: 3600) } catch { exit(Exit.ok.rawValue) }  // the daemon went away
+        guard let n = next else { continue }   // a long toast: keep holding it
         let p = n["params"]
         switch n["method"]?.stringValue {
         case "lifecycle" where p?["id"] == id && p?["event"] == "didDismiss": exit(Exit.ok.rawValue)
