@@ -2,7 +2,8 @@
  * An example renderer loop: one poll() over the daemon's descriptor and stdin, no
  * blocking call after start-up. It "draws" each frame as text: one line per frame
  * with its delay (CLOCK_MONOTONIC now minus the time the frame is for), one line per
- * layer with the revision of the content it draws. What an entry shows comes with its
+ * layer with the revision of the content it draws (and its level when it is not normal, its
+ * clip when it is in a presentation context). What an entry shows comes with its
  * lifecycle events (willPresent, updated, adapted), not in frames: each is printed as a
  * "  shows" line. Lines typed on stdin are requests: "present STYLE", "dismiss",
  * "escape", "enter" (keys for the topmost entry), "quit".
@@ -38,6 +39,9 @@ static void draw(json_object *frame) {
         printf("  %-7s %-12s x=%.1f y=%.1f w=%.1f h=%.1f alpha=%.3f scale=%.3f rot=%.3f",
                l->dimming ? "dimming" : "content", l->id, l->x, l->y, l->width, l->height,
                l->alpha, l->scale, l->rotation);
+        if (l->level && strcmp(l->level, "normal") != 0) printf(" level=%s", l->level);
+        if (l->has_clip)
+            printf(" clip=%.1f,%.1f,%.1fx%.1f", l->clip.x, l->clip.y, l->clip.width, l->clip.height);
         if (!l->dimming) printf(" rev=%lld", (long long)l->content_revision);
         printf("\n");
     }
