@@ -198,25 +198,38 @@ function panelFor(output) {
   return panel;
 }
 
-/** The output named `name`, made (with its panel) when it is new. */
+/** The output named `name`, made (with its panel) when it is new: the panels share the stage
+ * anew, and the daemon is asked what the new one's container is. */
 function outputNamed(name) {
   let output = viewer.outputs.get(name);
   if (!output) {
     viewer.outputs.set(name, (output = makeOutput(name)));
+    gone.delete(name);
     panelFor(output);
+    if (viewer.ready) {
+      layoutAll();
+      drawOutputChoices();
+      refresh();
+    }
   }
   return output;
 }
 
+// Outputs the daemon no longer lists: a notification about one that was still on its way
+// does not bring its panel back (until the daemon lists it again).
+const gone = new Set();
+
 function removeOutput(name) {
   const output = viewer.outputs.get(name);
   if (!output || name === MAIN) return;
+  gone.add(name);
   for (const [key, el] of layerElements) {
     if (el.presentdOutput === name) layerElements.delete(key);
   }
   output.panel.root.remove();
   viewer.outputs.delete(name);
   drawStack();
+  drawOutputChoices();
   layoutAll();
 }
 
@@ -624,6 +637,7 @@ const connection = new Connection(`ws://${location.host}/ws`);
 const outputOf = (p) => outputNamed(typeof p.output === "string" ? p.output : MAIN);
 
 connection.onNotification = (method, p) => {
+  if (typeof p.output === "string" && gone.has(p.output) && method !== "lifecycle") return;
   switch (method) {
     case "frame": {
       const output = outputOf(p);
@@ -642,6 +656,7 @@ connection.onNotification = (method, p) => {
         const byOutput = new Map([...viewer.outputs.keys()].map((name) => [name, []]));
         for (const e of p.entries) {
           const name = typeof e.output === "string" ? e.output : MAIN;
+          if (gone.has(name)) continue;
           if (!byOutput.has(name)) byOutput.set(name, []);
           byOutput.get(name).push(e);
         }
@@ -711,6 +726,7 @@ function refresh() {
         try {
           const { outputs } = await connection.call("outputs");
           const names = new Set(outputs.map((o) => o.name));
+          for (const o of outputs) gone.delete(o.name);
           for (const o of outputs) {
             const output = outputNamed(o.name);
             const changed = JSON.stringify(o.container) !== JSON.stringify(output.container) || o.fps !== output.fps;
