@@ -18,7 +18,7 @@ from .types import (ALL_TOPICS, INDETERMINATE, KEYS, LEVELS, Accessibility, Acti
                     Layer, Lifecycle, Presentation, Presented, Rect, ShouldDismiss, Shutdown, Snapshot, StackChanged,
                     StackEntry, StatusBarChange, Surface, SwipeResult, TapResult, Transition, UnknownEvent, Updated,
                     VisualState, bezier, spring, transition)
-from .types import Interaction, Level, OverlayPosition, toast
+from .types import MAIN_OUTPUT, Interaction, Level, Output, OverlayPosition, toast
 from ._wire import socket_path
 
 __version__ = "0.1.0"
@@ -34,5 +34,5 @@ __all__ = [
     "bezier", "spring", "transition",
     "Content", "Action", "Field", "Icon", "Surface", "Accessibility", "INDETERMINATE", "Contents",
     "ActionEvent", "Activated", "KeyResult", "Updated", "EntryUpdate", "KEYS",
-    "Level", "LEVELS", "Interaction", "OverlayPosition", "toast",
+    "Level", "LEVELS", "Interaction", "OverlayPosition", "toast", "Output", "MAIN_OUTPUT",
 ]

@@ -131,9 +131,10 @@ def disconnect_reason(event: Event) -> str | None:
 class EventQueue:
     """Events waiting to be read, oldest first.
 
-    With ``coalesce_frames`` a frame replaces an unread older one (which is dropped and
-    the new one goes to the back, after the events that arrived between them), so a
-    reader that falls behind gets the newest picture, as the daemon itself does.
+    With ``coalesce_frames`` a frame replaces an unread older one of the same output (which
+    is dropped and the new one goes to the back, after the events that arrived between
+    them), so a reader that falls behind gets the newest picture of each screen, as the
+    daemon itself does.
     Lifecycle, stack and status events are never dropped.
     """
 
@@ -145,7 +146,7 @@ class EventQueue:
     def push(self, event: Event) -> None:
         if self.coalesce_frames and isinstance(event, Frame):
             for i, old in enumerate(self._items):
-                if isinstance(old, Frame):
+                if isinstance(old, Frame) and old.output == event.output:
                     del self._items[i]
                     self.dropped_frames += 1
                     break

@@ -25,7 +25,7 @@ from .calls import Call
 from .errors import ConnectError, Disconnected, PresentdError, RPCError
 from .types import (ALL_TOPICS, ActionEvent, Activated, Container, Content, EntryUpdate, Event, Hello, Key,
                     KeyResult, OverlayPosition, Presentation, Presented, Rect, ShouldDismiss, Snapshot, StackEntry,
-                    SwipeResult, TapResult, Timing, Topic, Transition, Updated, toast)
+                    SwipeResult, TapResult, Timing, Topic, Transition, Updated, toast, Output)
 
 T = TypeVar("T")
 log = logging.getLogger("presentd")
@@ -121,8 +121,9 @@ class AsyncClient:
     async def activate(self, id: str, action: str, fields: calls.FieldValues | None = None) -> Activated:
         return await self.run(calls.activate(id, action, fields))
 
-    async def key(self, key: Key, fields: calls.FieldValues | None = None, *, id: str | None = None) -> KeyResult:
-        return await self.run(calls.key(key, fields, id))
+    async def key(self, key: Key, fields: calls.FieldValues | None = None, *, id: str | None = None,
+                  output: str | None = None) -> KeyResult:
+        return await self.run(calls.key(key, fields, id, output))
 
     async def focus(self, id: str, field: str | None = None) -> None:
         return await self.run(calls.focus(id, field))
@@ -169,11 +170,20 @@ class AsyncClient:
     async def dismiss_all(self, *, animated: bool | None = None) -> list[str]:
         return await self.run(calls.dismiss_all(animated))
 
-    async def stack(self) -> list[StackEntry]:
-        return await self.run(calls.stack())
+    async def stack(self, *, output: str | None = None) -> list[StackEntry]:
+        return await self.run(calls.stack(output))
 
-    async def contexts(self) -> dict[str, Rect]:
-        return await self.run(calls.contexts())
+    async def contexts(self, *, output: str | None = None) -> dict[str, Rect]:
+        return await self.run(calls.contexts(output))
+
+    async def add_output(self, name: str, width: float, height: float, **options: Any) -> dict[str, Output]:
+        return await self.run(calls.add_output(name, width, height, **options))
+
+    async def remove_output(self, name: str) -> list[str]:
+        return await self.run(calls.remove_output(name))
+
+    async def outputs(self) -> dict[str, Output]:
+        return await self.run(calls.outputs())
 
     async def define_context(self, name: str, frame: Rect | Mapping[str, float] | tuple[float, float, float, float],
                              *, duration: float | None = None, output: str | None = None) -> dict[str, Rect]:
@@ -187,9 +197,10 @@ class AsyncClient:
         """As :meth:`Client.toast`."""
         return await self.run(calls.present(toast(content, after=after, position=position, **presentation)))
 
-    async def subscribe(self, topics: Iterable[Topic] = ALL_TOPICS) -> "AsyncSubscription":
+    async def subscribe(self, topics: Iterable[Topic] = ALL_TOPICS, *,
+                        outputs: Iterable[str] | None = None) -> "AsyncSubscription":
         topics = tuple(topics)
-        subscription = AsyncSubscription(self, topics, await self.run(calls.subscribe(topics)))
+        subscription = AsyncSubscription(self, topics, await self.run(calls.subscribe(topics, outputs)))
         self._topics.subscribed_to(topics)
         return subscription
 
@@ -201,15 +212,16 @@ class AsyncClient:
     async def set_container(self, width: float, height: float, **options: Any) -> Container:
         return await self.run(calls.set_container(width, height, **options))
 
-    async def keyboard(self, height: float, *, duration: float | None = None, curve: Timing | None = None) -> None:
-        return await self.run(calls.keyboard(height, duration, curve))
+    async def keyboard(self, height: float, *, duration: float | None = None, curve: Timing | None = None,
+                       output: str | None = None) -> None:
+        return await self.run(calls.keyboard(height, duration, curve, output))
 
-    async def tap(self, x: float, y: float) -> TapResult:
-        return await self.run(calls.tap(x, y))
+    async def tap(self, x: float, y: float, *, output: str | None = None) -> TapResult:
+        return await self.run(calls.tap(x, y, output))
 
     async def swipe(self, phase: str, dx: float, dy: float, vx: float | None = None,
-                    vy: float | None = None) -> SwipeResult:
-        return await self.run(calls.swipe(phase, dx, dy, vx, vy))
+                    vy: float | None = None, *, output: str | None = None) -> SwipeResult:
+        return await self.run(calls.swipe(phase, dx, dy, vx, vy, output))
 
     async def advance(self, seconds: float) -> float:
         return await self.run(calls.advance(seconds))

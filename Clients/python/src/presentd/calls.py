@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Iterable, Mapping, Optional, TypeVar
 
-from .types import (Activated, Container, Content, EntryUpdate, Hello, Key, KeyResult, Presentation, Presented, Rect,
-                    Snapshot, StackEntry, SwipeResult, TapResult, Timing, Topic, Transition, Updated, parse_contexts)
+from .types import (Activated, Container, Content, EntryUpdate, Hello, Key, KeyResult, Output, Presentation, Presented,
+                    Rect, Snapshot, StackEntry, SwipeResult, TapResult, Timing, Topic, Transition, Updated,
+                    parse_contexts, parse_outputs)
 
 T = TypeVar("T")
 
@@ -70,10 +71,12 @@ def activate(id: str, action: str, fields: FieldValues | None = None) -> Call[Ac
                 Activated.from_json)
 
 
-def key(key: Key, fields: FieldValues | None = None, id: str | None = None) -> Call[KeyResult]:
+def key(key: Key, fields: FieldValues | None = None, id: str | None = None, output: str | None = None) -> Call[KeyResult]:
     """``id``: the entry the sender believes takes input (the one whose ``fields`` it
-    sends); when another entry has the key, nothing happens."""
-    return Call("key", _options(key=key, id=id, fields=dict(fields) if fields else None), KeyResult.from_json)
+    sends); when another entry has the key, nothing happens. ``output``: the screen whose
+    topmost entry takes it (None: ``main``)."""
+    return Call("key", _options(key=key, id=id, fields=dict(fields) if fields else None, output=output),
+                KeyResult.from_json)
 
 
 def focus(id: str, field: str | None = None) -> Call[None]:
@@ -100,13 +103,13 @@ def dismiss_all(animated: bool | None = None) -> Call[list[str]]:
     return Call("dismissAll", _options(animated=animated), _ids)
 
 
-def stack() -> Call[list[StackEntry]]:
-    return Call("stack", None, lambda r: [StackEntry.from_json(e) for e in r.get("entries", [])])
+def stack(output: str | None = None) -> Call[list[StackEntry]]:
+    return Call("stack", _options(output=output) or None, lambda r: [StackEntry.from_json(e) for e in r.get("entries", [])])
 
 
-def contexts() -> Call[dict[str, Rect]]:
+def contexts(output: str | None = None) -> Call[dict[str, Rect]]:
     """The presentation contexts by name (``stack``'s ``contexts``)."""
-    return Call("stack", None, lambda r: parse_contexts(r.get("contexts")))
+    return Call("stack", _options(output=output) or None, lambda r: parse_contexts(r.get("contexts")))
 
 
 def define_context(name: str, frame: Rect | Mapping[str, float] | tuple[float, float, float, float], *,
@@ -124,8 +127,10 @@ def remove_context(name: str) -> Call[list[str]]:
     return Call("removeContext", {"name": name}, _ids)
 
 
-def subscribe(topics: Iterable[Topic]) -> Call[Snapshot]:
-    return Call("subscribe", {"topics": list(topics)}, Snapshot.from_json)
+def subscribe(topics: Iterable[Topic], outputs: Iterable[str] | None = None) -> Call[Snapshot]:
+    """``outputs``: only the notifications of these screens (None: every one)."""
+    return Call("subscribe", _options(topics=list(topics), outputs=None if outputs is None else list(outputs)),
+                Snapshot.from_json)
 
 
 def unsubscribe(topics: Iterable[Topic]) -> Call[None]:
@@ -134,23 +139,47 @@ def unsubscribe(topics: Iterable[Topic]) -> Call[None]:
 
 def set_container(width: float, height: float, *, safe_area: Mapping[str, float] | None = None,
                   scale: float | None = None, horizontal_size_class: str | None = None,
-                  vertical_size_class: str | None = None, duration: float | None = None) -> Call[Container]:
+                  vertical_size_class: str | None = None, duration: float | None = None,
+                  output: str | None = None) -> Call[Container]:
     params = _options(width=width, height=height, safeArea=dict(safe_area) if safe_area else None, scale=scale,
                       horizontalSizeClass=horizontal_size_class, verticalSizeClass=vertical_size_class,
-                      duration=duration)
+                      duration=duration, output=output)
     return Call("setContainer", params, lambda r: Container.from_json(r.get("container", {})))
 
 
-def keyboard(height: float, duration: float | None = None, curve: Timing | None = None) -> Call[None]:
-    return Call("keyboard", _options(height=height, duration=duration, curve=curve), _none)
+def keyboard(height: float, duration: float | None = None, curve: Timing | None = None,
+             output: str | None = None) -> Call[None]:
+    return Call("keyboard", _options(height=height, duration=duration, curve=curve, output=output), _none)
 
 
-def tap(x: float, y: float) -> Call[TapResult]:
-    return Call("tap", {"x": x, "y": y}, TapResult.from_json)
+def tap(x: float, y: float, output: str | None = None) -> Call[TapResult]:
+    return Call("tap", _options(x=x, y=y, output=output), TapResult.from_json)
 
 
-def swipe(phase: str, dx: float, dy: float, vx: float | None = None, vy: float | None = None) -> Call[SwipeResult]:
-    return Call("swipe", _options(phase=phase, dx=dx, dy=dy, vx=vx, vy=vy), SwipeResult.from_json)
+def swipe(phase: str, dx: float, dy: float, vx: float | None = None, vy: float | None = None,
+          output: str | None = None) -> Call[SwipeResult]:
+    return Call("swipe", _options(phase=phase, dx=dx, dy=dy, vx=vx, vy=vy, output=output), SwipeResult.from_json)
+
+
+def add_output(name: str, width: float, height: float, *, safe_area: Mapping[str, float] | None = None,
+               scale: float | None = None, horizontal_size_class: str | None = None,
+               vertical_size_class: str | None = None, fps: int | None = None) -> Call[dict[str, Output]]:
+    """A screen of its own (a cluster beside a head unit): its container, keyboard, frame
+    rate and status bar. The result: every output by name."""
+    params = _options(name=name, width=width, height=height, safeArea=dict(safe_area) if safe_area else None,
+                      scale=scale, horizontalSizeClass=horizontal_size_class, verticalSizeClass=vertical_size_class,
+                      fps=fps)
+    return Call("addOutput", params, parse_outputs)
+
+
+def remove_output(name: str) -> Call[list[str]]:
+    """Takes screen ``name`` away; its entries leave with reason ``outputGone`` (returned)."""
+    return Call("removeOutput", {"name": name}, _ids)
+
+
+def outputs() -> Call[dict[str, Output]]:
+    """Every output (screen) by name; ``main`` is there from the start."""
+    return Call("outputs", None, parse_outputs)
 
 
 def advance(seconds: float) -> Call[float]:

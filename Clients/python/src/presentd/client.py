@@ -34,7 +34,7 @@ from .calls import Call
 from .errors import ConnectError, Disconnected, ProtocolError, RPCError
 from .types import (ActionEvent, Activated, Container, Content, EntryUpdate, Event, Hello, Key, KeyResult,
                     OverlayPosition, Presentation, Presented, Rect, ShouldDismiss, Snapshot, StackEntry, SwipeResult,
-                    TapResult, Timing, Topic, Transition, Updated, ALL_TOPICS, toast)
+                    TapResult, Timing, Topic, Transition, Updated, ALL_TOPICS, Output, toast)
 
 T = TypeVar("T")
 
@@ -122,10 +122,12 @@ class Client:
         """Presses a button of entry ``id`` (what a renderer sends); the owner gets an ActionEvent."""
         return self.run(calls.activate(id, action, fields))
 
-    def key(self, key: Key, fields: calls.FieldValues | None = None, *, id: str | None = None) -> KeyResult:
+    def key(self, key: Key, fields: calls.FieldValues | None = None, *, id: str | None = None,
+            output: str | None = None) -> KeyResult:
         """``escape``, ``enter`` or ``back``, for the topmost entry that is not leaving
-        (with ``id``: only if that is the one; a renderer sending fields names it)."""
-        return self.run(calls.key(key, fields, id))
+        (with ``id``: only if that is the one; a renderer sending fields names it), on
+        ``output`` (None: ``main``)."""
+        return self.run(calls.key(key, fields, id, output))
 
     def focus(self, id: str, field: str | None = None) -> None:
         """Says which field of entry ``id`` has focus (None: none): an auto-dismiss countdown holds meanwhile."""
@@ -175,12 +177,27 @@ class Client:
     def dismiss_all(self, *, animated: bool | None = None) -> list[str]:
         return self.run(calls.dismiss_all(animated))
 
-    def stack(self) -> list[StackEntry]:
-        return self.run(calls.stack())
+    def stack(self, *, output: str | None = None) -> list[StackEntry]:
+        return self.run(calls.stack(output))
 
-    def contexts(self) -> dict[str, Rect]:
+    def contexts(self, *, output: str | None = None) -> dict[str, Rect]:
         """The presentation contexts by name."""
-        return self.run(calls.contexts())
+        return self.run(calls.contexts(output))
+
+    def add_output(self, name: str, width: float, height: float, **options: Any) -> dict[str, Output]:
+        """Adds a screen (options: ``safe_area``, ``scale``, ``horizontal_size_class``,
+        ``vertical_size_class``, ``fps``); returns every output by name. Everything that
+        concerns a screen takes ``output=name`` then: present, set_container, keyboard, tap,
+        swipe, key, stack, define_context, and subscribe(outputs=…)."""
+        return self.run(calls.add_output(name, width, height, **options))
+
+    def remove_output(self, name: str) -> list[str]:
+        """Takes screen ``name`` away; its entries leave with reason ``outputGone`` (returned)."""
+        return self.run(calls.remove_output(name))
+
+    def outputs(self) -> dict[str, Output]:
+        """Every screen by name; ``main`` exists from the start."""
+        return self.run(calls.outputs())
 
     def define_context(self, name: str, frame: Rect | Mapping[str, float] | tuple[float, float, float, float], *,
                        duration: float | None = None, output: str | None = None) -> dict[str, Rect]:
@@ -199,10 +216,11 @@ class Client:
         client takes it away."""
         return self.run(calls.present(toast(content, after=after, position=position, **presentation)))
 
-    def subscribe(self, topics: Iterable[Topic] = ALL_TOPICS) -> "Subscription":
-        """Subscribes; the result holds the snapshot and iterates over the events."""
+    def subscribe(self, topics: Iterable[Topic] = ALL_TOPICS, *, outputs: Iterable[str] | None = None) -> "Subscription":
+        """Subscribes (to the notifications of ``outputs``, or of every screen); the result
+        holds the snapshot and iterates over the events."""
         topics = tuple(topics)
-        subscription = Subscription(self, topics, self.run(calls.subscribe(topics)))
+        subscription = Subscription(self, topics, self.run(calls.subscribe(topics, outputs)))
         self._topics.subscribed_to(topics)
         return subscription
 
@@ -214,14 +232,16 @@ class Client:
     def set_container(self, width: float, height: float, **options: Any) -> Container:
         return self.run(calls.set_container(width, height, **options))
 
-    def keyboard(self, height: float, *, duration: float | None = None, curve: Timing | None = None) -> None:
-        return self.run(calls.keyboard(height, duration, curve))
+    def keyboard(self, height: float, *, duration: float | None = None, curve: Timing | None = None,
+                 output: str | None = None) -> None:
+        return self.run(calls.keyboard(height, duration, curve, output))
 
-    def tap(self, x: float, y: float) -> TapResult:
-        return self.run(calls.tap(x, y))
+    def tap(self, x: float, y: float, *, output: str | None = None) -> TapResult:
+        return self.run(calls.tap(x, y, output))
 
-    def swipe(self, phase: str, dx: float, dy: float, vx: float | None = None, vy: float | None = None) -> SwipeResult:
-        return self.run(calls.swipe(phase, dx, dy, vx, vy))
+    def swipe(self, phase: str, dx: float, dy: float, vx: float | None = None, vy: float | None = None, *,
+              output: str | None = None) -> SwipeResult:
+        return self.run(calls.swipe(phase, dx, dy, vx, vy, output))
 
     def advance(self, seconds: float) -> float:
         return self.run(calls.advance(seconds))

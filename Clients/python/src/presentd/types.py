@@ -151,6 +151,7 @@ class Presentation(TypedDict, total=False):
     position: OverlayPosition  # overlays only
     margin: float  # overlays only: points from the safe area's edge
     context: str  # a presentation context the shell defined (define_context)
+    output: str  # the screen (add_output); "main" when left out
 
 
 class EntryUpdate(TypedDict, total=False):
@@ -538,6 +539,7 @@ class StackEntry:
     position: OverlayPosition | None = None
     context: str | None = None
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    output: str = "main"
 
     @staticmethod
     def from_json(o: Mapping[str, Any]) -> "StackEntry":
@@ -545,11 +547,40 @@ class StackEntry:
                           Rect.from_json(o.get("frame") or {}), int(o.get("priority", 0)),
                           bool(o.get("adapted", False)), o.get("kind"), parse_content(o.get("content")),
                           _int_or_none(o.get("contentRevision")), o.get("preferredContentSize"),
-                          o.get("autoDismiss"), o.get("level", "normal"), o.get("position"), o.get("context"), o)
+                          o.get("autoDismiss"), o.get("level", "normal"), o.get("position"), o.get("context"), o,
+                          str(o.get("output", "main")))
 
 
 def _entries(items: Any) -> tuple[StackEntry, ...]:
     return tuple(StackEntry.from_json(o) for o in items or ())
+
+
+@dataclass(frozen=True)
+class Output:
+    """A screen: its container (size, safe area, scale, size classes, keyboard) and frame
+    rate. ``main`` exists from the start."""
+    name: str
+    container: Container
+    fps: int | None = None
+    raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+
+    @staticmethod
+    def from_json(o: Mapping[str, Any], name: str | None = None) -> "Output":
+        container = o.get("container")
+        fps = o.get("fps")
+        return Output(str(o.get("name", name or "")), Container.from_json(container if isinstance(container, Mapping) else o),
+                      int(fps) if isinstance(fps, (int, float)) and not isinstance(fps, bool) else None, o)
+
+
+def parse_outputs(o: Any) -> dict[str, Output]:
+    """An ``outputs`` member (or a result holding one), as a list of outputs or an object
+    of them by name: each output by name."""
+    if isinstance(o, Mapping) and "outputs" in o:
+        o = o["outputs"]
+    if isinstance(o, Mapping):
+        return {str(k): Output.from_json(v, str(k)) for k, v in o.items() if isinstance(v, Mapping)}
+    outputs = [Output.from_json(v) for v in o or () if isinstance(v, Mapping)]
+    return {out.name: out for out in outputs}
 
 
 def parse_contexts(o: Any) -> dict[str, Rect]:
@@ -590,14 +621,20 @@ class Animation:
 # Events: one dataclass per notification method.
 
 
+#: The screen that exists from the start; a daemon with one screen names no other.
+MAIN_OUTPUT = "main"
+
+
 @dataclass(frozen=True)
 class Frame:
-    """``frame``: every layer at ``time`` (seconds of CLOCK_MONOTONIC, or of the manual clock)."""
+    """``frame``: every layer of one ``output`` (screen) at ``time`` (seconds of
+    CLOCK_MONOTONIC, or of the manual clock); each output's frames tick at its own rate."""
     seq: int
     time: float
     layers: tuple[Layer, ...]
     animating: bool
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    output: str = MAIN_OUTPUT
 
     def layer(self, id: str, role: str = "content") -> Layer | None:
         return next((l for l in self.layers if l.id == id and l.role == role), None)
@@ -628,6 +665,7 @@ class Lifecycle:
     content_revision: int | None = None
     action: str | None = None
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    output: str = MAIN_OUTPUT
 
     @property
     def carries_content(self) -> bool:
@@ -651,6 +689,7 @@ class StatusBarChange:
     duration: float
     time: float
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    output: str = MAIN_OUTPUT
 
 
 @dataclass(frozen=True)
@@ -694,13 +733,14 @@ def parse_event(method: str, params: Any) -> Event:
     p: Mapping[str, Any] = params if isinstance(params, dict) else {}
     seq = int(p.get("seq", 0))
     if method == "frame":
-        return Frame(seq, _num(p, "time"), _layers(p.get("layers")), bool(p.get("animating", False)), p)
+        return Frame(seq, _num(p, "time"), _layers(p.get("layers")), bool(p.get("animating", False)), p,
+                     str(p.get("output", MAIN_OUTPUT)))
     if method == "lifecycle":
         animation = p.get("animation")
         return Lifecycle(seq, str(p.get("id", "")), p.get("event", ""), _num(p, "time"), int(p.get("owner", 0)),
                          p.get("reason"), Animation.from_json(animation) if animation else None,
                          p.get("adaptation"), parse_content(p.get("content")),
-                         _int_or_none(p.get("contentRevision")), p.get("action"), p)
+                         _int_or_none(p.get("contentRevision")), p.get("action"), p, str(p.get("output", MAIN_OUTPUT)))
     if method == "action":
         fields = p.get("fields")
         return ActionEvent(seq, str(p.get("id", "")), str(p.get("action", "")),
@@ -709,7 +749,7 @@ def parse_event(method: str, params: Any) -> Event:
         return StackChanged(seq, _entries(p.get("entries")), p)
     if method == "statusBar":
         return StatusBarChange(seq, p.get("style", "default"), bool(p.get("hidden", False)),
-                               _num(p, "duration"), _num(p, "time"), p)
+                               _num(p, "duration"), _num(p, "time"), p, str(p.get("output", MAIN_OUTPUT)))
     if method == "shutdown":
         return Shutdown(str(p.get("reason", "")))
     if method == "closing":
@@ -755,7 +795,8 @@ class Presented:
 @dataclass(frozen=True)
 class Snapshot:
     """``subscribe``'s result: the full state to start from, and the event ``seq`` it is at
-    (events with a higher seq come after it). ``contexts``: the presentation contexts by name."""
+    (events with a higher seq come after it). ``contexts``: the presentation contexts by name;
+    ``outputs``: the screens by name, when the daemon lists them (``container`` is ``main``'s)."""
     seq: int
     time: float
     container: Container
@@ -765,13 +806,15 @@ class Snapshot:
     animating: bool
     contexts: Mapping[str, Rect] = field(default_factory=dict)
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    outputs: Mapping[str, Output] = field(default_factory=dict)
 
     @staticmethod
     def from_json(o: Mapping[str, Any]) -> "Snapshot":
         s = o.get("snapshot") or {}
         return Snapshot(int(o.get("seq", 0)), _num(s, "time"), Container.from_json(s.get("container") or {}),
                         _entries(s.get("entries")), dict(s.get("statusBar") or {}), _layers(s.get("layers")),
-                        bool(s.get("animating", False)), parse_contexts(s.get("contexts")), o)
+                        bool(s.get("animating", False)), parse_contexts(s.get("contexts")), o,
+                        parse_outputs(s.get("outputs")))
 
 
 @dataclass(frozen=True)
