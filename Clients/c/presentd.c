@@ -812,7 +812,7 @@ size_t presentd_entries(json_object *obj, presentd_entry *out, size_t max) {
             .priority = (int)int_member(e, "priority"), .adapted = bool_member(e, "adapted", 0),
             .kind = string_member(e, "kind"), .content_revision = int_member(e, "contentRevision"),
             .level = string_member(e, "level"), .position = string_member(e, "position"),
-            .context = string_member(e, "context"),
+            .context = string_member(e, "context"), .output = string_member(e, "output"),
         };
         entry->has_content = presentd_content_of(e, &entry->content);
     }

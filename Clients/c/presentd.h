@@ -175,6 +175,7 @@ typedef struct presentd_entry {
     const char *level;            /* "normal", "overlay" or "alert" */
     const char *position;         /* an overlay's: "top", "bottom" or "center"; else NULL */
     const char *context;          /* the presentation context it is in, or NULL */
+    const char *output;           /* the screen it is on; NULL from a daemon with one screen ("main") */
 } presentd_entry;
 
 /* The entries of obj: a "stack" result or event's params, or a subscribe result's

@@ -622,6 +622,7 @@ static void test_levels_taps_and_contexts(daemon_proc *d) {
         CHECK(entries[0].y >= 100 && entries[0].y + entries[0].height <= 700);
         CHECK(str_is(entries[1].id, "saved") && str_is(entries[1].level, "overlay"));
         CHECK(str_is(entries[1].position, "top") && entries[1].context == NULL);
+        CHECK(entries[0].output == NULL || str_is(entries[0].output, "main"));  /* one screen: the main one */
         CHECK(presentd_contexts(r, contexts, 4) == 1);
         json_object_put(r);
     }
