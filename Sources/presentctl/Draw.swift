@@ -394,8 +394,10 @@ struct ContentBook {
 
 /// Subscribes and redraws whenever the picture changes, until the daemon goes away.
 /// Frames that arrive together are drawn once, newest first.
-func drawWatch(_ client: PresentClient) throws -> Never {
-    let result = try client.call("subscribe", ["topics": ["frames", "statusBar", "lifecycle"]])
+func drawWatch(_ client: PresentClient, output: String? = nil) throws -> Never {
+    var subscription: JSONObject = ["topics": ["frames", "statusBar", "lifecycle"]]
+    if let output { subscription["outputs"] = [.string(output)] }
+    let result = try client.call("subscribe", .object(subscription))
     let snapshot = result["snapshot"]
     var container = (width: snapshot?["container"]?["width"]?.doubleValue ?? 390,
                      height: snapshot?["container"]?["height"]?.doubleValue ?? 844)
@@ -408,7 +410,8 @@ func drawWatch(_ client: PresentClient) throws -> Never {
     while true {
         if book.needsEntries(for: layers) { book.take(entries: try client.call("stack")["entries"]?.arrayValue ?? []) }
         let size = terminalSize()
-        let header = "presentd · frame \(seq) · t=\(fixed(time, places: 3)) s · status bar \(statusBar)"
+        let header = "presentd · " + (output.map { "output \($0) · " } ?? "")
+            + "frame \(seq) · t=\(fixed(time, places: 3)) s · status bar \(statusBar)"
         let picture = drawScene(layers: layers, contents: book.contents, container: container, header: header,
                                 terminal: size)
         writeOut("\u{1B}[H" + picture.joined(separator: "\u{1B}[K\n") + "\u{1B}[K\u{1B}[J")
@@ -416,8 +419,10 @@ func drawWatch(_ client: PresentClient) throws -> Never {
         var next = try client.nextNotification(timeout: 3600)
         while let n = next {
             let p = n["params"]
+            // One screen's picture: frames and the status bar of the others are not ours.
+            let ours = (p?["output"]?.stringValue ?? "main") == (output ?? "main")
             switch n["method"]?.stringValue {
-            case "frame":
+            case "frame" where ours:
                 layers = p?["layers"]?.arrayValue ?? []
                 time = p?["time"]?.doubleValue ?? time
                 seq = p?["seq"]?.int64Value ?? seq
@@ -426,7 +431,7 @@ func drawWatch(_ client: PresentClient) throws -> Never {
                    let w = d["width"]?.doubleValue, let h = d["height"]?.doubleValue { container = (w, h) }
             case "lifecycle":
                 if let p { book.take(lifecycle: p) }
-            case "statusBar":
+            case "statusBar" where ours:
                 statusBar = p?["style"]?.stringValue ?? statusBar
                 if p?["hidden"]?.boolValue == true { statusBar += " (hidden)" }
             case "shutdown", "closing":

@@ -93,3 +93,66 @@ func contextRequest(_ s: inout ArgumentScanner) throws -> PlannedRequest {
         throw UsageError("context takes define, remove or list, not \(other.map { "\"\($0)\"" } ?? "nothing")")
     }
 }
+
+/// The commands that concern one screen, and so take `--output NAME` (default `main`).
+let outputCommands: Set<String> = ["present", "toast", "container", "keyboard", "tap", "swipe", "key", "stack",
+                                   "watch", "context"]
+
+/// Takes `--output NAME` (or `--output=NAME`) out of a command's words, for the commands
+/// that concern one screen: the screen, or nil for the default one.
+func takeOutput(_ command: String, _ words: inout [String]) throws -> String? {
+    guard outputCommands.contains(command) else { return nil }
+    var output: String?
+    var kept: [String] = []
+    var i = 0
+    while i < words.count {
+        let (name, inline) = ArgumentScanner.split(words[i])
+        if name == "--output" {
+            if let inline { output = inline } else {
+                guard i + 1 < words.count else { throw UsageError("--output needs a screen's name") }
+                output = words[i + 1]
+                i += 1
+            }
+        } else {
+            kept.append(words[i])
+        }
+        i += 1
+    }
+    words = kept
+    return output
+}
+
+/// `output add NAME W H [--fps N] [--scale S] [--safe-area T,L,B,R]`, `output remove NAME`,
+/// `output list`.
+func outputRequest(_ s: inout ArgumentScanner) throws -> PlannedRequest {
+    switch s.next() {
+    case "add":
+        guard let name = s.next() else { throw UsageError("output add needs a name, then WIDTH HEIGHT") }
+        var p: JSONObject = ["name": .string(name), "width": .double(try number(s.next(), "width")),
+                             "height": .double(try number(s.next(), "height"))]
+        while let word = s.next() {
+            let (option, inline) = ArgumentScanner.split(word)
+            switch option {
+            case "--fps": p["fps"] = .int(Int64(try s.int(for: option, inline: inline, in: 1...240)))
+            case "--scale": p["scale"] = .double(try s.double(for: option, inline: inline, in: 0.1...16))
+            case "--safe-area":
+                let text = try s.value(for: option, inline: inline)
+                let edges = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+                guard edges.count == 4, edges.allSatisfy({ $0 != nil && $0! >= 0 }) else {
+                    throw UsageError("--safe-area takes TOP,LEFT,BOTTOM,RIGHT in points, not \"\(text)\"")
+                }
+                p["safeArea"] = ["top": .double(edges[0]!), "left": .double(edges[1]!),
+                                 "bottom": .double(edges[2]!), "right": .double(edges[3]!)]
+            default: throw UsageError("output add: unknown option \"\(word)\"")
+            }
+        }
+        return PlannedRequest(method: "addOutput", params: .object(p))
+    case "remove":
+        guard let name = s.next(), s.isAtEnd else { throw UsageError("output remove takes a name") }
+        return PlannedRequest(method: "removeOutput", params: ["name": .string(name)])
+    case "list":
+        return PlannedRequest(method: "outputs")
+    case let other:
+        throw UsageError("output takes add, remove or list, not \(other.map { "\"\($0)\"" } ?? "nothing")")
+    }
+}

@@ -80,10 +80,17 @@ Commands:
                                  name (or move) a rectangle entries can be presented in
   context remove NAME            take it away: its entries leave (reason contextGone)
   context list                   the contexts, by name
+  output add NAME W H [--fps N] [--scale S] [--safe-area TOP,LEFT,BOTTOM,RIGHT]
+                                 another screen, with its own size, frame rate and stack
+  output remove NAME             take it away: its entries leave (reason outputGone)
+  output list                    the screens ("main" is there from the start)
   swipe PHASE DX DY [VX VY]      began, changed, ended or cancelled
   advance SECONDS                move the manual clock (presentd --clock manual)
   sync                           wait until every earlier event has been written
   call METHOD [PARAMS-JSON]      any method, raw
+
+Every command about one screen (present, toast, container, keyboard, tap, swipe, key,
+stack, context, watch) takes --output NAME: that screen instead of "main".
 
 Exit status: 0 ok (present --wait: an action was chosen), 1 the daemon answered with an
 error or went away, 2 usage error, 3 cannot connect; present --wait: 4 the presentation
@@ -228,10 +235,12 @@ func optionalDuration(_ scanner: inout ArgumentScanner, into params: inout JSONO
 }
 
 /// Prints notifications until the connection ends (or the process is interrupted).
-func watch(_ client: PresentClient, topics: [String]) throws -> Never {
-    if topics == ["--draw"] { try drawWatch(client) }  // Draw.swift
+func watch(_ client: PresentClient, topics: [String], output: String?) throws -> Never {
+    if topics == ["--draw"] { try drawWatch(client, output: output) }  // Draw.swift
     let chosen = topics.isEmpty ? ["lifecycle", "stack", "statusBar"] : topics
-    printJSON(try client.call("subscribe", ["topics": .array(chosen.map { .string($0) })]))
+    var params: JSONObject = ["topics": .array(chosen.map { .string($0) })]
+    if let output { params["outputs"] = [.string(output)] }
+    printJSON(try client.call("subscribe", .object(params)))
     fflush(nil)
     while true {
         if let n = try client.nextNotification(timeout: 3600) {
@@ -259,13 +268,22 @@ func run(_ arguments: [String]) -> Exit {
         guard let command = scanner.next() else { throw UsageError("no command given (see presentctl --help)") }
         if scanner.peek == "--help" || scanner.peek == "-h" { print(usage); return .ok }
         let path = SocketPath.resolve(explicit: socket)
-        let request = try buildRequest(command, &scanner)
+        var words: [String] = []
+        while let word = scanner.next() { words.append(word) }
+        let output = try takeOutput(command, &words)   // Levels.swift
+        var rest = ArgumentScanner(words)
+        var request = try buildRequest(command, &rest)
+        if let output, command != "watch" {
+            var params = request.params?.objectValue ?? [:]
+            params["output"] = .string(output)
+            request.params = .object(params)
+        }
         let client: PresentClient
         do { client = try PresentClient(path: path) } catch {
             printError("presentctl: \(error)")
             return .cannotConnect
         }
-        if command == "watch" { try watch(client, topics: request.topics) }
+        if command == "watch" { try watch(client, topics: request.topics, output: output) }
         if request.wait {
             let answer = try presentAndWait(client, request.params ?? [:])   // Dialog.swift
             if let line = answer.output(json: request.jsonAnswer) { print(line) }
@@ -318,6 +336,8 @@ func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> Plann
         return try presentParams(&s, toast: text)
     case "context":
         return try contextRequest(&s)
+    case "output":
+        return try outputRequest(&s)
     case "update":
         guard let id = s.next() else { throw UsageError("update needs an id") }
         return PlannedRequest(method: "update", params: try updateParams(id, &s))

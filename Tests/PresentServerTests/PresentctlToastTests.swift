@@ -133,7 +133,15 @@ struct PresentctlToastTests {
         let wrong = try Self.run(daemon, ["present", "--position", "top"])
         #expect(wrong.status == 1, "a position for a normal-level entry is the daemon's error: \(wrong.output)")
 
+        // --output names the screen: "main" is always there; another is the daemon's to refuse or take.
+        let onMain = try Self.run(daemon, ["context", "define", "side", "0", "0", "100", "844", "--output", "main"])
+        #expect(onMain.status == 0, "\(onMain.output)")
+        #expect(try JSONValue.parse(onMain.output)["contexts"]?["side"] != nil)
+
         for arguments in [["toast"], ["toast", "--after", "2"], ["toast", "Hi", "--after", "soon"],
+                          ["tap", "1", "1", "--output"], ["output"], ["output", "add", "x", "100"],
+                          ["output", "add", "x", "100", "100", "--fps", "0"],
+                          ["output", "add", "x", "100", "100", "--safe-area", "1,2,3"], ["output", "remove"],
                           ["toast", "Hi", "--margin", "-1"], ["context"], ["context", "move", "x"],
                           ["context", "define", "x", "1", "2"], ["context", "remove"]] {
             let (status, output) = try Self.run(daemon, arguments)
