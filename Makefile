@@ -143,6 +143,21 @@ test-systemd: deps
 	$(SWIFT) build --product presentctl $(BUILD_FLAGS)
 	Tests/systemd/check-units.sh "$(MAKE)"
 
+## deb: presentd_VERSION_ARCH.deb in this directory, with dpkg-deb (no debhelper): `make install`
+## into a staging tree (release binaries with --static-swift-stdlib, so no Swift is needed where
+## it is installed), then packaging/debian/build-deb.sh (version from presentdVersion, Depends
+## from dpkg-shlibdeps, maintainer scripts, lintian). DEB_VERSION_SUFFIX=+x1 makes a later version.
+DEB_TOOLS       := dpkg-dev lintian binutils
+DEB_BUILD_FLAGS := --static-swift-stdlib -Xlinker -z -Xlinker now
+DEB_STAGE       := .build/deb/root
+.PHONY: deb
+deb:
+	$(call INSTALL_MISSING,$(BUILD_PACKAGES) $(DEB_TOOLS))
+	rm -rf $(DEB_STAGE)
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEB_STAGE) PREFIX=/usr \
+	  BUILD_FLAGS="$(BUILD_FLAGS) $(DEB_BUILD_FLAGS)"
+	packaging/debian/build-deb.sh $(DEB_STAGE) .
+
 clean:
 	rm -rf .build
 
