@@ -7,6 +7,7 @@
 # package that upgrades this one). Depends is what dpkg-shlibdeps finds the binaries link,
 # plus systemd (postinst runs systemd-sysusers).
 set -euo pipefail
+mkdir -p "$2"
 STAGE=$(readlink -f "$1"); OUT=$(readlink -f "$2")
 HERE=$(dirname "$(readlink -f "$0")")
 TOP=$(readlink -f "$HERE/../..")
@@ -73,6 +74,7 @@ chmod 0644 "$STAGE/DEBIAN/control"
 find "$STAGE" -type d -exec chmod 0755 {} +
 DEB=$OUT/presentd_${VERSION}_${ARCH}.deb
 dpkg-deb --root-owner-group -Zxz --build "$STAGE" "$DEB" >/dev/null
+echo "$DEB" > "$STAGE.deb-path"
 echo "built $DEB ($(du -h "$DEB" | cut -f1); Depends: $DEPENDS)"
 if [ "${DEB_LINTIAN:-yes}" = no ]; then
     echo "lintian: not run (DEB_LINTIAN=no)"
