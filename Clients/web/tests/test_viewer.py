@@ -378,7 +378,7 @@ def test_the_default_action_reaches_the_owner_with_what_was_typed(manual, page, 
         else:
             page.press("Enter")
         action = owner.wait_for("the owner's action notification", lambda n: n.get("method") == "action")
-        assert action["params"] == {"id": "ask", "action": "ok", "fields": {"name": "typed text"},
+        assert action["params"] == {"id": "ask", "action": "ok", "role": "default", "fields": {"name": "typed text"},
                                     "seq": action["params"]["seq"]}
         gone = owner.wait_for("willDismiss of ask", lifecycle("willDismiss", "ask"))["params"]
         assert (gone["reason"], gone["action"]) == ("action", "ok")
