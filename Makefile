@@ -61,6 +61,8 @@ TEST_SUITES += test-terminal
 TEST_SUITES += fuzz-quick
 TEST_SUITES += soak-quick
 TEST_SUITES += test-systemd
+# Skipped (and said so) where the machine cannot boot systemd in a namespace.
+TEST_SUITES += test-deploy
 
 test: deps $(TEST_SUITES)
 	@skipped=$$(cat .build/skipped/* 2>/dev/null | paste -sd' ' -); passed=; \
@@ -168,6 +170,7 @@ deb:
 ## reload, user units, upgrade, remove, purge. Needs root and namespaces: where the machine
 ## cannot, it says why in one line and is reported as SKIPPED (never as passed).
 DEPLOY_PACKAGES := $(BUILD_PACKAGES) $(DEB_TOOLS) debootstrap gcc
+DEB_PACKAGES += $(DEB_TOOLS) debootstrap
 .PHONY: test-deploy deps-deploy
 deps-deploy:
 	$(call INSTALL_MISSING,$(DEPLOY_PACKAGES))

@@ -134,6 +134,7 @@ if [ "$nnp" = 1 ] && [ "$sec" = 2 ] && [ "$user" = presentd ] && [ "$cap" = 0000
    [[ $etc == *"Read-only file system"* ]] && [ -z "$home" ] && [ -n "$(box ls /home)" ]; then
     ok "sandbox: pid $pid runs as $user, NoNewPrivs $nnp, Seccomp $sec, CapEff $cap; writing /etc: ${etc##*: }; /home in its view: empty (outside: $(box ls /home | paste -sd' '))"
 else bad "sandbox: user $user NoNewPrivs '$nnp' Seccomp '$sec' CapEff '$cap'; /etc: $etc; /home: '$home'"; fi
+note "limits the box could not raise (no CAP_SYS_RESOURCE here: LimitNOFILE= above it and OOMScoreAdjust= are not applied): open files $(box awk '/^Max open files/ {print $4 ":" $5}' /proc/$pid/limits), oom_score_adj $(box cat /proc/$pid/oom_score_adj); PID 1 has CapBnd $(box awk '/^CapBnd:/ {print $2}' /proc/1/status)"
 
 # 5. readiness and status
 line=$(box systemctl status presentd.service --no-pager 2>&1 | grep -E '^ *Status:' | sed 's/^ *//')
