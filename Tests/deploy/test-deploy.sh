@@ -183,11 +183,13 @@ if wait_for "entry wd saved" saved_is wd; then
        wait_for "it to answer" as alice presentctl ping && wait_for "wd to be resumed" all_owned; then
         took=$(ms_since "$t")
         why=$(box journalctl -u presentd.service --no-pager -o cat | grep -m1 -i 'watchdog timeout')
+        at=$(box journalctl -u presentd.service --no-pager -o short-unix | grep -m1 -i 'watchdog timeout' | cut -d' ' -f1)
+        fired=$(awk -v at="$at" -v t="$t" 'BEGIN { printf "%d", at * 1000 - t / 1000000 }')
         answer_all
         wait_for "waiter wd" waiter_done wd
         r=$(waiter_result wd)
         if [ -n "$why" ] && [[ $r == rc=0* ]]; then
-            ok "SIGSTOP of pid $old: \"$why\"; back as pid $(main_pid) after $took ms (WatchdogSec=10s, RestartSec=1s); the waiter got its answer: $r"
+            ok "SIGSTOP of pid $old: \"$why\" $fired ms after the stop (WatchdogSec=10s; pings every 5 s); back as pid $(main_pid), serving, its waiter resumed $took ms after the stop (RestartSec=1s); the waiter got its answer: $r"
         else bad "watchdog: journal '$why', waiter $r"; fi
     else bad "watchdog: no restart: $(box systemctl status presentd.service --no-pager | head -8)"; box kill -CONT "$old"; fi
 else bad "watchdog: entry wd never saved"; fi
