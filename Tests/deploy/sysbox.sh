@@ -33,12 +33,29 @@ CG_WANT=" name=systemd cpu cpuacct blkio memory devices pids "
 log() { printf '[sysbox %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 2; }
 
+# Are the cgroup hierarchies writable (the box gets cgroups of its own below ours)?
+cg_probe() { awk '$3 ~ /^cgroup2?$/ && $4 ~ /(^|,)rw(,|$)/ { f = 1 } END { exit !f }' /proc/self/mounts; }
+
+# Can we mount an overlay there (in a mount namespace of its own, gone with it)?
+overlay_probe() {
+    local p
+    mkdir -p "$SYSBOX_CACHE" 2>/dev/null || return 1
+    p=$(mktemp -d "$SYSBOX_CACHE/probe-XXXXXX") || return 1
+    mkdir "$p/l" "$p/u" "$p/w" "$p/m"
+    unshare -m --propagation private mount -t overlay overlay -o "lowerdir=$p/l,upperdir=$p/u,workdir=$p/w" "$p/m" 2>/dev/null
+    local rc=$?
+    rm -rf "$p"
+    return $rc
+}
+
 # check: every reason this machine cannot boot a box, as one line, exit 77
 check() {
     local why=
     if [ "$(id -u)" != 0 ]; then why="not root (needs mount, namespaces and cgroups)"
     elif ! unshare -fpmui --propagation private true 2>/dev/null; then why="no PID/mount namespaces here (unshare -fpmui failed)"
     elif [ ! -d /sys/fs/cgroup ] || ! awk '$3 ~ /^cgroup2?$/ { f = 1 } END { exit !f }' /proc/self/mounts; then why="no cgroup file system mounted"
+    elif ! cg_probe; then why="the cgroup file systems are read-only here"
+    elif ! overlay_probe; then why="cannot mount an overlay in $SYSBOX_CACHE (the box's root is one)"
     elif [ ! -f "$BASE/.sysbox-root" ] || [ "$(cat "$BASE/.sysbox-root")" != "$ROOT_TAG" ]; then
         if ! command -v debootstrap >/dev/null; then why="no cached Debian root in $BASE and no debootstrap to make one (apt-get install debootstrap)"
         elif ! timeout 10 bash -c "exec 3<>/dev/tcp/${MIRROR#http://}" 2>/dev/null &&
