@@ -23,6 +23,11 @@ if ! why=$("$SYSBOX" check); then
     echo "test-deploy: skipped: cannot boot systemd as PID 1 here: $why"
     exit 77
 fi
+# The Debian root first (once per machine, cached): a mirror that fails the download is a
+# skip with its reason (77), as above; anything else is a failure.
+rc=0; "$SYSBOX" root || rc=$?
+if [ $rc = 77 ]; then echo "test-deploy: skipped (the Debian root could not be made)"; exit 77; fi
+[ $rc = 0 ] || { echo "test-deploy: FAILED: building the Debian root (status $rc)"; exit 1; }
 
 failures=0 checks=0
 ok()   { checks=$((checks + 1)); printf '  ok    %s\n' "$*"; }
