@@ -53,6 +53,17 @@ struct presentd_client {
     presentd_should_dismiss_fn should_dismiss;
     void *should_dismiss_user;
     const char *asking_action;  /* during the should_dismiss callback: the question's action */
+    /* Coming back after the daemon restarts (presentd_set_reconnect). */
+    char path[108];
+    int reconnect_ms;           /* how long to keep trying; 0: never */
+    int reconnecting;
+    int refused;                /* thrown out (a closing notice), or it gave up: no more attempts */
+    int reconnects;
+    char token[80];             /* the first hello's resumeToken */
+    char name[64];              /* the hello name, said again */
+    json_object *topics;        /* the topics subscribed to, an array of strings */
+    json_object *resumed;       /* the ids the last hello {resume} took back */
+    json_object *held;          /* a shutdown notice, held back while it tries */
 };
 
 /* -- Errors -------------------------------------------------------------------------- */
@@ -191,34 +202,46 @@ char *presentd_default_socket(char *buf, size_t size) {
     return buf;
 }
 
-presentd_client *presentd_connect(const char *path, presentd_error *err) {
-    char fallback[sizeof(((struct sockaddr_un *)0)->sun_path) + 64];
-    if (!path) path = presentd_default_socket(fallback, sizeof fallback);
+/* A connected, non-blocking socket, or -1 with err filled. */
+static int open_socket(const char *path, presentd_error *err) {
     struct sockaddr_un addr = { .sun_family = AF_UNIX };
-    if (strlen(path) >= sizeof addr.sun_path) {
-        fail(err, PRESENTD_ERR_USAGE, "socket path longer than %zu bytes: %s", sizeof addr.sun_path - 1, path);
-        return NULL;
-    }
+    if (strlen(path) >= sizeof addr.sun_path)
+        return fail(err, PRESENTD_ERR_USAGE, "socket path longer than %zu bytes: %s", sizeof addr.sun_path - 1, path), -1;
     strcpy(addr.sun_path, path);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) { fail_errno(err, "socket"); return NULL; }
+    if (fd < 0) return fail_errno(err, "socket"), -1;
     if (connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
         int saved = errno;
         close(fd);
         errno = saved;
         char what[sizeof addr.sun_path + 32];
         snprintf(what, sizeof what, "cannot connect to %s", path);
-        fail_errno(err, what);
-        return NULL;
+        return fail_errno(err, what), -1;
     }
     /* Non-blocking from here on, so the descriptor fits any poll loop as it is. */
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    return fd;
+}
+
+presentd_client *presentd_connect(const char *path, presentd_error *err) {
+    char fallback[sizeof(((struct sockaddr_un *)0)->sun_path) + 64];
+    if (!path) path = presentd_default_socket(fallback, sizeof fallback);
+    int fd = open_socket(path, err);
+    if (fd < 0) return NULL;
     presentd_client *c = calloc(1, sizeof *c);
     if (!c) { close(fd); fail(err, PRESENTD_ERR_IO, "out of memory"); return NULL; }
     c->fd = fd;
     c->next_id = 1;
+    snprintf(c->path, sizeof c->path, "%s", path);
+    c->reconnect_ms = PRESENTD_RECONNECT_MS;
+    snprintf(c->name, sizeof c->name, "presentd-c");
+    c->topics = json_object_new_array();
     return c;
 }
+
+void presentd_set_reconnect(presentd_client *c, int ms) { if (c) c->reconnect_ms = ms > 0 ? ms : 0; }
+
+int presentd_reconnects(const presentd_client *c) { return c ? c->reconnects : 0; }
 
 void presentd_close(presentd_client *c) {
     if (!c) return;
@@ -228,6 +251,9 @@ void presentd_close(presentd_client *c) {
     free(c->in.data);
     free(c->out.data);
     free(c->abandoned);
+    json_object_put(c->topics);
+    json_object_put(c->resumed);
+    json_object_put(c->held);
     free(c);
 }
 
@@ -383,6 +409,12 @@ static int route(presentd_client *c, json_object *m, presentd_error *err) {
             json_object_object_get_ex(m, "params", &params);
             const char *reason = string_member(params, "reason");
             snprintf(c->closed_reason, sizeof c->closed_reason, "%s", reason ? reason : method);
+            if (strcmp(method, "closing") == 0) c->refused = 1;  /* closing: thrown out, not restarted */
+            else if (c->reconnect_ms > 0 && !c->refused) {
+                json_object_put(c->held);  /* a shutdown: the daemon may be back in a moment */
+                c->held = m;
+                return 0;
+            }
         }
         queue_push(&c->events, m, 0);
         return 0;
@@ -500,15 +532,116 @@ static int wait_and_process(presentd_client *c, int64_t deadline, presentd_error
     return presentd_process(c, err);
 }
 
+/* What a successful call tells about coming back later: hello's token, the topics. */
+static void remember(presentd_client *c, const char *method, json_object *params, json_object *result) {
+    if (c->reconnecting) return;
+    if (strcmp(method, "hello") == 0) {
+        const char *token = string_member(result, "resumeToken"), *name = string_member(params, "client");
+        if (token) snprintf(c->token, sizeof c->token, "%s", token);
+        if (name) snprintf(c->name, sizeof c->name, "%s", name);
+        return;
+    }
+    int subscribe = strcmp(method, "subscribe") == 0;
+    if (!subscribe && strcmp(method, "unsubscribe") != 0) return;
+    json_object *topics = NULL;
+    json_object_object_get_ex(params, "topics", &topics);
+    if (!json_object_is_type(topics, json_type_array)) topics = NULL;
+    json_object *kept = json_object_new_array();
+    size_t n = json_object_array_length(c->topics), m = topics ? json_object_array_length(topics) : 0;
+    for (size_t i = 0; i < n; i++) {  /* the old ones, less those unsubscribed from */
+        json_object *t = json_object_array_get_idx(c->topics, i);
+        int named = 0;
+        for (size_t j = 0; j < m && !subscribe; j++)
+            named |= strcmp(json_object_get_string(t), json_object_get_string(json_object_array_get_idx(topics, j))) == 0;
+        if (!named) json_object_array_add(kept, json_object_get(t));
+    }
+    for (size_t j = 0; j < m && subscribe; j++) {  /* and the new ones */
+        json_object *t = json_object_array_get_idx(topics, j);
+        int known = 0;
+        for (size_t i = 0; i < json_object_array_length(kept); i++)
+            known |= strcmp(json_object_get_string(t), json_object_get_string(json_object_array_get_idx(kept, i))) == 0;
+        if (!known) json_object_array_add(kept, json_object_get(t));
+    }
+    json_object_put(c->topics);
+    c->topics = kept;
+}
+
+int presentd_reconnect(presentd_client *c, presentd_error *err) {
+    if (!c) return fail(err, PRESENTD_ERR_USAGE, "no client");
+    if (c->reconnecting) return fail_closed(c, err);  /* the new connection ended too: the attempt goes on */
+    if (c->reconnect_ms > 0 && !c->refused) {
+        c->reconnecting = 1;
+        int64_t deadline = now_ms() + c->reconnect_ms;
+        for (int delay = 0; now_ms() + delay < deadline; delay = delay ? (delay * 2 > 1000 ? 1000 : delay * 2) : 50) {
+            if (delay) usleep((useconds_t)delay * 1000);
+            int fd = open_socket(c->path, NULL);
+            if (fd < 0) continue;
+            close(c->fd);
+            c->fd = fd;
+            c->closed = 0;
+            c->closed_reason[0] = 0;
+            c->in.len = c->in.off = c->out.len = c->out.off = 0;
+            queue_clear(&c->replies);
+            json_object *hello = json_object_new_object(), *result = NULL;
+            json_object_object_add(hello, "client", json_object_new_string(c->name));
+            json_object_object_add(hello, "protocol", json_object_new_int(1));
+            if (c->token[0]) json_object_object_add(hello, "resume", json_object_new_string(c->token));
+            if (presentd_call(c, "hello", hello, &result, PRESENTD_RECONNECT_CALL_MS, NULL)) continue;
+            json_object_put(c->resumed);
+            json_object *resumed = NULL;
+            json_object_object_get_ex(result, "resumed", &resumed);
+            c->resumed = json_object_is_type(resumed, json_type_array) ? json_object_get(resumed) : NULL;
+            json_object_put(result);
+            if (json_object_array_length(c->topics) > 0) {
+                json_object *sub = json_object_new_object();
+                json_object_object_add(sub, "topics", json_object_get(c->topics));
+                if (presentd_call(c, "subscribe", sub, NULL, PRESENTD_RECONNECT_CALL_MS, NULL)) continue;
+            }
+            c->reconnecting = 0;
+            c->reconnects++;
+            json_object_put(c->held);
+            c->held = NULL;
+            return 0;
+        }
+        c->reconnecting = 0;
+        c->refused = 1;  /* given up: the end is final */
+    }
+    if (c->held) {  /* the shutdown notice is the last event after all */
+        queue_push(&c->events, c->held, 0);
+        c->held = NULL;
+    }
+    c->closed = 1;
+    return fail_closed(c, err);
+}
+
 int presentd_call(presentd_client *c, const char *method, json_object *params, json_object **result,
                   int timeout_ms, presentd_error *err) {
-    int64_t id;
-    int status = presentd_send(c, method, params, &id, err);
-    if (status) return status;
+    if (c && method && strcmp(method, "present") == 0 && !c->token[0] && c->reconnect_ms > 0 && !c->reconnecting) {
+        /* An entry is worth resuming: a token first, from a hello. */
+        json_object *hello = json_object_new_object();
+        json_object_object_add(hello, "client", json_object_new_string(c->name));
+        json_object_object_add(hello, "protocol", json_object_new_int(1));
+        int status = presentd_call(c, "hello", hello, NULL, timeout_ms, err);
+        if (status) { json_object_put(params); return status; }
+    }
+    json_object *again = json_object_get(params);  /* to send it again on a new connection */
+    int64_t id = 0;
+    int status = presentd_send(c, method, json_object_get(params), &id, err);
+    json_object_put(params);
     int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
-    while ((status = presentd_take_reply(c, id, result, err)) == PRESENTD_ERR_AGAIN) {
+    json_object *mine = NULL;
+    while (status == 0 || status == PRESENTD_ERR_CLOSED) {
+        if (status == 0 && (status = presentd_take_reply(c, id, &mine, err)) != PRESENTD_ERR_AGAIN &&
+            status != PRESENTD_ERR_CLOSED)
+            break;
+        if (status == PRESENTD_ERR_CLOSED) {
+            /* The daemon went away with the reply: on a new connection, the request again. */
+            if (presentd_reconnect(c, err)) break;
+            status = presentd_send(c, method, json_object_get(again), &id, err);
+            continue;
+        }
         status = wait_and_process(c, deadline, err);
-        if (status == PRESENTD_ERR_CLOSED) continue;  /* the reply may have come before the end */
+        if (status == PRESENTD_ERR_CLOSED) status = 0;  /* the reply may have come before the end */
         if (status == PRESENTD_ERR_TIMEOUT) {
             if (c->n_abandoned == c->cap_abandoned) {
                 size_t cap = c->cap_abandoned ? c->cap_abandoned * 2 : 8;
@@ -516,10 +649,13 @@ int presentd_call(presentd_client *c, const char *method, json_object *params, j
                 if (grown) { c->abandoned = grown; c->cap_abandoned = cap; }
             }
             if (c->n_abandoned < c->cap_abandoned) c->abandoned[c->n_abandoned++] = id;
-            return fail(err, PRESENTD_ERR_TIMEOUT, "no reply to %s within %d ms", method, timeout_ms);
+            status = fail(err, PRESENTD_ERR_TIMEOUT, "no reply to %s within %d ms", method, timeout_ms);
         }
-        if (status) return status;
     }
+    if (status == 0) remember(c, method, again, mine);
+    json_object_put(again);
+    if (status == 0 && result) *result = mine;
+    else json_object_put(mine);
     return status;
 }
 
@@ -536,7 +672,11 @@ int presentd_call_json(presentd_client *c, const char *method, const char *param
 int presentd_next_event(presentd_client *c, presentd_event *ev, int timeout_ms, presentd_error *err) {
     int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
     while (!presentd_poll_event(c, ev)) {
-        if (c->closed) return fail_closed(c, err);
+        if (c->closed) {
+            int status = presentd_reconnect(c, err);
+            if (status && !c->events.head) return status;  /* else the held shutdown comes first */
+            continue;
+        }
         int status = wait_and_process(c, deadline, err);
         if (status && status != PRESENTD_ERR_CLOSED) return status;
     }
@@ -562,7 +702,15 @@ int presentd_next_answer(presentd_client *c, const char *id, presentd_event *ev,
     int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
     json_object *m;
     while (!(m = queue_take(&c->events, match_answer, id))) {
-        if (c->closed) return fail_closed(c, err);
+        if (c->closed) {
+            int status = presentd_reconnect(c, err);
+            if (status) return status;
+            int back = 0;  /* did the entry come back with the daemon? */
+            for (size_t i = 0; c->resumed && i < json_object_array_length(c->resumed); i++)
+                back |= strcmp(json_object_get_string(json_object_array_get_idx(c->resumed, i)), id) == 0;
+            if (!back) return fail(err, PRESENTD_ERR_CLOSED, "presentd restarted without %s", id);
+            continue;
+        }
         int status = wait_and_process(c, deadline, err);
         if (status == PRESENTD_ERR_TIMEOUT) return fail(err, status, "no answer to %s within %d ms", id, timeout_ms);
         if (status && status != PRESENTD_ERR_CLOSED) return status;

@@ -246,6 +246,27 @@ char *presentd_default_socket(char *buf, size_t size);
 presentd_client *presentd_connect(const char *path, presentd_error *err);
 void presentd_close(presentd_client *c);
 
+/* Coming back after the daemon restarts (a crash, kill -9, an upgrade). By default the
+ * blocking functions reconnect on their own when the connection ends: with backoff (at
+ * once, then 50 ms doubling to 1 s) for up to PRESENTD_RECONNECT_MS, then hello {resume}
+ * with the token the first hello got (presentd_call says hello by itself before the first
+ * present) and the topics subscribed to again. The call whose reply was lost is sent again
+ * (give present an id, so that a repeat is recognised); presentd_next_answer keeps waiting
+ * if the entry came back (else PRESENTD_ERR_CLOSED, "restarted without ID"); a shutdown
+ * event is delivered only when it gives up. A poll loop calls presentd_reconnect() itself
+ * when presentd_process() returns PRESENTD_ERR_CLOSED (it blocks while it tries). */
+#define PRESENTD_RECONNECT_MS 30000
+#define PRESENTD_RECONNECT_CALL_MS 10000   /* for each hello and subscribe on the way */
+
+/* How long to try, ms (0: never reconnect). */
+void presentd_set_reconnect(presentd_client *c, int ms);
+
+/* Connects again now (as above); 0, or PRESENTD_ERR_CLOSED when the daemon did not come back. */
+int presentd_reconnect(presentd_client *c, presentd_error *err);
+
+/* How many times the client came back after the daemon went away. */
+int presentd_reconnects(const presentd_client *c);
+
 /* The connection's descriptor (O_NONBLOCK), for poll loops. */
 int presentd_fd(const presentd_client *c);
 

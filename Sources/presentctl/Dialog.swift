@@ -3,6 +3,9 @@
 // answer and says it in the exit status — so a shell script can ask a question the way it
 // would with zenity or kdialog.
 
+#if canImport(Glibc)
+import Glibc
+#endif
 import PresentClient
 import PresentCommandLine
 import PresentJSON
@@ -187,7 +190,13 @@ struct DaemonGone: Error, CustomStringConvertible {
 /// cancel one is decided by the content in force (an `update` may change the actions). It
 /// returns as soon as the entry starts leaving — on the manual clock the rest of the
 /// transition could wait for ever.
-func presentAndWait(_ client: PresentClient, _ params: JSONValue) throws -> Answer {
+///
+/// When the daemon goes away (a crash, `kill -9`, a restart or an upgrade: `shutdown`, then
+/// the end of the connection) it reconnects with backoff and `hello {resume: token}`, the
+/// token of its first hello, and goes on waiting if the entry came back with it.
+func presentAndWait(_ first: PresentClient, _ params: JSONValue) throws -> Answer {
+    var client = first
+    let token = try client.call("hello", ["client": "presentctl", "protocol": 1])["resumeToken"]?.stringValue
     try client.call("subscribe", ["topics": ["lifecycle"]])
     let result = try client.call("present", params)
     guard let id = result["id"] else { throw ClientError.io("present answered without an id: \(result.serializedString)") }
@@ -199,8 +208,10 @@ func presentAndWait(_ client: PresentClient, _ params: JSONValue) throws -> Answ
     func isCancel(_ action: String) -> Bool {
         actions.contains { $0["id"]?.stringValue == action && $0["role"] == "cancel" }
     }
+    let waiting = Waiting(client, token: token, entry: id)
     while true {
-        guard let n = try client.nextNotification(timeout: 3600) else { continue }
+        guard let n = try waiting.next() else { return .left(reason: "ownerGone") }   // back without it
+        client = waiting.client
         let p = n["params"]
         switch n["method"]?.stringValue {
         case "action" where p?["id"] == id:
@@ -218,10 +229,74 @@ func presentAndWait(_ client: PresentClient, _ params: JSONValue) throws -> Answ
         case "lifecycle" where p?["id"] == id && p?["contentRevision"] != nil:
             // An update (or an adaptation) changed what it shows: the roles are those in force.
             actions = p?["content"]?["actions"]?.arrayValue ?? []
+        case "shutdown" where token != nil:
+            waiting.goingAway = "shutdown (\(p?["reason"]?.stringValue ?? ""))"   // it may come back
         case "shutdown", "closing":
             let why = "\(n["method"]?.stringValue ?? "") (\(p?["reason"]?.stringValue ?? ""))"
             throw DaemonGone(description: "presentd: \(why) before an answer")
         default: continue
         }
     }
+}
+
+/// The notifications `present --wait` reads, across restarts of the daemon.
+final class Waiting {
+    private(set) var client: PresentClient
+    let token: String?
+    let entry: JSONValue
+    /// The daemon said `shutdown`: why, for the message if it does not come back.
+    var goingAway: String?
+
+    init(_ client: PresentClient, token: String?, entry: JSONValue) {
+        self.client = client
+        self.token = token
+        self.entry = entry
+    }
+
+    /// The next notification; nil when the daemon came back without the entry.
+    func next() throws -> JSONValue? {
+        while true {
+            do {
+                if let n = try client.nextNotification(timeout: 3600) { return n }
+            } catch {
+                guard case .io(let why) = error, let token else { throw error }
+                guard let resumed = try reconnect(client.path, token: token, entry: entry, why: goingAway ?? why) else {
+                    return nil
+                }
+                client = resumed
+                goingAway = nil
+            }
+        }
+    }
+}
+
+/// How long `present --wait` tries to reconnect after the daemon went away, seconds.
+let reconnectSeconds = 30.0
+
+/// Connects again with backoff (at once, then 50 ms doubling to 1 s, for `reconnectSeconds`),
+/// resumes with `token` and subscribes to lifecycle again. Nil when the daemon is back but
+/// `entry` is not among what it resumed; DaemonGone when it does not come back.
+func reconnect(_ path: String, token: String, entry: JSONValue, why: String) throws -> PresentClient? {
+    let deadline = monotonicSeconds() + reconnectSeconds
+    var delay = 0.0
+    while monotonicSeconds() + delay < deadline {
+        if delay > 0 { usleep(UInt32(delay * 1_000_000)) }
+        delay = min(max(delay * 2, 0.05), 1)
+        guard let client = try? PresentClient(path: path) else { continue }
+        do {
+            let hello = try client.call("hello", ["client": "presentctl", "protocol": 1, "resume": .string(token)])
+            guard (hello["resumed"]?.arrayValue ?? []).contains(entry) else { return nil }
+            try client.call("subscribe", ["topics": ["lifecycle"]])
+            return client
+        } catch {
+            continue   // gone again before it answered: another attempt
+        }
+    }
+    throw DaemonGone(description: "presentd: \(why) before an answer, and it was not back within \(Int(reconnectSeconds)) s")
+}
+
+func monotonicSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }

@@ -281,6 +281,9 @@ func run(_ arguments: [String]) -> Exit {
         let client: PresentClient
         do { client = try PresentClient(path: path) } catch {
             printError("presentctl: \(error)")
+            if case .cannotConnect(_, let reason) = error, reason == String(cString: strerror(EACCES)) {
+                printError("presentctl: \(permissionHint(path))")
+            }
             return .cannotConnect
         }
         if command == "watch" { try watch(client, topics: request.topics, output: output) }
@@ -307,6 +310,17 @@ func run(_ arguments: [String]) -> Exit {
         printError("presentctl: \(error)")
         return .daemonError
     }
+}
+
+/// Why a socket refuses this user, and what an administrator does about it.
+func permissionHint(_ path: String) -> String {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return "permission denied on the way to \(path)" }
+    let group = getgrgid(st.st_gid).map { String(cString: $0.pointee.gr_name) } ?? "\(st.st_gid)"
+    let user = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "\(getuid())"
+    if st.st_mode & 0o070 == 0 { return "only its owner may connect to \(path)" }
+    return "permission denied: only members of group \"\(group)\" may connect to \(path); "
+        + "an administrator adds you with: usermod -aG \(group) \(user) (then log in again)"
 }
 
 struct PlannedRequest {

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,7 @@ typedef struct daemon_proc {
     int status;  /* its wait status, once reaped */
     char dir[64];
     char socket[128];
+    char clock[16];
 } daemon_proc;
 
 static double monotonic_now(void) {
@@ -106,26 +108,18 @@ static int stop_daemon(daemon_proc *d) {
     return d->status;
 }
 
-static int start_daemon(daemon_proc *d, const char *clock) {
-    const char *binary = getenv("PRESENTD");
-    if (!binary) { fprintf(stderr, "set PRESENTD to the presentd binary\n"); exit(2); }
-    strcpy(d->dir, "/tmp/presentd-c-XXXXXX");
-    if (!mkdtemp(d->dir)) return -1;
-    snprintf(d->socket, sizeof d->socket, "%s/presentd.sock", d->dir);
-    /* An owner gets 30 s, not the default 1 s, to answer shouldDismiss before the daemon
-     * allows on its own: the tests answer, and a loaded machine can take longer than that. */
+/* Starts the daemon of d (again: on the same socket, in the same directory, where it
+ * finds the state it saved) and waits until it accepts a connection. */
+static int launch_daemon(daemon_proc *d) {
+    const char *binary = getenv("PRESENTD"), *clock = d->clock;
     char config[160];
     file_path(d, "presentd.json", config, sizeof config);
-    FILE *f = fopen(config, "w");
-    if (!f) return -1;
-    fputs("{\"shouldDismissTimeout\": 30}\n", f);
-    fclose(f);
     d->status = -1;
     d->pid = fork();
     if (d->pid == 0) {
         char log[160];
         file_path(d, "log", log, sizeof log);
-        if (!freopen(log, "w", stderr)) _exit(127);
+        if (!freopen(log, "a", stderr)) _exit(127);
         execl(binary, binary, "--socket", d->socket, "--clock", clock, "--fps", "10", "--config", config, (char *)NULL);
         _exit(127);
     }
@@ -150,6 +144,34 @@ static int start_daemon(daemon_proc *d, const char *clock) {
     print_log(d);
     stop_daemon(d);
     return -1;
+}
+
+static int start_daemon(daemon_proc *d, const char *clock) {
+    if (!getenv("PRESENTD")) { fprintf(stderr, "set PRESENTD to the presentd binary\n"); exit(2); }
+    strcpy(d->dir, "/tmp/presentd-c-XXXXXX");
+    if (!mkdtemp(d->dir)) return -1;
+    snprintf(d->socket, sizeof d->socket, "%s/presentd.sock", d->dir);
+    snprintf(d->clock, sizeof d->clock, "%s", clock);
+    /* An owner gets 30 s, not the default 1 s, to answer shouldDismiss before the daemon
+     * allows on its own (the tests answer, and a loaded machine can take longer than that),
+     * and restored entries 30 s, not 10, to be resumed. */
+    char config[160];
+    file_path(d, "presentd.json", config, sizeof config);
+    FILE *f = fopen(config, "w");
+    if (!f) return -1;
+    fputs("{\"shouldDismissTimeout\": 30, \"resumeGrace\": 30}\n", f);
+    fclose(f);
+    return launch_daemon(d);
+}
+
+/* kill -9, then start it again on the same socket. */
+static int kill_9_and_restart(daemon_proc *d) {
+    if (!reaped(d)) {
+        kill(d->pid, SIGKILL);
+        waitpid(d->pid, &d->status, 0);
+        d->pid = 0;
+    }
+    return launch_daemon(d);
 }
 
 static presentd_client *connect_or_die(daemon_proc *d) {
@@ -653,12 +675,112 @@ static void test_levels_taps_and_contexts(daemon_proc *d) {
     presentd_close(shell);
     presentd_close(app);
     presentd_close(renderer);
+/* The stack's entry id, its owner (-1 when it is not there). */
+static int64_t owner_of(presentd_client *c, const char *id) {
+    json_object *r = NULL;
+    int64_t owner = -1;
+    if (presentd_call_json(c, "stack", NULL, &r, WAIT_MS, NULL)) return -1;
+    presentd_entry entries[16];
+    size_t n = presentd_entries(r, entries, 16);
+    for (size_t i = 0; i < n && i < 16; i++)
+        if (strcmp(entries[i].id, id) == 0) owner = entries[i].owner;
+    json_object_put(r);
+    return owner;
+}
+
+/* Waits (up to WAIT_MS) for entry id to belong to a connection again after a restart:
+ * restored entries belong to stand-in owners (numbers from 2^62) until resumed. */
+static int wait_until_resumed(daemon_proc *d, const char *id) {
+    presentd_client *screen = connect_or_die(d);
+    int64_t owner = -1;
+    for (double deadline = monotonic_now() + WAIT_MS / 1000.0; monotonic_now() < deadline; usleep(10000))
+        if ((owner = owner_of(screen, id)) >= 0 && owner < ((int64_t)1 << 62)) break;
+    presentd_close(screen);
+    if (owner >= 0 && owner < ((int64_t)1 << 62)) return 1;
+    printf("waited %d s for %s to be resumed after the restart; its owner: %lld\n", WAIT_MS / 1000, id, (long long)owner);
+    print_log(d);
+    return 0;
+}
+
+/* Waits (up to WAIT_MS) until the daemon saved entry id, so a kill -9 finds it there. */
+static int wait_until_saved(daemon_proc *d, const char *id) {
+    char path[160], text[8192], needle[80];
+    file_path(d, "presentd-state.json", path, sizeof path);
+    snprintf(needle, sizeof needle, "\"id\":\"%s\"", id);
+    for (double deadline = monotonic_now() + WAIT_MS / 1000.0; monotonic_now() < deadline; usleep(10000)) {
+        FILE *f = fopen(path, "r");
+        size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        if (f) fclose(f);
+        text[n] = 0;
+        if (strstr(text, needle)) return 1;
+    }
+    printf("waited %d s for presentd to save %s in %s\n", WAIT_MS / 1000, id, path);
+    return 0;
+}
+
+typedef struct waiter {
+    presentd_client *c;
+    const char *id;
+    int status;
+    presentd_event ev;
+    presentd_error err;
+} waiter;
+
+static void *wait_for_answer(void *arg) {
+    waiter *w = arg;
+    w->status = presentd_next_answer(w->c, w->id, &w->ev, 2 * WAIT_MS, &w->err);
+    return NULL;
+}
+
+#define QUESTION "\"content\":{\"title\":\"Go on?\",\"actions\":[{\"id\":\"yes\",\"title\":\"Yes\"}]}"
+
+/* kill -9 while the owner waits: it reconnects with hello {resume}, its entry stays, a call
+ * whose reply went with the daemon is sent again, and the answer reaches it. */
+static void test_reconnect_after_kill_9(void) {
+    daemon_proc d;
+    if (!CHECK(start_daemon(&d, "monotonic") == 0)) return;
+    presentd_client *owner = connect_or_die(&d);
+    presentd_error err;
+    CHECK_OK(presentd_call_json(owner, "subscribe", "{\"topics\":[\"lifecycle\"]}", NULL, WAIT_MS, &err), &err);
+    CHECK_OK(presentd_call_json(owner, "present", "{\"id\":\"first\",\"style\":\"alert\"," QUESTION "}", NULL,
+                                WAIT_MS, &err), &err);
+    /* Blocked in a call: the ping's reply goes with the daemon, the ping goes again. */
+    if (CHECK(wait_until_saved(&d, "first")) && CHECK(kill_9_and_restart(&d) == 0)) {
+        CHECK_OK(presentd_call_json(owner, "ping", NULL, NULL, WAIT_MS, &err), &err);
+        CHECK(presentd_reconnects(owner) == 1);
+        CHECK(wait_until_resumed(&d, "first"));
+    }
+    /* Blocked waiting for the answer: it comes after the restart. */
+    CHECK_OK(presentd_call_json(owner, "present", "{\"id\":\"second\",\"style\":\"alert\"," QUESTION "}", NULL,
+                                WAIT_MS, &err), &err);
+    waiter w = { .c = owner, .id = "second" };
+    pthread_t thread;
+    if (CHECK(wait_until_saved(&d, "second")) && CHECK(pthread_create(&thread, NULL, wait_for_answer, &w) == 0)) {
+        if (CHECK(kill_9_and_restart(&d) == 0) && CHECK(wait_until_resumed(&d, "second"))) {
+            presentd_client *screen = connect_or_die(&d);
+            CHECK_OK(presentd_call_json(screen, "activate", "{\"id\":\"second\",\"action\":\"yes\"}", NULL,
+                                        WAIT_MS, &err), &err);
+            presentd_close(screen);
+        }
+        pthread_join(thread, NULL);
+        if (!CHECK_OK(w.status, &w.err)) print_log(&d);
+        else {
+            presentd_action_event action;
+            CHECK(presentd_action_of(&w.ev, &action) && strcmp(action.id, "second") == 0 &&
+                  strcmp(action.action, "yes") == 0);
+            presentd_event_clear(&w.ev);
+        }
+        CHECK(presentd_reconnects(owner) == 2);
+    }
+    presentd_close(owner);
+    stop_daemon(&d);
 }
 
 static void test_shutdown(void) {
     daemon_proc d;
     if (!CHECK(start_daemon(&d, "monotonic") == 0)) return;
     presentd_client *c = connect_or_die(&d);
+    presentd_set_reconnect(c, 0);  /* test_reconnect_after_kill_9: with reconnecting */
     presentd_error err;
     CHECK_OK(presentd_call_json(c, "subscribe", "{\"topics\":[\"lifecycle\"]}", NULL, WAIT_MS, &err), &err);
     int status = stop_daemon(&d);
@@ -743,6 +865,7 @@ int main(int argc, char **argv) {
     if (start_daemon(&levels, "manual")) { printf("cannot start presentd\n"); return 1; }
     RUN("levels, taps and contexts", test_levels_taps_and_contexts(&levels));
     stop_daemon(&levels);
+    RUN("reconnect after kill -9", test_reconnect_after_kill_9());
     RUN("shutdown", test_shutdown());
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

@@ -101,7 +101,7 @@ async def test_should_dismiss_with_a_coroutine_callback_that_calls_the_daemon(da
 
 @run
 async def test_shutdown_ends_iteration_and_fails_calls(daemon):
-    c = await AsyncClient.connect(daemon.path)
+    c = await AsyncClient.connect(daemon.path, reconnect=0)  # test_reconnect.py: with reconnecting
     await c.subscribe(["lifecycle"])
     daemon.process.terminate()
     events = [e async for e in c.events()]

@@ -236,7 +236,7 @@ def test_owner_gone_dismisses_its_entries(daemon):
 
 
 def test_shutdown_ends_the_event_stream(daemon):
-    c = Client(daemon.path)
+    c = Client(daemon.path, reconnect=0)  # test_reconnect.py: what a reconnecting client does
     c.subscribe(["lifecycle"])
     daemon.process.terminate()
     events = list(c.events(timeout=30))  # ends when the daemon closes the connection

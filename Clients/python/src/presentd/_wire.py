@@ -242,3 +242,80 @@ class AskWatch:
             self.done = True
             if self.on_done is not None:
                 self.on_done()
+
+
+#: How long a client keeps trying to reconnect after the connection ends, by default (s).
+RECONNECT_SECONDS = 30.0
+
+
+class Reconnection:
+    """What a client needs to come back after the daemon restarts (a crash, ``kill -9``,
+    an upgrade): its resume token, the hello name, the backoff, and the ``shutdown`` notice
+    held back meanwhile (a restart is not the end; giving up is, and then it is delivered).
+
+    ``seconds`` bounds the attempts (0: never reconnect). After ``closing`` (the daemon
+    threw this client out: backlog, limits) there is no reconnecting."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.token: str | None = None
+        self.name: str | None = "presentd-python"
+        self.count = 0
+        self.held: Event | None = None
+        self.refused = False
+
+    def wanted(self) -> bool:
+        return self.seconds > 0 and not self.refused
+
+    def needs_hello(self, method: str) -> bool:
+        """A ``present`` makes an entry worth resuming: without a token yet, say hello first."""
+        return self.seconds > 0 and self.token is None and method == "present"
+
+    def saw_hello(self, params: Any, result: Any) -> None:
+        if isinstance(params, dict) and "client" in params:
+            self.name = params["client"]
+        if isinstance(result, dict) and isinstance(result.get("resumeToken"), str):
+            self.token = result["resumeToken"]
+
+    def hello_params(self) -> dict:
+        p: dict = {"protocol": 1}
+        if self.name is not None:
+            p["client"] = self.name
+        if self.token is not None:
+            p["resume"] = self.token
+        return p
+
+    def holds(self, event: Event) -> bool:
+        """Looks at an event before it is queued: True when it is held back."""
+        if isinstance(event, Closing):
+            self.refused = True
+        elif isinstance(event, Shutdown) and self.wanted():
+            self.held = event
+            return True
+        return False
+
+    def delays(self) -> Iterable[float]:
+        """The pause before each attempt: at once, then doubling from 50 ms to 1 s, for
+        ``seconds`` in all."""
+        import time
+        deadline = time.monotonic() + self.seconds
+        delay = 0.0
+        while time.monotonic() + delay < deadline:
+            yield delay
+            delay = min(max(delay * 2, 0.05), 1.0)
+
+    @staticmethod
+    def topics(topics: Topics) -> list[str]:
+        """What to subscribe to again: the caller's topics and what an ask borrowed."""
+        return sorted(topics.subscribed | ({"lifecycle"} if topics.borrowers else set()))
+
+    def came_back(self, hello: Any, watches: Iterable["AskWatch"]) -> None:
+        """Resumed: an ask whose entry did not come back has nothing more to wait for."""
+        self.count += 1
+        self.held = None
+        resumed = set(hello.get("resumed") or []) if isinstance(hello, dict) else set()
+        if isinstance(hello, dict) and isinstance(hello.get("resumeToken"), str):
+            self.token = hello["resumeToken"]
+        for watch in watches:
+            if watch.id is not None and watch.id not in resumed:
+                watch.closed()

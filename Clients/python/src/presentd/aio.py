@@ -10,6 +10,11 @@ A reader task reads every line as it arrives: replies resolve their call's futur
 events go to a queue (frames coalesced by default: a slow consumer gets the newest),
 and ``shouldDismiss`` questions are answered by ``should_dismiss``, which may be a plain
 function or a coroutine function. Any number of ``ask`` calls may wait at once.
+
+When the daemon restarts the client reconnects as :class:`presentd.Client` does (backoff
+for up to ``reconnect`` seconds, ``hello {resume: token}``, its topics again; calls whose
+replies were lost are sent again): asks keep waiting, and ``shutdown`` is delivered only
+when it gives up.
 """
 
 from __future__ import annotations
@@ -37,7 +42,8 @@ class AsyncClient:
     """Use ``await AsyncClient.connect(path)``; close with ``await close()`` or ``async with``."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str, *,
-                 timeout: float, should_dismiss: ShouldDismissCallback | None, coalesce_frames: bool):
+                 timeout: float, should_dismiss: ShouldDismissCallback | None, coalesce_frames: bool,
+                 reconnect: float = _wire.RECONNECT_SECONDS):
         self.path = path
         self.timeout = timeout
         self.should_dismiss = should_dismiss
@@ -46,6 +52,9 @@ class AsyncClient:
         self._events = _wire.EventQueue(coalesce_frames)
         self._event_ready = asyncio.Event()
         self._pending: dict[int, asyncio.Future] = {}
+        self._requests: dict[int, bytes] = {}  # what each pending call sent, to send again
+        self._reconnection = _wire.Reconnection(reconnect)
+        self._resuming: asyncio.Future | None = None
         self._next_id = 1
         self._closed: Disconnected | None = None
         self._closed_reason: str | None = None
@@ -58,16 +67,23 @@ class AsyncClient:
     @classmethod
     async def connect(cls, path: str | None = None, *, timeout: float = 10.0,
                       should_dismiss: ShouldDismissCallback | None = None,
-                      coalesce_frames: bool = True) -> "AsyncClient":
+                      coalesce_frames: bool = True,
+                      reconnect: float = _wire.RECONNECT_SECONDS) -> "AsyncClient":
         path = _wire.socket_path(path)
         try:
             reader, writer = await asyncio.open_unix_connection(path, limit=_wire.MAX_LINE_BYTES)
         except OSError as e:
             raise ConnectError(path, e.strerror or str(e)) from None
         return cls(reader, writer, path, timeout=timeout, should_dismiss=should_dismiss,
-                   coalesce_frames=coalesce_frames)
+                   coalesce_frames=coalesce_frames, reconnect=reconnect)
+
+    @property
+    def reconnects(self) -> int:
+        """How many times the client connected again after the daemon went away."""
+        return self._reconnection.count
 
     async def close(self) -> None:
+        self._reconnection.seconds = 0
         self._task.cancel()
         self._writer.close()
         try:
@@ -91,16 +107,23 @@ class AsyncClient:
         """Sends ``call`` and awaits its reply (TimeoutError after ``timeout`` seconds)."""
         if self._closed is not None:
             raise self._closed
+        if self._reconnection.needs_hello(call.method):
+            await self.hello(self._reconnection.name)
         id = self._next_id
         self._next_id += 1
         future: asyncio.Future = asyncio.get_running_loop().create_future()
         self._pending[id] = future
+        self._requests[id] = data = _wire.request(id, call.method, call.params)
         try:
-            await self._send(_wire.request(id, call.method, call.params))
+            await self._send(data)
             reply: _wire.Reply = await asyncio.wait_for(future, self.timeout if timeout is None else timeout)
         finally:
             self._pending.pop(id, None)
-        return call.read(reply.get())
+            self._requests.pop(id, None)
+        result = reply.get()
+        if call.method == "hello":
+            self._reconnection.saw_hello(call.params, result)
+        return call.read(result)
 
     async def notify(self, method: str, params: Any = None) -> None:
         await self._send(_wire.notification(method, params))
@@ -263,18 +286,59 @@ class AsyncClient:
     async def _send(self, data: bytes) -> None:
         if self._closed is not None:
             raise self._closed
-        self._writer.write(data)
         try:
+            self._writer.write(data)
             await self._writer.drain()
-        except OSError as e:
-            raise Disconnected(self._closed_reason or e.strerror) from None
+        except (OSError, RuntimeError) as e:
+            # Between connections: a pending call is sent again once the new one is up.
+            if not self._reconnection.wanted():
+                raise Disconnected(self._closed_reason or str(e)) from None
+
+    async def _reconnect(self) -> bool:
+        """The connection ended: connect again with backoff; the read loop goes on on the
+        new one while ``_resume`` says hello, subscribes and sends lost calls again."""
+        r = self._reconnection
+        if r.wanted():
+            for delay in r.delays():
+                await asyncio.sleep(delay)
+                try:
+                    reader, writer = await asyncio.open_unix_connection(self.path, limit=_wire.MAX_LINE_BYTES)
+                except OSError:
+                    continue
+                self._writer.close()
+                self._reader, self._writer, self._closed_reason = reader, writer, None
+                lost = dict(self._requests)
+                if self._resuming is not None:
+                    self._resuming.cancel()
+                self._resuming = asyncio.ensure_future(self._resume(lost))
+                return True
+        if r.held is not None:
+            self._events.push(r.held)
+            r.held = None
+        return False
+
+    async def _resume(self, lost: dict[int, bytes]) -> None:
+        r = self._reconnection
+        try:
+            hello = await self.call("hello", r.hello_params())
+            if topics := r.topics(self._topics):
+                await self.run(calls.subscribe(topics))  # type: ignore[arg-type]
+        except (Disconnected, OSError, asyncio.TimeoutError):
+            return  # gone again: the read loop reconnects once more
+        r.came_back(hello, self._watches)
+        for id, data in lost.items():
+            if id in self._pending:
+                await self._send(data)
 
     async def _read_loop(self) -> None:
         try:
             while True:
                 line = await self._reader.readline()
                 if not line.endswith(b"\n"):
-                    break  # end of the stream (a partial last line is dropped with it)
+                    # end of the stream (a partial last line is dropped with it)
+                    if await self._reconnect():
+                        continue
+                    break
                 message = _wire.decode(line[:-1])
                 if isinstance(message, _wire.Reply):
                     future = self._pending.get(message.id)
@@ -288,6 +352,8 @@ class AsyncClient:
                     task.add_done_callback(self._answering.discard)
                 else:
                     self._closed_reason = _wire.disconnect_reason(message) or self._closed_reason
+                    if self._reconnection.holds(message):
+                        continue  # a shutdown: the daemon may be back in a moment
                     if any([w.see(message) for w in self._watches]) or self._topics.swallows(message):
                         continue  # an ask's answer, or a lifecycle event only an ask subscribed to
                     self._events.push(message)
@@ -297,6 +363,9 @@ class AsyncClient:
             raise
         except (PresentdError, ValueError, OSError) as e:
             # ValueError: a line over the limit; the others: broken stream or peer.
+            if isinstance(e, OSError) and await self._reconnect():
+                self._task = asyncio.get_running_loop().create_task(self._read_loop())
+                return
             log.error("presentd connection failed: %s", e)
             self._finish(Disconnected(self._closed_reason or str(e)))
 
@@ -345,6 +414,8 @@ class AsyncClient:
             pass
 
     def _finish(self, error: Disconnected) -> None:
+        if self._resuming is not None:
+            self._resuming.cancel()
         if self._closed is None:
             self._closed = error
         for future in self._pending.values():

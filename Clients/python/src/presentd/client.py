@@ -13,6 +13,15 @@ reply and when events are asked for. Events read on the way are kept, in order, 
 ``next_event``/iteration; ``shouldDismiss`` questions are answered as they are read.
 Not thread-safe: use one client per thread.
 
+When the daemon restarts (a crash, ``kill -9``, an upgrade) the client connects again on
+its own, with backoff for up to ``reconnect`` seconds (30; 0 turns it off), says
+``hello {resume: token}`` with the token its first hello got (it says hello by itself
+before its first ``present``), and subscribes to its topics again: its entries stay on
+screen and an ``ask`` keeps waiting. A call whose reply was lost with the connection is
+sent again on the new one (give ``present`` an ``id`` so that a repeat is recognised).
+``reconnects`` counts the times it came back; ``shutdown`` is delivered only once it
+gives up.
+
 Asking the person at the screen a question, and getting the answer back:
 
     answer = c.ask(presentd.Content(title="Delete 3 files?", actions=[
@@ -38,6 +47,9 @@ from .types import (ActionEvent, Activated, Container, Content, EntryUpdate, Eve
 
 T = TypeVar("T")
 
+#: What ``_read`` returns when the connection ended and a new one took its place.
+_RECONNECTED = object()
+
 
 class Client:
     """A blocking connection. ``should_dismiss`` answers the daemon's ``shouldDismiss``
@@ -46,7 +58,7 @@ class Client:
 
     def __init__(self, path: str | None = None, *, timeout: float = 10.0,
                  should_dismiss: Callable[[ShouldDismiss], bool] | None = None,
-                 coalesce_frames: bool = False):
+                 coalesce_frames: bool = False, reconnect: float = _wire.RECONNECT_SECONDS):
         self.path = _wire.socket_path(path)
         self.timeout = timeout
         self.should_dismiss = should_dismiss
@@ -57,16 +69,31 @@ class Client:
         self._next_id = 1
         self._closed_reason: str | None = None
         self._eof = False
-        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._reconnection = _wire.Reconnection(reconnect)
+        self._reconnecting = False
         try:
-            self._sock.connect(self.path)
+            self._sock = self._connect()
         except OSError as e:
-            self._sock.close()
             raise ConnectError(self.path, e.strerror or str(e)) from None
+
+    def _connect(self) -> socket.socket:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(self.path)
+        except OSError:
+            sock.close()
+            raise
+        return sock
 
     # MARK: Life
 
+    @property
+    def reconnects(self) -> int:
+        """How many times the client connected again after the daemon went away."""
+        return self._reconnection.count
+
     def close(self) -> None:
+        self._reconnection.seconds = 0
         self._sock.close()
 
     def __enter__(self) -> "Client":
@@ -87,17 +114,25 @@ class Client:
 
     def run(self, call: Call[T], *, timeout: float | None = None) -> T:
         """Sends ``call`` and waits for its reply; events read meanwhile are kept."""
-        id = self._next_id
-        self._next_id += 1
-        self._send(_wire.request(id, call.method, call.params))
+        if self._reconnection.needs_hello(call.method) and not self._reconnecting:
+            self.hello(self._reconnection.name)
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         while True:
-            message = self._read(deadline)
-            if message is None:
-                raise TimeoutError(f"no reply to {call.method} within {self.timeout if timeout is None else timeout} s")
-            if isinstance(message, _wire.Reply) and message.id == id:
-                return call.read(message.get())
-            self._route(message)
+            id = self._next_id
+            self._next_id += 1
+            self._send(_wire.request(id, call.method, call.params))
+            while True:
+                message = self._read(deadline)
+                if message is None:
+                    raise TimeoutError(f"no reply to {call.method} within {self.timeout if timeout is None else timeout} s")
+                if message is _RECONNECTED:
+                    break  # the reply went with the old connection: send it again
+                if isinstance(message, _wire.Reply) and message.id == id:
+                    result = message.get()
+                    if call.method == "hello":
+                        self._reconnection.saw_hello(call.params, result)
+                    return call.read(result)
+                self._route(message)
 
     def notify(self, method: str, params: Any = None) -> None:
         """Sends a notification: the daemon runs it and does not answer."""
@@ -157,7 +192,8 @@ class Client:
                 message = self._read(deadline)
                 if message is None:
                     raise TimeoutError(f"no answer to {presented.id} within {wait} s")
-                self._route(message)
+                if message is not _RECONNECTED:
+                    self._route(message)
             if watch.answer is not None:
                 # A confirmDismiss owner is asked next whether the entry may go, in the same
                 # breath as the action: a round trip reads (and answers) that question.
@@ -261,10 +297,16 @@ class Client:
                 return event
             if self._eof:
                 raise Disconnected(self._closed_reason)
-            message = self._read(deadline)
+            try:
+                message = self._read(deadline)
+            except Disconnected:
+                if self._events:
+                    continue  # the shutdown held back while it tried to reconnect comes first
+                raise
             if message is None:
                 return None
-            self._route(message)
+            if message is not _RECONNECTED:
+                self._route(message)
 
     def events(self, timeout: float | None = None) -> Iterator[Event]:
         """Events until the connection ends (or none came for ``timeout`` seconds)."""
@@ -289,7 +331,8 @@ class Client:
                 raise
             if message is None:
                 return len(self._events)
-            self._route(message)
+            if message is not _RECONNECTED:
+                self._route(message)
 
     def pending_events(self) -> int:
         return len(self._events)
@@ -300,7 +343,43 @@ class Client:
         try:
             self._sock.sendall(data)
         except OSError as e:
-            raise Disconnected(self._closed_reason or e.strerror) from None
+            # A daemon gone between two requests: the reply is awaited (and the request
+            # sent again) once the read finds the end and reconnects.
+            if not self._reconnection.wanted() or self._reconnecting:
+                raise Disconnected(self._closed_reason or e.strerror) from None
+
+    def _reconnect(self) -> bool:
+        """The connection ended: connect again (with backoff), resume, subscribe again.
+        False when it gives up (or is not to try); then a held-back shutdown is delivered."""
+        r = self._reconnection
+        if self._reconnecting:
+            return False  # the new connection ended too: the attempt in progress tries again
+        if r.wanted():
+            self._reconnecting = True
+            try:
+                for delay in r.delays():
+                    time.sleep(delay)
+                    try:
+                        sock = self._connect()
+                    except OSError:
+                        continue
+                    self._sock.close()
+                    self._sock, self._eof, self._closed_reason = sock, False, None
+                    self._buffer.clear()
+                    try:
+                        hello = self.call("hello", r.hello_params())
+                        if topics := r.topics(self._topics):
+                            self.run(calls.subscribe(topics))  # type: ignore[arg-type]
+                    except (Disconnected, OSError, TimeoutError, ProtocolError):
+                        continue  # gone again: another attempt
+                    r.came_back(hello, self._watches)
+                    return True
+            finally:
+                self._reconnecting = False
+        if r.held is not None:
+            self._events.push(r.held)
+            r.held = None
+        return False
 
     def _route(self, message: "_wire.Reply | _wire.DaemonRequest | Event") -> None:
         if isinstance(message, _wire.DaemonRequest):
@@ -309,6 +388,8 @@ class Client:
             pass  # a reply to a request that timed out: too late to matter
         else:
             self._closed_reason = _wire.disconnect_reason(message) or self._closed_reason
+            if self._reconnection.holds(message):
+                return  # a shutdown: the daemon may be back in a moment
             if any([w.see(message) for w in self._watches]) or self._topics.swallows(message):
                 return  # an ask's answer, or a lifecycle event only an ask subscribed to
             self._events.push(message)
@@ -350,8 +431,9 @@ class Client:
                 raise
         self._send(_wire.answer(request, allow))
 
-    def _read(self, deadline: float | None) -> "_wire.Reply | _wire.DaemonRequest | Event | None":
-        """The next message, or None once ``deadline`` (monotonic) passes."""
+    def _read(self, deadline: float | None) -> "_wire.Reply | _wire.DaemonRequest | Event | object | None":
+        """The next message, or None once ``deadline`` (monotonic) passes, or _RECONNECTED
+        when the connection ended and a new one took its place."""
         while True:
             newline = self._buffer.find(b"\n")
             if newline >= 0:
@@ -370,6 +452,8 @@ class Client:
                 chunk = b""
             if not chunk:
                 self._eof = True
+                if self._reconnect():
+                    return _RECONNECTED
                 if self._buffer:
                     raise ProtocolError("the connection ended inside a line")
                 raise Disconnected(self._closed_reason)

@@ -77,12 +77,23 @@ class Daemon:
         command += list(args)
         self.command = command
         self._log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log)
+        self._start(ready_timeout)
+
+    def _start(self, ready_timeout: float) -> None:
+        self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log)
         try:
             self._wait_until_listening(ready_timeout)
         except BaseException:
             self.stop()
             raise
+
+    def restart(self, sig: int = signal.SIGKILL, ready_timeout: float = 60.0) -> None:
+        """Kills the daemon (``kill -9`` by default) and starts it again on the same socket;
+        it restores the stack it saved beside the socket. Its output goes on in the same log."""
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(30)
+        self._start(ready_timeout)
 
     def _wait_until_listening(self, timeout: float) -> None:
         """Ready means a connection is accepted, as a client would see it (the socket file
