@@ -675,6 +675,8 @@ static void test_levels_taps_and_contexts(daemon_proc *d) {
     presentd_close(shell);
     presentd_close(app);
     presentd_close(renderer);
+}
+
 /* The stack's entry id, its owner (-1 when it is not there). */
 static int64_t owner_of(presentd_client *c, const char *id) {
     json_object *r = NULL;
