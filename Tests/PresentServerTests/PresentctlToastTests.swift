@@ -148,4 +148,25 @@ struct PresentctlToastTests {
             #expect(status == 2, "\(arguments): \(output)")
         }
     }
+    /// Several screens: a toast on a second output lands on its stack, and leaves with it.
+    /// (Returns at once while the daemon has no `outputs` method: several screens are on their way.)
+    @Test func aToastOnASecondOutput() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let watcher = try daemon.connect()
+        guard (try? watcher.call("outputs")) != nil else { return }
+        let added = try Self.run(daemon, ["output", "add", "cluster", "1280", "480", "--fps", "30"])
+        #expect(added.status == 0, "\(added.output)")
+        try watcher.call("subscribe", ["topics": ["lifecycle"]])
+        let toast = try Self.run(daemon, ["toast", "Saved", "--output", "cluster", "--id", "saved"])
+        #expect(toast.status == 0, "\(toast.output)")
+        let entries = try watcher.call("stack", ["output": "cluster"])["entries"]?.arrayValue ?? []
+        let entry = try #require(entries.first { $0["id"] == "saved" })
+        #expect(entry["output"] == "cluster")
+        #expect(entry["frame"]?["width"] == .double(1280 - 32), "the cluster's width less 16 points a side")
+        #expect(try Self.run(daemon, ["output", "remove", "cluster"]).status == 0)
+        let gone = try #require(try watcher.awaitNotification("lifecycle") {
+            $0["id"] == "saved" && $0["event"] == "willDismiss"
+        })
+        #expect(gone["reason"] == "outputGone")
+    }
 }

@@ -40,3 +40,34 @@ def test_a_slow_reader_keeps_the_newest_frame_of_each_output():
     kept = [(e.output, e.seq) for e in iter(queue.pop, None)]
     assert kept == [("cluster", 2), ("main", 3)]
     assert queue.dropped_frames == 3
+
+
+def test_a_second_output_has_its_own_stack_frames_and_taps(manual):
+    """Skipped while the daemon has no ``outputs`` method (several screens are on their way)."""
+    import pytest
+
+    from presentd import Client, MethodNotFound
+    from waiting import drain, lifecycle_event
+
+    with Client(manual.path) as c:
+        try:
+            c.outputs()
+        except MethodNotFound:
+            pytest.skip("this daemon has no outputs method yet")
+        c.add_output("cluster", 1280, 480, fps=30)
+        outputs = c.outputs()
+        assert set(outputs) == {"main", "cluster"}
+        assert (outputs["cluster"].container.width, outputs["cluster"].fps) == (1280, 30)
+        c.subscribe(["frames", "lifecycle"], outputs=["cluster"])
+        c.present(id="gauge", style="alert", output="cluster", transition={"type": "crossDissolve", "duration": 0.1})
+        c.advance(0.2)
+        frames = [e for e in drain(c) if isinstance(e, Frame)]
+        assert frames and all(f.output == "cluster" for f in frames)
+        assert all(abs(f.time * 30 - round(f.time * 30)) < 1e-6 for f in frames), "ticks of the cluster's 30 fps"
+        entries = {e.id: e for e in c.stack(output="cluster")}
+        assert entries["gauge"].output == "cluster"
+        hit = c.tap(640, 240, output="cluster")
+        assert (hit.id, hit.part) == ("gauge", "content")
+        assert c.remove_output("cluster") == ["gauge"]
+        assert lifecycle_event(c, "gauge", "willDismiss").reason == "outputGone"
+        assert set(c.outputs()) == {"main"}

@@ -690,3 +690,69 @@ def test_a_context_is_outlined_and_a_sheet_in_it_is_clipped_to_it(manual, page):
         page.wait_for(f"{query('.context')} === null && !{query(dialog('compose'))} && !{query('.clip')}",
                       what="the outline, the sheet and its clipping wrapper gone with the context")
         assert page.evaluate("window.presentdViewer.failures") == []
+
+
+# MARK: - Several outputs: a panel each
+
+
+def in_panel(output: str, id: str) -> str:
+    """True in the page once entry `id`'s content layer is drawn in output `output`'s panel."""
+    return (f"(() => {{ const el = {query(dialog(id))};"
+            f" return !!el && el.closest('.screen').dataset.output === {json.dumps(output)}; }})()")
+
+
+@needs_chromium
+def test_a_second_output_gets_its_own_panel_with_its_own_layers(manual, bridge, page):
+    with Owner(manual.path) as owner:
+        try:
+            owner.call("outputs")
+        except AssertionError as error:
+            if "-32601" not in str(error):
+                raise
+            pytest.skip("this daemon has one output (no `outputs` method)")
+        owner.call("subscribe", {"topics": ["lifecycle"]})
+        owner.call("addOutput", {"name": "cluster", "width": 480, "height": 240, "fps": 30})
+        # Nothing moves yet: the page learns of the output by asking.
+        page.wait_for(f"{query('.output[data-output=cluster] .screen')} !== null", what="a panel for output cluster")
+        assert page.evaluate(f"{query('.output[data-output=cluster] .output-name')}.textContent") == \
+            "cluster · 480×240 · 30 fps"
+        present(owner, page, "sheet", "#0a84ff", style="bottomHalf")
+        owner.call("present", {"id": "gauge", "style": "popup", "content": "#ff00ff", "output": "cluster"})
+        owner.call("advance", {"seconds": 1})
+        page.wait_for(in_panel("cluster", "gauge") + " && " + in_panel("main", "sheet"),
+                      what="gauge drawn in cluster's panel and sheet in main's")
+        layers = page.evaluate("[...window.presentdViewer.outputs.values()].map((o) => [o.name,"
+                               " o.layers.map((l) => l.id + ' ' + l.role)])")
+        assert layers == [["main", ["sheet dimming", "sheet content"]], ["cluster", ["gauge dimming", "gauge content"]]]
+        gauge = next(e for e in owner.call("stack", {"output": "cluster"})["entries"] if e["id"] == "gauge")
+        page.wait_for(f"(() => {{ const l = window.presentdViewer.output('cluster').layers.find((l) =>"
+                      f" l.id === 'gauge' && l.role === 'content'); return !!l && l.alpha === 1 && l.scale === 1"
+                      f" && l.frame.y === {gauge['frame']['y']}; }})()", what="gauge at rest in cluster's panel")
+        image = page.screenshot()
+        keep(image, "viewer-two-outputs.png")
+        g = page.evaluate("window.presentdViewer.geometry('cluster')")
+        f = gauge["frame"]
+        for x, y in [(f["x"] + 6, f["y"] + 6), (f["x"] + f["width"] - 6, f["y"] + f["height"] - 6)]:
+            spot = (round(g["left"] + x * g["zoom"]), round(g["top"] + y * g["zoom"]))
+            assert close(image.getpixel(spot), MAGENTA), (x, y, image.getpixel(spot))
+        # Each panel's modality is its own: the sheet on main leaves cluster's presenter alone.
+        assert page.evaluate("[...document.querySelectorAll('.presenter')].map((p) => p.inert)") == [True, True]
+        # A tap on cluster's screen goes to cluster: on its dimming, it dismisses gauge.
+        page.click(g["left"] + 4 * g["zoom"], g["top"] + 4 * g["zoom"])
+        gone = owner.wait_for("willDismiss of gauge", lifecycle("willDismiss", "gauge"))["params"]
+        assert (gone["reason"], gone.get("output")) == ("tap", "cluster")
+        owner.call("advance", {"seconds": 1})
+        page.wait_for(f"!{query(dialog('gauge'))} && !window.presentdViewer.output('cluster').layers.length",
+                      what="gauge gone from cluster's panel")
+        assert page.evaluate(f"{query(dialog('sheet'))} !== null"), "the sheet on main went too"
+        # A page opened now finds both outputs in its snapshot.
+        owner.call("present", {"id": "speed", "style": "popup", "content": "#ff00ff", "output": "cluster"})
+        owner.call("advance", {"seconds": 1})
+        page.open(f"http://127.0.0.1:{bridge}/")
+        page.wait_for("window.presentdViewer && window.presentdViewer.ready", what="a second page subscribed")
+        page.wait_for(in_panel("cluster", "speed") + " && " + in_panel("main", "sheet"),
+                      what="the second page drew speed in cluster's panel and sheet in main's")
+        owner.call("removeOutput", {"name": "cluster"})
+        page.wait_for(f"{query('.output[data-output=cluster]')} === null && !{query(dialog('speed'))}",
+                      what="cluster's panel gone with its output")
+        assert page.evaluate("window.presentdViewer.failures") == []
