@@ -43,10 +43,8 @@ extension ModalStack {
                                     curve: configuration.containerChangeTiming)
             moved = true
         }
-        if moved {
-            layOutOverlays()
-            events.append(.stackChanged)
-        }
+        if moved { layOutOverlays() }
+        events.append(.stackChanged)   // the contexts are part of what `stack` notifications say
     }
 
     /// Removes context `name`; its entries leave with reason `contextGone` (the topmost of
@@ -55,6 +53,7 @@ extension ModalStack {
     public mutating func removeContext(_ name: String, at t: Double) throws(StackError) -> [String] {
         advance(to: t)
         guard contexts.removeValue(forKey: name) != nil else { throw .unknownContext(name: name) }
+        events.append(.stackChanged)
         return removeAll(where: { $0.presentation.context == name }, reason: .contextGone)
     }
 }

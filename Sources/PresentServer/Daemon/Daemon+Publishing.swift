@@ -26,7 +26,8 @@ extension Daemon {
         }
         if stackChanged {
             stackChanged = false
-            broadcast(.stack, method: "stack", params: ["entries": CoreEncoding.entries(of: stack)])
+            broadcast(.stack, method: "stack", params: ["entries": CoreEncoding.entries(of: stack),
+                                                        "contexts": CoreEncoding.contexts(of: stack)])
         }
         if visualsDirty || stack.isAnimating(at: stack.time) { startFrames() }
         scheduleNextDeadline()
