@@ -222,7 +222,7 @@ public struct ModalStack: Sendable {
     /// When the next auto-dismiss countdown runs out if nothing else happens: the daemon
     /// wakes then even when nothing moves.
     public var nextDeadline: Double? {
-        entries.compactMap(\.autoDismissDeadline).min()
+        entries.lazy.compactMap(\.autoDismissDeadline).min()   // asked after every publish: no array
     }
 
     private mutating func complete(at index: Int) {

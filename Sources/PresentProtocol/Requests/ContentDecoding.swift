@@ -140,15 +140,18 @@ extension RequestDecoder {
 }
 
 extension RequestDecoder {
-    static let updateFields: Set<String> = ["id", "content", "style", "background", "cornerRadius", "shadow",
-                                            "preferredContentSize", "autoDismiss", "duration", "timing"]
+    /// What an update changes; with `id` and how a change animates, every member it takes.
+    static let updatedMembers = ["content", "style", "background", "cornerRadius", "shadow", "preferredContentSize",
+                                 "autoDismiss"]
+    static let updateFields = Set(updatedMembers + ["id", "duration", "timing"])
 
     /// `update {id, …}`: each member given replaces the entry's; `null` clears the members
     /// that can be absent (content, shadow, preferredContentSize, autoDismiss).
     func update(_ p: ParamReader) throws(RPCError) -> Request {
         try p.rejectUnknownKeys(allowed: Self.updateFields)
-        guard p.object.keys.contains(where: { $0 != "id" && $0 != "duration" && $0 != "timing" }) else {
-            throw .invalidParams(field: "params", reason: "nothing to update; give at least one of content, style, background, cornerRadius, shadow, preferredContentSize, autoDismiss")
+        guard Self.updatedMembers.contains(where: p.contains) else {
+            throw .invalidParams(field: "params",
+                                 reason: "nothing to update; give at least one of \(Self.updatedMembers.joined(separator: ", "))")
         }
         /// A member that `null` clears: nil = not given, .some(nil) = cleared.
         func clearable<T>(_ key: String, _ read: (ParamValue) throws(RPCError) -> T) throws(RPCError) -> T?? {
