@@ -630,6 +630,18 @@ def _(s):
     s.call("shell", rq(4, "removeContext", {"name": "mail"}))
 
 
+@example("outputs")
+def _(s):
+    s.connect("shell", "app")
+    s.call("shell", rq(1, "addOutput", {"name": "cluster", "width": 1280, "height": 480, "fps": 30}), quiet=True)
+    s.note('shell added "cluster" (1280x480, 30 fps)')
+    s.call("app", rq(1, "present", {"id": "gauge", "style": "alert", "output": "cluster",
+                                    "transition": {"type": "crossDissolve", "duration": 0}}))
+    s.call("app", rq(2, "present", {"id": "gauge", "style": "alert"}))
+    s.call("shell", rq(2, "tap", {"x": 640, "y": 240, "output": "cluster"}))
+    s.call("shell", rq(3, "removeOutput", {"name": "cluster"}))
+
+
 # ---------------------------------------------------------------- the document
 
 MARKER = re.compile(r"(<!-- example (\S+) -->\n```text\n)(.*?)(```\n<!-- /example -->)", re.S)

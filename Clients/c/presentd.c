@@ -62,6 +62,7 @@ struct presentd_client {
     char token[80];             /* the first hello's resumeToken */
     char name[64];              /* the hello name, said again */
     json_object *topics;        /* the topics subscribed to, an array of strings */
+    json_object *outputs;       /* the last subscribe's "outputs" filter (an array of names), or NULL: every screen */
     json_object *resumed;       /* the ids the last hello {resume} took back */
     json_object *held;          /* a shutdown notice, held back while it tries */
 };
@@ -252,6 +253,7 @@ void presentd_close(presentd_client *c) {
     free(c->out.data);
     free(c->abandoned);
     json_object_put(c->topics);
+    json_object_put(c->outputs);
     json_object_put(c->resumed);
     json_object_put(c->held);
     free(c);
@@ -543,6 +545,12 @@ static void remember(presentd_client *c, const char *method, json_object *params
     }
     int subscribe = strcmp(method, "subscribe") == 0;
     if (!subscribe && strcmp(method, "unsubscribe") != 0) return;
+    if (subscribe) {  /* a subscribe replaces the screens filter; without one, it hears every screen again */
+        json_object *outputs = NULL;
+        json_object_object_get_ex(params, "outputs", &outputs);
+        json_object_put(c->outputs);
+        c->outputs = json_object_is_type(outputs, json_type_array) ? json_object_get(outputs) : NULL;
+    }
     json_object *topics = NULL;
     json_object_object_get_ex(params, "topics", &topics);
     if (!json_object_is_type(topics, json_type_array)) topics = NULL;
@@ -595,6 +603,7 @@ int presentd_reconnect(presentd_client *c, presentd_error *err) {
             if (json_object_array_length(c->topics) > 0) {
                 json_object *sub = json_object_new_object();
                 json_object_object_add(sub, "topics", json_object_get(c->topics));
+                if (c->outputs) json_object_object_add(sub, "outputs", json_object_get(c->outputs));
                 if (presentd_call(c, "subscribe", sub, NULL, PRESENTD_RECONNECT_CALL_MS, NULL)) continue;
             }
             c->reconnecting = 0;
@@ -770,11 +779,18 @@ int presentd_activate(presentd_client *c, const char *id, const char *action,
 
 int presentd_key(presentd_client *c, const char *key, const char *id, const presentd_field_value *fields,
                  size_t n_fields, presentd_answer *answer, int timeout_ms, presentd_error *err) {
+    return presentd_key_on(c, NULL, key, id, fields, n_fields, answer, timeout_ms, err);
+}
+
+int presentd_key_on(presentd_client *c, const char *output, const char *key, const char *id,
+                    const presentd_field_value *fields, size_t n_fields, presentd_answer *answer, int timeout_ms,
+                    presentd_error *err) {
     if (answer) memset(answer, 0, sizeof *answer);
     if (!key) return fail(err, PRESENTD_ERR_USAGE, "no key");
     json_object *params = json_object_new_object();
     json_object_object_add(params, "key", json_object_new_string(key));
     if (id) json_object_object_add(params, "id", json_object_new_string(id));
+    if (output) json_object_object_add(params, "output", json_object_new_string(output));
     int status = add_fields(params, fields, n_fields, err);
     if (status) { json_object_put(params); return status; }
     return call_for_answer(c, "key", params, answer, timeout_ms, err);
@@ -790,10 +806,16 @@ int presentd_focus(presentd_client *c, const char *id, const char *field, int ti
 
 int presentd_tap(presentd_client *c, double x, double y, presentd_tap_result *out, int timeout_ms,
                  presentd_error *err) {
+    return presentd_tap_on(c, NULL, x, y, out, timeout_ms, err);
+}
+
+int presentd_tap_on(presentd_client *c, const char *output, double x, double y, presentd_tap_result *out,
+                    int timeout_ms, presentd_error *err) {
     if (out) memset(out, 0, sizeof *out);
     json_object *params = json_object_new_object(), *result = NULL;
     json_object_object_add(params, "x", json_object_new_double(x));
     json_object_object_add(params, "y", json_object_new_double(y));
+    if (output) json_object_object_add(params, "output", json_object_new_string(output));
     int status = presentd_call(c, "tap", params, &result, timeout_ms, err);
     if (status) return status;
     if (!out) { json_object_put(result); return 0; }
@@ -981,6 +1003,113 @@ size_t presentd_contexts(json_object *obj, presentd_context *out, size_t max) {
         n++;
     }
     return n;
+}
+
+/* -- Several screens ----------------------------------------------------------------------- */
+
+int presentd_container_of(json_object *obj, presentd_container *out) {
+    memset(out, 0, sizeof *out);
+    json_object *container = object_member(obj, "container");
+    if (!container) return 0;
+    json_object *safe = object_member(container, "safeArea");
+    *out = (presentd_container){
+        .width = presentd_number(container, "width"), .height = presentd_number(container, "height"),
+        .safe_area = { presentd_number(safe, "top"), presentd_number(safe, "left"), presentd_number(safe, "bottom"),
+                       presentd_number(safe, "right") },
+        .scale = presentd_number(container, "scale"),
+        .horizontal_size_class = string_member(container, "horizontalSizeClass"),
+        .vertical_size_class = string_member(container, "verticalSizeClass"),
+        .keyboard_height = presentd_number(container, "keyboardHeight"),
+    };
+    return 1;
+}
+
+size_t presentd_outputs_of(json_object *obj, presentd_output *out, size_t max) {
+    size_t n;
+    json_object *outputs = array_member(obj, "outputs", &n);
+    for (size_t i = 0; i < n && i < max; i++) {
+        json_object *o = json_object_array_get_idx(outputs, i);
+        out[i] = (presentd_output){ .name = string_member(o, "name"), .fps = (int)int_member(o, "fps"), .object = o };
+        presentd_container_of(o, &out[i].container);
+    }
+    return n;
+}
+
+void presentd_output_list_clear(presentd_output_list *list) {
+    if (!list) return;
+    free(list->outputs);
+    json_object_put(list->result);
+    memset(list, 0, sizeof *list);
+}
+
+const presentd_output *presentd_output_named(const presentd_output_list *list, const char *name) {
+    for (size_t i = 0; list && name && i < list->n; i++)
+        if (list->outputs[i].name && strcmp(list->outputs[i].name, name) == 0) return &list->outputs[i];
+    return NULL;
+}
+
+const char *presentd_output_of(json_object *params) {
+    if (!params) return NULL;
+    const char *output = string_member(params, "output");
+    return output ? output : PRESENTD_MAIN_OUTPUT;
+}
+
+/* Calls method (addOutput or outputs) and reads its "outputs" into list (when not NULL). */
+static int call_for_outputs(presentd_client *c, const char *method, json_object *params, presentd_output_list *list,
+                            int timeout_ms, presentd_error *err) {
+    json_object *result = NULL;
+    if (list) memset(list, 0, sizeof *list);
+    int status = presentd_call(c, method, params, &result, timeout_ms, err);
+    if (status) return status;
+    if (!list) { json_object_put(result); return 0; }
+    size_t n = presentd_outputs_of(result, NULL, 0);
+    presentd_output *outputs = n ? calloc(n, sizeof *outputs) : NULL;
+    if (n && !outputs) {
+        json_object_put(result);
+        return fail(err, PRESENTD_ERR_IO, "out of memory");
+    }
+    presentd_outputs_of(result, outputs, n);
+    *list = (presentd_output_list){ .n = n, .outputs = outputs, .result = result };
+    return 0;
+}
+
+int presentd_add_output(presentd_client *c, const presentd_output_spec *spec, presentd_output_list *outputs,
+                        int timeout_ms, presentd_error *err) {
+    if (outputs) memset(outputs, 0, sizeof *outputs);
+    if (!spec || !spec->name) return fail(err, PRESENTD_ERR_USAGE, "addOutput needs a name");
+    json_object *params = json_object_new_object();
+    json_object_object_add(params, "name", json_object_new_string(spec->name));
+    json_object_object_add(params, "width", json_object_new_double(spec->width));
+    json_object_object_add(params, "height", json_object_new_double(spec->height));
+    if (spec->safe_area) {
+        json_object *safe = json_object_new_object();
+        json_object_object_add(safe, "top", json_object_new_double(spec->safe_area->top));
+        json_object_object_add(safe, "left", json_object_new_double(spec->safe_area->left));
+        json_object_object_add(safe, "bottom", json_object_new_double(spec->safe_area->bottom));
+        json_object_object_add(safe, "right", json_object_new_double(spec->safe_area->right));
+        json_object_object_add(params, "safeArea", safe);
+    }
+    if (spec->scale != 0) json_object_object_add(params, "scale", json_object_new_double(spec->scale));
+    if (spec->horizontal_size_class)
+        json_object_object_add(params, "horizontalSizeClass", json_object_new_string(spec->horizontal_size_class));
+    if (spec->vertical_size_class)
+        json_object_object_add(params, "verticalSizeClass", json_object_new_string(spec->vertical_size_class));
+    if (spec->fps != 0) json_object_object_add(params, "fps", json_object_new_int(spec->fps));
+    return call_for_outputs(c, "addOutput", params, outputs, timeout_ms, err);
+}
+
+int presentd_remove_output(presentd_client *c, const char *name, json_object **dismissed, int timeout_ms,
+                           presentd_error *err) {
+    if (dismissed) *dismissed = NULL;
+    if (!name) return fail(err, PRESENTD_ERR_USAGE, "removeOutput needs a name");
+    json_object *params = json_object_new_object();
+    json_object_object_add(params, "name", json_object_new_string(name));
+    return call_for_member(c, "removeOutput", params, "dismissed", dismissed, timeout_ms, err);
+}
+
+int presentd_outputs(presentd_client *c, presentd_output_list *outputs, int timeout_ms, presentd_error *err) {
+    if (!outputs) return fail(err, PRESENTD_ERR_USAGE, "outputs needs a list to fill");
+    return call_for_outputs(c, "outputs", NULL, outputs, timeout_ms, err);
 }
 
 /* -- Frames ---------------------------------------------------------------------------- */

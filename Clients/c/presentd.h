@@ -33,6 +33,13 @@
  * with presentd_define_context() and takes them away with presentd_remove_context();
  * presentd_tap() says who took a tap, or that it was forwarded to the app underneath.
  *
+ * Several screens ("outputs"): every daemon has "main"; a shell adds more (a cluster beside
+ * a head unit) with presentd_add_output(), lists them with presentd_outputs() and takes one
+ * away with presentd_remove_output(). Notifications and entries name their screen
+ * (presentd_output_of(), presentd_entry.output); the functions that concern one screen
+ * have an _on variant that names it (presentd_tap_on(), presentd_key_on()), the plain ones
+ * keep meaning "main", so code written for one screen is unchanged.
+ *
  * Ownership follows json-c: params passed in are consumed (json_object_put), results
  * and event params handed out belong to the caller. Not thread-safe: one thread per
  * client. Protocol: docs/PROTOCOL.md.
@@ -80,8 +87,13 @@ typedef struct presentd_error {
     char field[256];     /* PRESENTD_ERR_RPC: data.field (e.g. "transition.timing.bezier[1]"), else "" */
 } presentd_error;
 
+/* One connection to the daemon (opaque: presentd_connect, presentd_close). */
+typedef struct presentd_client presentd_client;
+
 /* A notification from the daemon: method is "frame", "lifecycle", "stack",
- * "statusBar", "action" (to an entry's owner), "shutdown", "closing" (or a newer daemon's). */
+ * "statusBar", "outputs" (on the stack topic: the screens changed), "action" (to an
+ * entry's owner), "shutdown", "closing" (or a newer daemon's). frame, lifecycle, stack
+ * and statusBar are about one screen: presentd_output_of(params) names it. */
 typedef struct presentd_event {
     char method[32];
     json_object *params; /* owned: release with presentd_event_clear() */
@@ -175,7 +187,8 @@ typedef struct presentd_entry {
     const char *level;            /* "normal", "overlay" or "alert" */
     const char *position;         /* an overlay's: "top", "bottom" or "center"; else NULL */
     const char *context;          /* the presentation context it is in, or NULL */
-    const char *output;           /* the screen it is on; NULL from a daemon with one screen ("main") */
+    const char *output;           /* the screen it is on ("main", or a name given to presentd_add_output);
+                                     NULL only from a daemon older than several screens */
 } presentd_entry;
 
 /* The entries of obj: a "stack" result or event's params, or a subscribe result's
@@ -194,6 +207,102 @@ typedef struct presentd_context {
 /* The contexts of obj: a "stack" or defineContext result, or a subscribe result's
  * "snapshot" (in the daemon's order): fills at most max, returns how many there are. */
 size_t presentd_contexts(json_object *obj, presentd_context *out, size_t max);
+
+/* -- Several screens ----------------------------------------------------------------------
+ * An output is a screen of its own: its container, keyboard, status bar, frame rate and
+ * modal stack. "main" is there from the start and cannot be removed; a shell adds the others.
+ * Entry ids and context names are unique across screens, so the functions that name an
+ * entry or a context (presentd_activate, presentd_focus, presentd_remove_context) need no
+ * output. docs/PROTOCOL.md, "Several screens". */
+
+/* The screen every daemon has, which the functions without an output argument mean. */
+#define PRESENTD_MAIN_OUTPUT "main"
+
+/* Insets of a container clear of notches and bars, in points. */
+typedef struct presentd_safe_area {
+    double top, left, bottom, right;
+} presentd_safe_area;
+
+/* A screen's container (docs/PROTOCOL.md, "Container"); strings point into the JSON it
+ * was read from. */
+typedef struct presentd_container {
+    double width, height;         /* points */
+    presentd_safe_area safe_area;
+    double scale;                 /* pixels per point */
+    const char *horizontal_size_class, *vertical_size_class;  /* "compact" or "regular" */
+    double keyboard_height;       /* 0 when the keyboard is hidden */
+} presentd_container;
+
+/* The container member of obj ("container": a hello or setContainer result, a subscribe
+ * snapshot, an element of "outputs"): returns 1 and fills out when obj has one, else 0. */
+int presentd_container_of(json_object *obj, presentd_container *out);
+
+/* One screen, as the outputs method, addOutput's result and the "outputs" notification
+ * list them (and a subscribe snapshot's "outputs", whose elements carry more). */
+typedef struct presentd_output {
+    const char *name;             /* points into the JSON it was read from */
+    presentd_container container;
+    int fps;                      /* the frame rate in force: its frames' times are multiples of 1/fps */
+    json_object *object;          /* the element itself, borrowed: in a subscribe snapshot, read the
+                                     screen's entries, layers and contexts from it with
+                                     presentd_entries(), presentd_frame_layers(), presentd_contexts() */
+} presentd_output;
+
+/* The screens of obj's "outputs" (an outputs or addOutput result, an "outputs"
+ * notification's params, a subscribe result's "snapshot"), main first: fills at most
+ * max, returns how many there are. */
+size_t presentd_outputs_of(json_object *obj, presentd_output *out, size_t max);
+
+/* Every screen, as a list of its own: what presentd_outputs and presentd_add_output hand
+ * out, so that the caller need not guess how many there are. */
+typedef struct presentd_output_list {
+    size_t n;
+    presentd_output *outputs;     /* n of them, main first (malloc'd) */
+    json_object *result;          /* owned, the strings point into it */
+} presentd_output_list;
+
+/* Frees what the list holds and blanks it (a blank list may be cleared again). */
+void presentd_output_list_clear(presentd_output_list *list);
+
+/* The screen with this name in the list, or NULL. */
+const presentd_output *presentd_output_named(const presentd_output_list *list, const char *name);
+
+/* The screen a notification's params are about ("output" of a frame, lifecycle, stack or
+ * statusBar event; also of a stack result or an entry's JSON): which screen to draw a
+ * frame on. "main" when it names none: a daemon older than several screens has only that
+ * one. NULL only when params is NULL. Points into params. */
+const char *presentd_output_of(json_object *params);
+
+/* What presentd_add_output sends. Zero members take the daemon's defaults, so a
+ * designated initializer names only what it means:
+ *     (presentd_output_spec){ .name = "cluster", .width = 1280, .height = 480, .fps = 30 } */
+typedef struct presentd_output_spec {
+    const char *name;             /* 1…256 characters */
+    double width, height;         /* 1…100000 points */
+    const presentd_safe_area *safe_area;                      /* NULL: all 0 */
+    double scale;                                             /* 0: 1 */
+    const char *horizontal_size_class, *vertical_size_class;  /* NULL: derived from the size */
+    int fps;                                                  /* 0: the daemon's own */
+} presentd_output_spec;
+
+/* Adds screen spec->name, or changes its container and frame rate when it exists (a shell
+ * that restarts says again what its screens are). outputs may be NULL; else it is every
+ * screen after the change, to clear with presentd_output_list_clear. Errors: RPC −32602
+ * naming the field, −32003 when the daemon has maxOutputs screens already. Subscribers of
+ * "stack" hear an "outputs" event. */
+int presentd_add_output(presentd_client *c, const presentd_output_spec *spec, presentd_output_list *outputs,
+                        int timeout_ms, presentd_error *err);
+
+/* Takes screen `name` away: its entries leave at once with reason "outputGone" (their
+ * willDismiss and didDismiss come before the reply) and its contexts go with it. dismissed
+ * may be NULL; else *dismissed is the JSON array of the ids that left, owned by the caller.
+ * "main" cannot be removed (RPC −32602, field "name"), nor a screen that is not there. */
+int presentd_remove_output(presentd_client *c, const char *name, json_object **dismissed, int timeout_ms,
+                           presentd_error *err);
+
+/* Every screen, main first, then in the order they were added. On 0, *outputs is to be
+ * cleared with presentd_output_list_clear. */
+int presentd_outputs(presentd_client *c, presentd_output_list *outputs, int timeout_ms, presentd_error *err);
 
 /* -- Answers ------------------------------------------------------------------------------ */
 
@@ -232,8 +341,6 @@ typedef struct presentd_answer {
 
 void presentd_answer_clear(presentd_answer *answer);
 
-typedef struct presentd_client presentd_client;
-
 /* Answers shouldDismiss: return nonzero to allow the dismissal. reason: "tap", "swipe",
  * "action" (presentd_asking_action() names it) or "key". */
 typedef int (*presentd_should_dismiss_fn)(void *user, const char *id, const char *reason, int keyboard_visible);
@@ -250,10 +357,12 @@ void presentd_close(presentd_client *c);
  * blocking functions reconnect on their own when the connection ends: with backoff (at
  * once, then 50 ms doubling to 1 s) for up to PRESENTD_RECONNECT_MS, then hello {resume}
  * with the token the first hello got (presentd_call says hello by itself before the first
- * present) and the topics subscribed to again. The call whose reply was lost is sent again
- * (give present an id, so that a repeat is recognised); presentd_next_answer keeps waiting
- * if the entry came back (else PRESENTD_ERR_CLOSED, "restarted without ID"); a shutdown
- * event is delivered only when it gives up. A poll loop calls presentd_reconnect() itself
+ * present) and the topics subscribed to again (with the last subscribe's "outputs", so that
+ * a renderer of one screen keeps hearing only that one; the daemon keeps the screens
+ * themselves across a restart). The call whose reply was lost is sent again (give present
+ * an id, so that a repeat is recognised); presentd_next_answer keeps waiting if the entry
+ * came back (else PRESENTD_ERR_CLOSED, "restarted without ID"); a shutdown event is
+ * delivered only when it gives up. A poll loop calls presentd_reconnect() itself
  * when presentd_process() returns PRESENTD_ERR_CLOSED (it blocks while it tries). */
 #define PRESENTD_RECONNECT_MS 30000
 #define PRESENTD_RECONNECT_CALL_MS 10000   /* for each hello and subscribe on the way */
@@ -310,6 +419,13 @@ int presentd_activate(presentd_client *c, const char *id, const char *action,
 int presentd_key(presentd_client *c, const char *key, const char *id, const presentd_field_value *fields,
                  size_t n_fields, presentd_answer *answer, int timeout_ms, presentd_error *err);
 
+/* presentd_key for the topmost entry of screen `output` (NULL: the screen holding id, else
+ * "main", as presentd_key does). A separate function so that presentd_key's callers stay as
+ * they are. */
+int presentd_key_on(presentd_client *c, const char *output, const char *key, const char *id,
+                    const presentd_field_value *fields, size_t n_fields, presentd_answer *answer, int timeout_ms,
+                    presentd_error *err);
+
 /* What a tap hit. part: "content", "dimming" or "none"; id, role ("content" or "dimming")
  * and level name the entry that took it, or forwarded is 1 when none did and it falls
  * through to the app underneath. */
@@ -322,14 +438,21 @@ typedef struct presentd_tap_result {
     json_object *result;          /* owned, the strings point into it: release with presentd_tap_result_clear() */
 } presentd_tap_result;
 
-/* A tap at (x, y) of the screen. out may be NULL. */
+/* A tap at (x, y) of the main screen. out may be NULL. */
 int presentd_tap(presentd_client *c, double x, double y, presentd_tap_result *out, int timeout_ms,
                  presentd_error *err);
+
+/* A tap at (x, y) of screen `output` (NULL: "main"), in that screen's points. A separate
+ * function so that presentd_tap's callers stay as they are. RPC −32602 field "output" when
+ * there is no such screen. */
+int presentd_tap_on(presentd_client *c, const char *output, double x, double y, presentd_tap_result *out,
+                    int timeout_ms, presentd_error *err);
 
 void presentd_tap_result_clear(presentd_tap_result *out);
 
 /* Names (or moves, or resizes) context `name`; its entries follow over duration seconds
- * (< 0: the daemon's default). output: the screen, or NULL for the default one. contexts
+ * (< 0: the daemon's default). output: the screen, or NULL for "main" (context names are
+ * unique across screens: RPC −32602 field "name" when another screen has it). contexts
  * may be NULL; else *contexts is the result, every context by name (read it with
  * presentd_contexts), owned by the caller. */
 int presentd_define_context(presentd_client *c, const char *name, presentd_rect frame, double duration,
@@ -372,7 +495,8 @@ int presentd_poll_event(presentd_client *c, presentd_event *ev);
 /* -- Frames ---------------------------------------------------------------------------- */
 
 /* The layers of a "frame" event's params (or of a subscribe result's "snapshot"),
- * bottom to top: fills at most max, returns how many there are. */
+ * bottom to top: fills at most max, returns how many there are. A frame is of one screen:
+ * presentd_output_of(params) names it, and its "time" is a multiple of that screen's 1/fps. */
 size_t presentd_frame_layers(json_object *params, presentd_layer *out, size_t max);
 
 /* A number member of obj (0 when absent or not a number). */

@@ -28,6 +28,8 @@ Options (each overrides the configuration file):
   --fps N                 frames per second while anything moves, 1-240 (default 60)
   --clock MODE            monotonic (default) or manual (time moves only by `advance`)
   --container WxH         the screen size in points (default 390x844)
+  --output NAME=WxH[@FPS] a screen besides main, e.g. cluster=1280x480@30 (repeatable;
+                          without @FPS it follows --fps)
   --dismiss-policy P      who may dismiss another client's presentation: owner (only
                           it), user (same uid or an administrator; default), anyone
   --admin-group NAME      members of this group are administrators (with root)
@@ -121,6 +123,12 @@ func parseInvocation(_ arguments: [String]) throws -> Invocation {
         case "--container":
             let size = try containerSize(try scanner.value(for: name, inline: inline))
             overrides.append { $0.container = Container(size: size) }
+        case "--output":
+            let output = try outputDefinition(try scanner.value(for: name, inline: inline))
+            overrides.append { configuration in
+                configuration.outputs.removeAll { $0.name == output.name }
+                configuration.outputs.append(output)
+            }
         default:
             throw UsageError("unknown option \"\(word)\" (see presentd --help)")
         }
@@ -141,6 +149,30 @@ func containerSize(_ text: String) throws -> Size {
         throw UsageError("--container takes WIDTHxHEIGHT in points, e.g. 390x844, not \"\(text)\"")
     }
     return Size(width: parts[0], height: parts[1])
+}
+
+/// `NAME=WxH` or `NAME=WxH@FPS`.
+func outputDefinition(_ text: String) throws -> OutputDefinition {
+    let example = "e.g. cluster=1280x480@30"
+    guard let equals = text.firstIndex(of: "=") else {
+        throw UsageError("--output takes NAME=WIDTHxHEIGHT[@FPS], \(example), not \"\(text)\"")
+    }
+    let name = String(text[..<equals])
+    guard !name.isEmpty, name.count <= ProtocolLimits().maxNameLength, name != "main" else {
+        throw UsageError("--output needs a name other than \"main\" (which always exists), \(example)")
+    }
+    let spec = text[text.index(after: equals)...].split(separator: "@", omittingEmptySubsequences: false)
+    let size = try containerSize(String(spec[0]))
+    var fps: Int?
+    if spec.count == 2 {
+        guard let rate = Int(spec[1]), ProtocolLimits.fpsRange.contains(rate) else {
+            throw UsageError("--output \(name): the frame rate must be \(ProtocolLimits.fpsRange.lowerBound)-\(ProtocolLimits.fpsRange.upperBound), not \"\(spec[1])\"")
+        }
+        fps = rate
+    } else if spec.count > 2 {
+        throw UsageError("--output takes NAME=WIDTHxHEIGHT[@FPS], \(example), not \"\(text)\"")
+    }
+    return OutputDefinition(name: name, container: ContainerChange(width: size.width, height: size.height), fps: fps)
 }
 
 func fail(_ message: String, status: Int32) -> Never {

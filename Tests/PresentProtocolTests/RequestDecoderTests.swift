@@ -29,7 +29,7 @@ struct RequestDecoderTests {
             return
         }
         #expect(request.presentation.shadow?.offset == Size(width: 1, height: -2))
-        guard case .tap(let point) = try RequestDecoder().decode(method: "tap", params: try JSONValue.parse(#"{"x":3,"y":4}"#)) else {
+        guard case .tap(let point, _) = try RequestDecoder().decode(method: "tap", params: try JSONValue.parse(#"{"x":3,"y":4}"#)) else {
             Issue.record("not a tap request")
             return
         }

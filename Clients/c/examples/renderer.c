@@ -8,7 +8,11 @@
  * "  shows" line. Lines typed on stdin are requests: "present STYLE", "dismiss",
  * "escape", "enter" (keys for the topmost entry), "quit".
  *
- *   renderer [--socket PATH] [--present STYLE [--content JSON]] [--frames N] [--until-idle]
+ *   renderer [--socket PATH] [--output NAME] [--present STYLE [--content JSON]] [--frames N] [--until-idle]
+ *
+ * --output: draw one screen of several (a name the shell gave addOutput): it subscribes to
+ * that screen's notifications alone, presents and sends keys there. Without it, it hears every
+ * screen, and names the screen of each frame that is not "main".
  *
  * --content: what the presented entry shows, as JSON: a "label", or a dialog such as
  * {"title":"Hi","actions":[{"id":"ok","title":"OK","role":"default"}]}.
@@ -32,8 +36,11 @@ static double monotonic_now(void) {
 static void draw(json_object *frame) {
     presentd_layer layers[64];
     size_t n = presentd_frame_layers(frame, layers, 64);
-    printf("frame %lld t=%.4f delay=%.2fms layers=%zu\n", (long long)presentd_number(frame, "seq"),
+    const char *output = presentd_output_of(frame);
+    printf("frame %lld t=%.4f delay=%.2fms layers=%zu", (long long)presentd_number(frame, "seq"),
            presentd_number(frame, "time"), (monotonic_now() - presentd_number(frame, "time")) * 1000, n);
+    if (strcmp(output, PRESENTD_MAIN_OUTPUT) != 0) printf(" output=%s", output);  /* which screen to draw it on */
+    printf("\n");
     for (size_t i = 0; i < n && i < 64; i++) {
         const presentd_layer *l = &layers[i];
         printf("  %-7s %-12s x=%.1f y=%.1f w=%.1f h=%.1f alpha=%.3f scale=%.3f rot=%.3f",
@@ -64,9 +71,13 @@ static void describe_content(json_object *lifecycle) {
     printf("\n");
 }
 
+/* The screen given with --output, or NULL: main. */
+static const char *screen;
+
 static int present(presentd_client *c, const char *style, const char *content, presentd_error *err) {
     json_object *params = json_object_new_object();
     json_object_object_add(params, "style", json_object_new_string(style));
+    if (screen) json_object_object_add(params, "output", json_object_new_string(screen));
     if (content) {
         json_object *value = json_tokener_parse(content);
         if (!value) {
@@ -84,10 +95,14 @@ static int command(presentd_client *c, char *line, presentd_error *err) {
     line[strcspn(line, "\n")] = 0;
     if (strcmp(line, "quit") == 0) return 0;
     if (strncmp(line, "present ", 8) == 0) present(c, line + 8, NULL, err);
-    else if (strcmp(line, "dismiss") == 0) presentd_send(c, "dismissAll", NULL, NULL, err);
-    else if (strcmp(line, "escape") == 0 || strcmp(line, "enter") == 0) {
+    else if (strcmp(line, "dismiss") == 0) {
+        json_object *params = json_object_new_object();  /* {}: every screen's; with --output, that one's */
+        if (screen) json_object_object_add(params, "output", json_object_new_string(screen));
+        presentd_send(c, "dismissAll", params, NULL, err);
+    } else if (strcmp(line, "escape") == 0 || strcmp(line, "enter") == 0) {
         json_object *params = json_object_new_object();
         json_object_object_add(params, "key", json_object_new_string(line));
+        if (screen) json_object_object_add(params, "output", json_object_new_string(screen));
         presentd_send(c, "key", params, NULL, err);
     } else fprintf(stderr, "commands: present STYLE, dismiss, escape, enter, quit\n");
     return 1;
@@ -99,13 +114,14 @@ int main(int argc, char **argv) {
     int until_idle = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc) path = argv[++i];
+        else if (strcmp(argv[i], "--output") == 0 && i + 1 < argc) screen = argv[++i];
         else if (strcmp(argv[i], "--present") == 0 && i + 1 < argc) style = argv[++i];
         else if (strcmp(argv[i], "--content") == 0 && i + 1 < argc) content = argv[++i];
         else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) frames_left = atol(argv[++i]);
         else if (strcmp(argv[i], "--until-idle") == 0) until_idle = 1;
         else {
-            fprintf(stderr, "usage: %s [--socket PATH] [--present STYLE [--content JSON]] [--frames N] [--until-idle]\n",
-                    argv[0]);
+            fprintf(stderr, "usage: %s [--socket PATH] [--output NAME] [--present STYLE [--content JSON]] [--frames N] "
+                    "[--until-idle]\n", argv[0]);
             return 2;
         }
     }
@@ -115,6 +131,11 @@ int main(int argc, char **argv) {
     if (!c) { fprintf(stderr, "renderer: %s\n", err.message); return 3; }
     int64_t subscribed;
     json_object *topics = json_tokener_parse("{\"topics\":[\"frames\",\"lifecycle\",\"statusBar\"]}");
+    if (screen) {  /* that screen's notifications alone */
+        json_object *outputs = json_object_new_array();
+        json_object_array_add(outputs, json_object_new_string(screen));
+        json_object_object_add(topics, "outputs", outputs);
+    }
     if (presentd_send(c, "subscribe", topics, &subscribed, &err) || (style && present(c, style, content, &err))) {
         fprintf(stderr, "renderer: %s\n", err.message);
         return 1;

@@ -644,7 +644,8 @@ static void test_levels_taps_and_contexts(daemon_proc *d) {
         CHECK(entries[0].y >= 100 && entries[0].y + entries[0].height <= 700);
         CHECK(str_is(entries[1].id, "saved") && str_is(entries[1].level, "overlay"));
         CHECK(str_is(entries[1].position, "top") && entries[1].context == NULL);
-        CHECK(entries[0].output == NULL || str_is(entries[0].output, "main"));  /* one screen: the main one */
+        CHECK(str_is(entries[0].output, "main") && str_is(entries[1].output, "main"));  /* the daemon always names it */
+        CHECK(str_is(presentd_output_of(r), "main"));
         CHECK(presentd_contexts(r, contexts, 4) == 1);
         json_object_put(r);
     }
@@ -675,6 +676,158 @@ static void test_levels_taps_and_contexts(daemon_proc *d) {
     presentd_close(shell);
     presentd_close(app);
     presentd_close(renderer);
+}
+
+/* -- Several screens ---------------------------------------------------------------------- */
+
+/* What arrived about the second screen, "cluster", and its entry "gauge". */
+struct cluster_seen {
+    int frames, frames_on_ticks, frames_of_main, gauge_layers;
+    double times[16];
+    int lifecycle_on_cluster, will_present_on_cluster, gone_on_cluster, other_lifecycle, outputs_events, outputs_last_n;
+};
+
+static void look_at_cluster_events(presentd_client *c, struct cluster_seen *s) {
+    presentd_error err;
+    CHECK_OK(presentd_call_json(c, "sync", "{\"nonce\":3}", NULL, WAIT_MS, &err), &err);
+    presentd_event ev;
+    while (presentd_poll_event(c, &ev)) {
+        const char *output = presentd_output_of(ev.params);
+        if (strcmp(ev.method, "frame") == 0 && !str_is(output, "cluster")) s->frames_of_main++;
+        else if (strcmp(ev.method, "frame") == 0) {
+            double t = presentd_number(ev.params, "time");
+            double k = round(t * 30);
+            if (s->frames < 16) s->times[s->frames] = t;
+            s->frames++;
+            s->frames_on_ticks += k >= 1 && fabs(t - k / 30) < 1e-9;
+            presentd_layer layers[4];
+            size_t n = presentd_frame_layers(ev.params, layers, 4);
+            for (size_t i = 0; i < n && i < 4; i++) s->gauge_layers += str_is(layers[i].id, "gauge");
+        } else if (strcmp(ev.method, "lifecycle") == 0) {
+            json_object *v;
+            const char *id = json_object_object_get_ex(ev.params, "id", &v) ? json_object_get_string(v) : NULL;
+            const char *event = json_object_object_get_ex(ev.params, "event", &v) ? json_object_get_string(v) : NULL;
+            const char *reason = json_object_object_get_ex(ev.params, "reason", &v) ? json_object_get_string(v) : NULL;
+            int ours = str_is(id, "gauge") && str_is(output, "cluster");
+            s->other_lifecycle += !ours;
+            s->lifecycle_on_cluster += ours;
+            s->will_present_on_cluster += ours && str_is(event, "willPresent");
+            s->gone_on_cluster += ours && str_is(event, "didDismiss") && str_is(reason, "outputGone");
+        } else if (strcmp(ev.method, "outputs") == 0) {
+            presentd_output outputs[4];
+            s->outputs_events++;
+            s->outputs_last_n = (int)presentd_outputs_of(ev.params, outputs, 4);
+            CHECK(s->outputs_last_n >= 1 && str_is(outputs[0].name, "main"));
+        }
+        presentd_event_clear(&ev);
+    }
+}
+
+/* A second screen: added, listed, presented on (its own 30 fps frames, which name it),
+ * tapped and keyed on its own, and removed (its entry leaves with reason outputGone). */
+static void test_several_screens(daemon_proc *d) {
+    presentd_client *shell = connect_or_die(d), *app = connect_or_die(d), *renderer = connect_or_die(d);
+    presentd_error err;
+    json_object *r = NULL;
+    CHECK_OK(presentd_call_json(renderer, "subscribe", "{\"topics\":[\"frames\",\"lifecycle\",\"stack\"]}", NULL,
+                                WAIT_MS, &err), &err);
+    presentd_output_list list;
+    const presentd_output_spec cluster = { .name = "cluster", .width = 1280, .height = 480, .fps = 30 };
+    if (CHECK_OK(presentd_add_output(shell, &cluster, &list, WAIT_MS, &err), &err)) {
+        CHECK(list.n == 2 && str_is(list.outputs[0].name, "main") && str_is(list.outputs[1].name, "cluster"));
+        presentd_output_list_clear(&list);
+        CHECK(list.n == 0 && list.outputs == NULL && list.result == NULL);
+    }
+    if (CHECK_OK(presentd_outputs(app, &list, WAIT_MS, &err), &err)) {
+        CHECK(list.n == 2 && str_is(list.outputs[0].name, "main") && list.outputs[0].fps == 10);
+        CHECK(list.outputs[0].container.width == 390 && list.outputs[0].container.height == 844);
+        const presentd_output *o = presentd_output_named(&list, "cluster");
+        if (CHECK(o != NULL && o == &list.outputs[1])) {
+            CHECK(o->fps == 30 && o->container.width == 1280 && o->container.height == 480);
+            CHECK(o->container.scale == 1 && o->container.keyboard_height == 0 && o->container.safe_area.top == 0);
+            CHECK(o->container.horizontal_size_class && o->container.vertical_size_class);
+        }
+        CHECK(presentd_output_named(&list, "nowhere") == NULL);
+        presentd_output_list_clear(&list);
+    }
+    /* A bad one is refused with its field, and changes nothing. */
+    const presentd_output_spec flat = { .name = "flat", .width = 100, .height = 0 };
+    CHECK(presentd_add_output(shell, &flat, &list, WAIT_MS, &err) == PRESENTD_ERR_RPC);
+    CHECK(err.code == PRESENTD_INVALID_PARAMS && strcmp(err.field, "height") == 0 && list.result == NULL);
+    CHECK(presentd_add_output(shell, &(presentd_output_spec){ .width = 1, .height = 1 }, NULL, WAIT_MS, &err) ==
+          PRESENTD_ERR_USAGE);
+
+    CHECK_OK(presentd_call_json(app, "present", "{\"id\":\"gauge\",\"style\":\"alert\",\"output\":\"cluster\","
+                                "\"transition\":{\"type\":\"crossDissolve\",\"duration\":0.2,\"timing\":\"linear\"}}",
+                                NULL, WAIT_MS, &err), &err);
+    CHECK_OK(presentd_call_json(app, "advance", "{\"seconds\":0.2}", NULL, WAIT_MS, &err), &err);
+    struct cluster_seen seen = { 0 };
+    look_at_cluster_events(renderer, &seen);
+    /* 0.2 s at the cluster's 30 fps: the ticks at 1/30 … 6/30; main, with nothing moving, has none. */
+    CHECK(seen.frames == 6 && seen.frames_on_ticks == 6 && seen.frames_of_main == 0);
+    CHECK(fabs(seen.times[0] - 1.0 / 30) < 1e-9 && fabs(seen.times[5] - 0.2) < 1e-9);
+    CHECK(seen.gauge_layers == 2 * 6);  /* its dimming and its content in every frame */
+    CHECK(seen.will_present_on_cluster == 1 && seen.lifecycle_on_cluster == 2 && seen.other_lifecycle == 0);  /* and didPresent */
+    CHECK(seen.outputs_events == 1 && seen.outputs_last_n == 2);  /* the addOutput */
+    if (CHECK_OK(presentd_call_json(renderer, "stack", "{\"output\":\"cluster\"}", &r, WAIT_MS, &err), &err)) {
+        presentd_entry entries[4];
+        CHECK(presentd_entries(r, entries, 4) == 1 && str_is(entries[0].id, "gauge"));
+        CHECK(str_is(entries[0].output, "cluster") && str_is(presentd_output_of(r), "cluster"));
+        json_object_put(r);
+    }
+    if (CHECK_OK(presentd_call_json(renderer, "stack", NULL, &r, WAIT_MS, &err), &err)) {
+        presentd_entry entries[4];
+        CHECK(presentd_entries(r, entries, 4) == 0 && str_is(presentd_output_of(r), "main"));
+        json_object_put(r);
+    }
+
+    /* The cluster's middle is the gauge's; main's same point is nobody's. */
+    presentd_tap_result tap;
+    if (CHECK_OK(presentd_tap_on(shell, "cluster", 640, 240, &tap, WAIT_MS, &err), &err)) {
+        CHECK(str_is(tap.part, "content") && str_is(tap.id, "gauge") && str_is(tap.role, "content"));
+        CHECK(!tap.dismissed && !tap.forwarded);
+        presentd_tap_result_clear(&tap);
+    }
+    if (CHECK_OK(presentd_tap(shell, 195, 422, &tap, WAIT_MS, &err), &err)) {
+        CHECK(str_is(tap.part, "none") && tap.forwarded && tap.id == NULL);
+        presentd_tap_result_clear(&tap);
+    }
+    CHECK(presentd_tap_on(shell, "nowhere", 1, 1, &tap, WAIT_MS, &err) == PRESENTD_ERR_RPC);
+    CHECK(err.code == PRESENTD_INVALID_PARAMS && strcmp(err.field, "output") == 0 && tap.result == NULL);
+    /* Keys go to a screen's topmost entry: the gauge has the cluster's (it has no default
+     * action, so Enter does nothing), main has no entry to take one. */
+    presentd_answer answer;
+    if (CHECK_OK(presentd_key_on(shell, "cluster", "enter", NULL, NULL, 0, &answer, WAIT_MS, &err), &err)) {
+        CHECK(!answer.handled && str_is(answer.id, "gauge"));
+        presentd_answer_clear(&answer);
+    }
+    if (CHECK_OK(presentd_key(shell, "enter", NULL, NULL, 0, &answer, WAIT_MS, &err), &err)) {
+        CHECK(!answer.handled && answer.id == NULL);
+        presentd_answer_clear(&answer);
+    }
+
+    /* Away with it: the gauge leaves at once with reason outputGone. */
+    json_object *dismissed = NULL;
+    if (CHECK_OK(presentd_remove_output(shell, "cluster", &dismissed, WAIT_MS, &err), &err)) {
+        CHECK(json_object_is_type(dismissed, json_type_array) && json_object_array_length(dismissed) == 1);
+        CHECK(str_is(json_object_get_string(json_object_array_get_idx(dismissed, 0)), "gauge"));
+        json_object_put(dismissed);
+    }
+    seen = (struct cluster_seen){ 0 };
+    look_at_cluster_events(renderer, &seen);
+    CHECK(seen.gone_on_cluster == 1 && seen.other_lifecycle == 0 && seen.frames_of_main == 0);  /* willDismiss, didDismiss */
+    CHECK(seen.lifecycle_on_cluster == 2 && seen.outputs_events == 1 && seen.outputs_last_n == 1);
+    if (CHECK_OK(presentd_outputs(app, &list, WAIT_MS, &err), &err)) {
+        CHECK(list.n == 1 && str_is(list.outputs[0].name, "main"));
+        presentd_output_list_clear(&list);
+    }
+    CHECK(presentd_remove_output(shell, "cluster", NULL, WAIT_MS, &err) == PRESENTD_ERR_RPC);
+    CHECK(err.code == PRESENTD_INVALID_PARAMS && strcmp(err.field, "name") == 0);
+    CHECK(presentd_remove_output(shell, "main", NULL, WAIT_MS, &err) == PRESENTD_ERR_RPC);
+    CHECK(err.code == PRESENTD_INVALID_PARAMS && strcmp(err.field, "name") == 0);
+    presentd_close(renderer);
+    presentd_close(app);
+    presentd_close(shell);
 }
 
 /* The stack's entry id, its owner (-1 when it is not there). */
@@ -778,6 +931,56 @@ static void test_reconnect_after_kill_9(void) {
     stop_daemon(&d);
 }
 
+/* The ids of the lifecycle events before a sync reply, comma-separated into ids. */
+static void lifecycle_ids(presentd_client *c, char *ids, size_t size) {
+    presentd_error err;
+    ids[0] = 0;
+    CHECK_OK(presentd_call_json(c, "sync", "{\"nonce\":4}", NULL, WAIT_MS, &err), &err);
+    presentd_event ev;
+    while (presentd_poll_event(c, &ev)) {
+        json_object *id;
+        if (strcmp(ev.method, "lifecycle") == 0 && json_object_object_get_ex(ev.params, "id", &id) &&
+            !strstr(ids, json_object_get_string(id)))
+            snprintf(ids + strlen(ids), size - strlen(ids), "%s%s", ids[0] ? "," : "", json_object_get_string(id));
+        presentd_event_clear(&ev);
+    }
+}
+
+/* A renderer of one screen (subscribe {outputs}) still hears that screen alone after the
+ * daemon restarts: the client subscribes again with the same outputs. */
+static void test_reconnect_keeps_the_screens_filter(void) {
+    daemon_proc d;
+    if (!CHECK(start_daemon(&d, "manual") == 0)) return;
+    presentd_client *shell = connect_or_die(&d), *renderer = connect_or_die(&d);
+    presentd_error err;
+    const presentd_output_spec cluster = { .name = "cluster", .width = 1280, .height = 480, .fps = 30 };
+    CHECK_OK(presentd_add_output(shell, &cluster, NULL, WAIT_MS, &err), &err);
+    CHECK_OK(presentd_call_json(renderer, "subscribe", "{\"topics\":[\"lifecycle\"],\"outputs\":[\"cluster\"]}", NULL,
+                                WAIT_MS, &err), &err);
+    char ids[64];
+    CHECK_OK(presentd_call_json(shell, "present", "{\"id\":\"m1\",\"style\":\"popup\"}", NULL, WAIT_MS, &err), &err);
+    CHECK_OK(presentd_call_json(shell, "present", "{\"id\":\"c1\",\"style\":\"popup\",\"output\":\"cluster\"}", NULL,
+                                WAIT_MS, &err), &err);
+    lifecycle_ids(renderer, ids, sizeof ids);
+    CHECK(strcmp(ids, "c1") == 0);
+    if (CHECK(kill_9_and_restart(&d) == 0)) {
+        CHECK_OK(presentd_call_json(renderer, "ping", NULL, NULL, WAIT_MS, &err), &err);  /* comes back */
+        CHECK(presentd_reconnects(renderer) == 1);
+        presentd_close(shell);
+        shell = connect_or_die(&d);
+        /* The shell says again what its screens are (whether or not the daemon had saved it). */
+        CHECK_OK(presentd_add_output(shell, &cluster, NULL, WAIT_MS, &err), &err);
+        CHECK_OK(presentd_call_json(shell, "present", "{\"id\":\"m2\",\"style\":\"popup\"}", NULL, WAIT_MS, &err), &err);
+        CHECK_OK(presentd_call_json(shell, "present", "{\"id\":\"c2\",\"style\":\"popup\",\"output\":\"cluster\"}",
+                                    NULL, WAIT_MS, &err), &err);
+        lifecycle_ids(renderer, ids, sizeof ids);
+        if (!CHECK(strstr(ids, "c2") && !strstr(ids, "m2"))) printf("lifecycle after the restart: %s\n", ids);
+    }
+    presentd_close(renderer);
+    presentd_close(shell);
+    stop_daemon(&d);
+}
+
 static void test_shutdown(void) {
     daemon_proc d;
     if (!CHECK(start_daemon(&d, "monotonic") == 0)) return;
@@ -867,7 +1070,12 @@ int main(int argc, char **argv) {
     if (start_daemon(&levels, "manual")) { printf("cannot start presentd\n"); return 1; }
     RUN("levels, taps and contexts", test_levels_taps_and_contexts(&levels));
     stop_daemon(&levels);
+    daemon_proc screens;
+    if (start_daemon(&screens, "manual")) { printf("cannot start presentd\n"); return 1; }
+    RUN("several screens", test_several_screens(&screens));
+    stop_daemon(&screens);
     RUN("reconnect after kill -9", test_reconnect_after_kill_9());
+    RUN("reconnect keeps the screens filter", test_reconnect_keeps_the_screens_filter());
     RUN("shutdown", test_shutdown());
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

@@ -276,3 +276,25 @@ def test_ask_gives_up_after_wait_and_withdraws_the_entry(manual):
             owner.ask(QUESTION, id="w", wait=0.2)
         assert screen.stack() == [] or [e.state for e in screen.stack()] == ["dismissing"]
         assert drain(owner) == []
+
+
+def test_an_answer_read_before_the_present_reply_is_not_lost():
+    """A busy asker can read the screen's key press (the owner's ``action``) and the entry
+    leaving before the reply to its own present: the answer is still the one it returns."""
+    from presentd import ActionEvent, Lifecycle
+    from presentd._wire import AskWatch
+    from presentd.types import parse_event
+
+    watch = AskWatch()
+    for event in (parse_event("lifecycle", {"seq": 1, "id": "two", "event": "willPresent", "time": 0}),
+                  ActionEvent(2, "two", "cancel", {}),
+                  parse_event("lifecycle", {"seq": 3, "id": "two", "event": "willDismiss", "time": 0})):
+        assert isinstance(event, (ActionEvent, Lifecycle))
+        watch.see(event)
+    assert not watch.done
+    watch.started("two")
+    assert watch.done and watch.answer is not None and watch.answer.action == "cancel"
+    other = AskWatch()
+    other.see(ActionEvent(1, "one", "ok", {}))
+    other.started("two")
+    assert not other.done, "someone else's answer is not this ask's"

@@ -43,17 +43,10 @@ def test_a_slow_reader_keeps_the_newest_frame_of_each_output():
 
 
 def test_a_second_output_has_its_own_stack_frames_and_taps(manual):
-    """Skipped while the daemon has no ``outputs`` method (several screens are on their way)."""
-    import pytest
-
-    from presentd import Client, MethodNotFound
+    from presentd import Client
     from waiting import drain, lifecycle_event
 
     with Client(manual.path) as c:
-        try:
-            c.outputs()
-        except MethodNotFound:
-            pytest.skip("this daemon has no outputs method yet")
         c.add_output("cluster", 1280, 480, fps=30)
         outputs = c.outputs()
         assert set(outputs) == {"main", "cluster"}

@@ -712,12 +712,6 @@ def in_panel(output: str, id: str) -> str:
 @needs_chromium
 def test_a_second_output_gets_its_own_panel_with_its_own_layers(manual, bridge, page):
     with Owner(manual.path) as owner:
-        try:
-            owner.call("outputs")
-        except AssertionError as error:
-            if "-32601" not in str(error):
-                raise
-            pytest.skip("this daemon has one output (no `outputs` method)")
         owner.call("subscribe", {"topics": ["lifecycle"]})
         owner.call("addOutput", {"name": "cluster", "width": 480, "height": 240, "fps": 30})
         # Nothing moves yet: the page learns of the output by asking.
@@ -746,7 +740,8 @@ def test_a_second_output_gets_its_own_panel_with_its_own_layers(manual, bridge, 
         # Each panel's modality is its own: the sheet on main leaves cluster's presenter alone.
         assert page.evaluate("[...document.querySelectorAll('.presenter')].map((p) => p.inert)") == [True, True]
         # A tap on cluster's screen goes to cluster: on its dimming, it dismisses gauge.
-        page.click(g["left"] + 4 * g["zoom"], g["top"] + 4 * g["zoom"])
+        # (Beside the popup, halfway down: the screen's rounded corners take no clicks.)
+        page.click(g["left"] + 12 * g["zoom"], g["top"] + 120 * g["zoom"])
         gone = owner.wait_for("willDismiss of gauge", lifecycle("willDismiss", "gauge"))["params"]
         assert (gone["reason"], gone.get("output")) == ("tap", "cluster")
         owner.call("advance", {"seconds": 1})

@@ -36,6 +36,8 @@ public enum DismissReason: String, Sendable, CaseIterable {
     case timeout
     /// The presentation context it was in was removed.
     case contextGone
+    /// The screen (output) it was on was removed.
+    case outputGone
 }
 
 /// A swipe in progress on an entry: the finger's displacement along the way out.

@@ -124,13 +124,16 @@ public enum CoreEncoding {
     }
 
     /// A `frame` notification's params (the caller adds `seq`).
-    public static func frame(_ scene: Scene, seq: UInt64) -> JSONValue {
-        ["seq": .int(Int64(truncatingIfNeeded: seq)), "time": .number(scene.time),
-         "layers": .array(scene.layers.map(layer)), "animating": .bool(scene.isAnimating)]
+    /// A `frame` notification's params; `output`: the screen it is of.
+    public static func frame(_ scene: Scene, seq: UInt64, output: String? = nil) -> JSONValue {
+        var o: JSONObject = ["seq": .int(Int64(truncatingIfNeeded: seq)), "time": .number(scene.time),
+                             "layers": .array(scene.layers.map(layer)), "animating": .bool(scene.isAnimating)]
+        if let output { o["output"] = .string(output) }
+        return .object(o)
     }
 
     /// One entry of the `stack` result and notification.
-    public static func entry(_ e: Entry, in stack: ModalStack) -> JSONValue {
+    public static func entry(_ e: Entry, in stack: ModalStack, output: String? = nil) -> JSONValue {
         var o: JSONObject = ["id": .string(e.id), "owner": .int(Int64(truncatingIfNeeded: e.owner)),
                              "state": .string(e.state.rawValue), "style": style(e.effectiveStyle),
                              "frame": rect(e.restState(in: stack.container).frame),
@@ -144,6 +147,7 @@ public enum CoreEncoding {
         if let s = e.presentation.preferredContentSize { o["preferredContentSize"] = preferredContentSize(s) }
         if let a = e.presentation.autoDismiss { o["autoDismiss"] = autoDismiss(a) }
         if let f = e.focusedField { o["focusedField"] = .string(f) }
+        if let output { o["output"] = .string(output) }
         return .object(o)
     }
 
@@ -154,8 +158,9 @@ public enum CoreEncoding {
         return .object(o)
     }
 
-    public static func entries(of stack: ModalStack) -> JSONValue {
-        .array(stack.allEntries.map { entry($0, in: stack) })
+    /// Every entry, bottom to top then the queue; each names `output` when given.
+    public static func entries(of stack: ModalStack, output: String? = nil) -> JSONValue {
+        .array(stack.allEntries.map { entry($0, in: stack, output: output) })
     }
 
     /// A `lifecycle` notification's params (the caller adds `seq`).

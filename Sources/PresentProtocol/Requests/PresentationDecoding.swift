@@ -10,7 +10,7 @@ extension RequestDecoder {
         "background", "cornerRadius", "shadow", "dismissOnTap", "dismissOnSwipe", "confirmDismiss", "keyboard",
         "statusBar", "adaptive", "priority", "precedence", "dimsPresenterTint",
         "preferredContentSize", "autoDismiss", "dismissOnEscape",
-        "level", "interaction", "position", "margin", "context",
+        "level", "interaction", "position", "margin", "context", "output",
     ]
 
     func presentRequest(_ p: ParamReader) throws(RPCError) -> PresentRequest {
@@ -55,7 +55,8 @@ extension RequestDecoder {
                 throw p.invalid(key, "only for level \"overlay\"")
             }
         }
-        return PresentRequest(presentation: placed, confirmDismiss: try p.optionalBool("confirmDismiss") ?? false)
+        return PresentRequest(presentation: placed, confirmDismiss: try p.optionalBool("confirmDismiss") ?? false,
+                              output: try output(p))
     }
 
     // MARK: Style

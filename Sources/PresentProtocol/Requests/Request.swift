@@ -21,8 +21,10 @@ public struct PresentRequest: Hashable, Sendable {
     public var presentation: Presentation
     /// Ask the owner (`shouldDismiss`) before a tap or swipe dismisses this entry.
     public var confirmDismiss: Bool
-    public init(presentation: Presentation, confirmDismiss: Bool = false) {
-        self.presentation = presentation; self.confirmDismiss = confirmDismiss
+    /// The screen to present on; nil: the one holding the entry's context, else `main`.
+    public var output: String?
+    public init(presentation: Presentation, confirmDismiss: Bool = false, output: String? = nil) {
+        self.presentation = presentation; self.confirmDismiss = confirmDismiss; self.output = output
     }
 }
 
@@ -57,6 +59,13 @@ public struct ContainerChange: Hashable, Sendable {
     public var verticalSizeClass: SizeClass?
     public var duration: Double?
 
+    public init(width: Double, height: Double, safeArea: EdgeInsets? = nil, scale: Double? = nil,
+                horizontalSizeClass: SizeClass? = nil, verticalSizeClass: SizeClass? = nil, duration: Double? = nil) {
+        self.width = width; self.height = height; self.safeArea = safeArea; self.scale = scale
+        self.horizontalSizeClass = horizontalSizeClass; self.verticalSizeClass = verticalSizeClass
+        self.duration = duration
+    }
+
     /// The new container, keeping unspecified fields from `current`.
     public func applied(to current: Container) -> Container {
         Container(size: Size(width: width, height: height), safeArea: safeArea ?? current.safeArea,
@@ -65,7 +74,18 @@ public struct ContainerChange: Hashable, Sendable {
     }
 }
 
-/// Every request a client can make.
+/// A new screen: its name, container and frame rate (nil: the daemon's `fps`).
+public struct OutputDefinition: Hashable, Sendable {
+    public var name: String
+    public var container: ContainerChange
+    public var fps: Int?
+    public init(name: String, container: ContainerChange, fps: Int? = nil) {
+        self.name = name; self.container = container; self.fps = fps
+    }
+}
+
+/// Every request a client can make. `output`: the screen a request concerns; nil means
+/// `main` (the screen every daemon has from the start), except where a case says otherwise.
 public enum Request: Sendable {
     /// `resume`: the token an earlier `hello` returned, to take back that client's
     /// presentations after the daemon restarted.
@@ -73,14 +93,17 @@ public enum Request: Sendable {
     case ping
     case present(PresentRequest)
     case dismiss(id: String, animated: Bool, transition: TransitionOverride?)
-    case dismissAll(animated: Bool)
-    case stack
-    case subscribe([Topic])
+    /// `output` nil: every screen's entries.
+    case dismissAll(animated: Bool, output: String?)
+    case stack(output: String?)
+    /// `outputs`: only these screens' frame, status-bar, lifecycle and stack
+    /// notifications (names of screens that do not exist yet included); nil: every screen.
+    case subscribe([Topic], outputs: [String]?)
     case unsubscribe([Topic])
-    case setContainer(ContainerChange)
-    case keyboard(height: Double, duration: Double?, curve: TimingCurve?)
-    case tap(Point)
-    case swipe(SwipePhase, translation: Point, velocity: Point)
+    case setContainer(ContainerChange, output: String?)
+    case keyboard(height: Double, duration: Double?, curve: TimingCurve?, output: String?)
+    case tap(Point, output: String?)
+    case swipe(SwipePhase, translation: Point, velocity: Point, output: String?)
     case advance(seconds: Double)
     case sync(nonce: JSONValue)
     /// Changes an entry in place.
@@ -89,18 +112,25 @@ public enum Request: Sendable {
     /// the renderer has for the entry's fields.
     case activate(id: String, action: String, fields: [String: String])
     /// Escape, Enter or back, for the topmost entry; `id`: only if it is that entry (the
-    /// one whose fields the renderer sends); `fields` as for activate.
-    case key(Key, id: String?, fields: [String: String])
+    /// one whose fields the renderer sends); `fields` as for activate. `output` nil: the
+    /// screen holding `id`, else `main`.
+    case key(Key, id: String?, fields: [String: String], output: String?)
     /// A renderer says which field of an entry has focus (nil: none).
     case focus(id: String, field: String?)
     /// The shell names a rectangle entries can be presented in (or moves it).
-    case defineContext(name: String, frame: Rect, duration: Double?)
+    case defineContext(name: String, frame: Rect, duration: Double?, output: String?)
     case removeContext(name: String)
+    /// A screen of its own; an existing name takes the new container and frame rate.
+    case addOutput(OutputDefinition)
+    /// Takes a screen away; its entries leave with reason `outputGone`.
+    case removeOutput(name: String)
+    case outputs
 
     /// The method names, as on the wire.
     public static let methods = ["hello", "ping", "present", "dismiss", "dismissAll", "stack", "subscribe",
                                  "unsubscribe", "setContainer", "keyboard", "tap", "swipe", "advance", "sync",
-                                 "update", "activate", "key", "focus", "defineContext", "removeContext"]
+                                 "update", "activate", "key", "focus", "defineContext", "removeContext",
+                                 "addOutput", "removeOutput", "outputs"]
 }
 
 /// The bounds every value is checked against (documented in docs/PROTOCOL.md).
@@ -128,5 +158,9 @@ public struct ProtocolLimits: Hashable, Sendable {
     public var maxFields = 4
     /// Longest auto-dismiss countdown, seconds (a day).
     public var maxAutoDismiss: Double = 86_400
+    /// Screens, `main` included.
+    public var maxOutputs = 16
+    /// Frames per second of a screen.
+    public static let fpsRange = 1...240
     public init() {}
 }

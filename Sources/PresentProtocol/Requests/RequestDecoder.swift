@@ -42,30 +42,37 @@ public struct RequestDecoder: Sendable {
             return .dismiss(id: try name(p.field("id")), animated: try p.optionalBool("animated") ?? true,
                             transition: try p.optionalObject("transition").map(transitionOverride))
         case "dismissAll":
-            try p.rejectUnknownKeys(allowed: ["animated"])
-            return .dismissAll(animated: try p.optionalBool("animated") ?? true)
+            try p.rejectUnknownKeys(allowed: ["animated", "output"])
+            return .dismissAll(animated: try p.optionalBool("animated") ?? true, output: try output(p))
         case "stack":
-            try p.rejectUnknownKeys(allowed: [])
-            return .stack
-        case "subscribe", "unsubscribe":
+            try p.rejectUnknownKeys(allowed: ["output"])
+            return .stack(output: try output(p))
+        case "subscribe":
+            try p.rejectUnknownKeys(allowed: ["topics", "outputs"])
+            return .subscribe(try topics(p), outputs: try p.optionalField("outputs").map { v throws(RPCError) in
+                try v.array(count: 1...limits.maxOutputs, each: name) })
+        case "unsubscribe":
             try p.rejectUnknownKeys(allowed: ["topics"])
-            let topics = try p.field("topics").array(count: 1...16) { v throws(RPCError) in try v.enumValue(as: Topic.self) }
-            return method == "subscribe" ? .subscribe(topics) : .unsubscribe(topics)
+            return .unsubscribe(try topics(p))
         case "setContainer":
-            return .setContainer(try containerChange(p))
+            try p.rejectUnknownKeys(allowed: Self.containerFields.union(["duration", "output"]))
+            return .setContainer(try containerChange(p), output: try output(p))
         case "keyboard":
-            try p.rejectUnknownKeys(allowed: ["height", "duration", "curve"])
+            try p.rejectUnknownKeys(allowed: ["height", "duration", "curve", "output"])
             return .keyboard(height: try p.double("height", range: dimensions, unit: "points"),
                              duration: try p.optionalDouble("duration", range: durations, unit: "seconds"),
-                             curve: try p.optionalField("curve").map(timing))
+                             curve: try p.optionalField("curve").map(timing), output: try output(p))
         case "tap":
-            return .tap(try point(p))
+            try p.rejectUnknownKeys(allowed: ["x", "y", "output"])
+            return .tap(Point(x: try p.double("x", range: coordinates), y: try p.double("y", range: coordinates)),
+                        output: try output(p))
         case "swipe":
-            try p.rejectUnknownKeys(allowed: ["phase", "dx", "dy", "vx", "vy"])
+            try p.rejectUnknownKeys(allowed: ["phase", "dx", "dy", "vx", "vy", "output"])
             return .swipe(try p.enumValue("phase"),
                           translation: Point(x: try p.double("dx", range: coordinates), y: try p.double("dy", range: coordinates)),
                           velocity: Point(x: try p.optionalDouble("vx", range: coordinates) ?? 0,
-                                          y: try p.optionalDouble("vy", range: coordinates) ?? 0))
+                                          y: try p.optionalDouble("vy", range: coordinates) ?? 0),
+                          output: try output(p))
         case "advance":
             try p.rejectUnknownKeys(allowed: ["seconds"])
             return .advance(seconds: try p.double("seconds", range: 0...limits.maxAdvance, unit: "seconds"))
@@ -79,21 +86,32 @@ public struct RequestDecoder: Sendable {
             return .activate(id: try name(p.field("id")), action: try contentID(p.field("action")),
                              fields: try fieldValues(p))
         case "key":
-            try p.rejectUnknownKeys(allowed: ["key", "id", "fields"])
-            return .key(try p.enumValue("key"), id: try p.optionalField("id").map(name), fields: try fieldValues(p))
+            try p.rejectUnknownKeys(allowed: ["key", "id", "fields", "output"])
+            return .key(try p.enumValue("key"), id: try p.optionalField("id").map(name), fields: try fieldValues(p),
+                        output: try output(p))
         case "defineContext":
             try p.rejectUnknownKeys(allowed: ["name", "frame", "output", "duration"])
-            try mainOutput(p)
             let f = try p.object("frame")
             try f.rejectUnknownKeys(allowed: ["x", "y", "width", "height"])
             let frame = Rect(x: try f.double("x", range: coordinates), y: try f.double("y", range: coordinates),
                              width: try f.double("width", range: dimensions, unit: "points"),
                              height: try f.double("height", range: dimensions, unit: "points"))
             return .defineContext(name: try name(p.field("name")), frame: frame,
-                                  duration: try p.optionalDouble("duration", range: durations, unit: "seconds"))
+                                  duration: try p.optionalDouble("duration", range: durations, unit: "seconds"),
+                                  output: try output(p))
         case "removeContext":
             try p.rejectUnknownKeys(allowed: ["name"])
             return .removeContext(name: try name(p.field("name")))
+        case "addOutput":
+            try p.rejectUnknownKeys(allowed: Self.containerFields.union(["name", "fps"]))
+            return .addOutput(OutputDefinition(name: try name(p.field("name")), container: try containerChange(p),
+                                               fps: try p.optionalInt("fps", range: ProtocolLimits.fpsRange)))
+        case "removeOutput":
+            try p.rejectUnknownKeys(allowed: ["name"])
+            return .removeOutput(name: try name(p.field("name")))
+        case "outputs":
+            try p.rejectUnknownKeys(allowed: [])
+            return .outputs
         case "focus":
             try p.rejectUnknownKeys(allowed: ["id", "field"])
             return .focus(id: try name(p.field("id")), field: try p.optionalField("field").map(contentID))
@@ -104,13 +122,14 @@ public struct RequestDecoder: Sendable {
         }
     }
 
-    /// `output`, where a method takes one: only the main screen exists so far.
-    func mainOutput(_ p: ParamReader) throws(RPCError) {
-        guard let v = p.optionalField("output") else { return }
-        let output = try name(v)
-        guard output == "main" else {
-            throw v.invalid("no output \"\(output)\"; this daemon has one screen, \"main\"")
-        }
+    /// `output`, where a method takes one: a screen's name (whether it exists is the
+    /// daemon's to say).
+    func output(_ p: ParamReader) throws(RPCError) -> String? {
+        try p.optionalField("output").map(name)
+    }
+
+    private func topics(_ p: ParamReader) throws(RPCError) -> [Topic] {
+        try p.field("topics").array(count: 1...16) { v throws(RPCError) in try v.enumValue(as: Topic.self) }
     }
 
     /// Ids, kinds, labels and client names: 1…maxNameLength characters.
@@ -129,9 +148,12 @@ public struct RequestDecoder: Sendable {
         return Point(x: try o.double("x", range: coordinates), y: try o.double("y", range: coordinates))
     }
 
+    /// A container's members, as setContainer and addOutput take them.
+    static let containerFields: Set<String> = ["width", "height", "safeArea", "scale", "horizontalSizeClass",
+                                               "verticalSizeClass"]
+
+    /// The container members of `p` (the caller refuses the members it does not take).
     private func containerChange(_ p: ParamReader) throws(RPCError) -> ContainerChange {
-        try p.rejectUnknownKeys(allowed: ["width", "height", "safeArea", "scale", "horizontalSizeClass",
-                                          "verticalSizeClass", "duration"])
         let size = 1...limits.maxDimension
         return ContainerChange(
             width: try p.double("width", range: size, unit: "points"),

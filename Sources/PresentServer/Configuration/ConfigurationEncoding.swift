@@ -45,6 +45,7 @@ extension ServerConfiguration {
             ],
             "statusBar": CoreEncoding.statusBar(stack.baseStatusBar),
             "defaults": defaults,
+            "outputs": .array(outputs.map(\.fileJSON)),
         ]
     }
 
@@ -66,7 +67,7 @@ extension ServerConfiguration {
     /// The settings that take effect only when the daemon starts (the socket, the clock,
     /// the initial container, where the stack is kept and how long restored entries wait);
     /// a reload keeps their running values.
-    static let restartOnlyPrefixes = ["socket.", "clock", "container.", "stateFile", "resumeGrace"]
+    static let restartOnlyPrefixes = ["socket.", "clock", "container.", "stateFile", "resumeGrace", "outputs"]
 }
 
 extension JSONValue {
@@ -134,5 +135,18 @@ extension StateFile {
         case .path(let path): return .string(path)
         case .none: return "none"
         }
+    }
+}
+
+extension OutputDefinition {
+    /// A screen as the configuration file (and `addOutput`) takes it.
+    var fileJSON: JSONValue {
+        var o: JSONObject = ["name": .string(name), "width": .double(container.width), "height": .double(container.height)]
+        if let safeArea = container.safeArea { o["safeArea"] = CoreEncoding.insets(safeArea) }
+        if let scale = container.scale { o["scale"] = .double(scale) }
+        if let h = container.horizontalSizeClass { o["horizontalSizeClass"] = .string(h.rawValue) }
+        if let v = container.verticalSizeClass { o["verticalSizeClass"] = .string(v.rawValue) }
+        if let fps { o["fps"] = .int(Int64(fps)) }
+        return .object(o)
     }
 }

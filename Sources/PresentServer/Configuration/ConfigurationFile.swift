@@ -64,7 +64,7 @@ struct ConfigurationFileReader {
         }
         check(root, allowed: ["socket", "fps", "clock", "logLevel", "dismissPolicy", "adminGroup", "rootIsAdmin",
                               "shouldDismissTimeout", "exitIdleTime", "stateFile", "resumeGrace", "limits", "container",
-                              "statusBar", "defaults"])
+                              "statusBar", "defaults", "outputs"])
         readTopLevel(root, into: &configuration)
         if let socket = section(root, "socket") { readSocket(socket, into: &configuration) }
         if let limits = section(root, "limits") { readLimits(limits, into: &configuration) }
@@ -74,6 +74,7 @@ struct ConfigurationFileReader {
             set(&configuration.stack.baseStatusBar) { () throws(RPCError) in try Self.decoder.statusBar(known) }
         }
         if let defaults = section(root, "defaults") { readDefaults(defaults, into: &configuration) }
+        readOutputs(root, into: &configuration)
         crossCheck(configuration)
     }
 
@@ -150,6 +151,29 @@ struct ConfigurationFileReader {
         // A smaller maxEntries alone brings the per-client default down with it; both given
         // and contradictory is an error (crossCheck).
         if !p.contains("maxEntriesPerClient") { c.maxEntriesPerClient = min(c.maxEntriesPerClient, c.maxEntries) }
+    }
+
+    /// `outputs`: screens besides main, each exactly as `addOutput` takes it (the same
+    /// decoder reads both, so the file and the protocol cannot disagree).
+    private mutating func readOutputs(_ p: ParamReader, into c: inout ServerConfiguration) {
+        let others = 0...(c.limits.maxOutputs - 1)
+        guard let list = attempt({ () throws(RPCError) in try p.optionalField("outputs")?.array(count: others) }) ?? nil else { return }
+        var outputs: [OutputDefinition] = []
+        for element in list {
+            do {
+                guard case .addOutput(let output) = try Self.decoder.decode(method: "addOutput", params: element.value) else { continue }
+                guard output.name != Screen.mainName, !outputs.contains(where: { $0.name == output.name }) else {
+                    issues.append(ConfigurationIssue(field: "\(element.path).name",
+                                                     reason: "\"\(output.name)\" is defined twice (main always exists)"))
+                    continue
+                }
+                outputs.append(output)
+            } catch {
+                let issue = ConfigurationIssue(error)
+                issues.append(ConfigurationIssue(field: element.path + (issue.field.isEmpty ? "" : "." + issue.field), reason: issue.reason))
+            }
+        }
+        c.outputs = outputs
     }
 
     private mutating func readContainer(_ p: ParamReader, into c: inout ServerConfiguration) {

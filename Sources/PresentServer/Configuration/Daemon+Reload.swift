@@ -3,7 +3,8 @@
 //
 // Live: fps, logLevel, dismissPolicy, shouldDismissTimeout, exitIdleTime, limits (new
 // requests; line and queue bounds also for connected clients), statusBar, defaults.
-// At the next start only: socket.path, socket.group, clock, container, stateFile, resumeGrace.
+// At the next start only: socket.path, socket.group, clock, container, outputs, stateFile,
+// resumeGrace (a running daemon's screens change by addOutput and removeOutput).
 
 import PresentCore
 import PresentJSON
@@ -33,6 +34,7 @@ extension Daemon {
         next.socketGroup = old.socketGroup
         next.clock = old.clock
         next.container = old.container
+        next.outputs = old.outputs
         next.stateFile = old.stateFile
         next.resumeGrace = old.resumeGrace
         next.inheritedListener = old.inheritedListener
@@ -48,16 +50,13 @@ extension Daemon {
 
         configuration = next
         decoder = RequestDecoder(limits: next.limits, defaults: next.stack)
-        stack.reconfigure(next.stack, at: now)
+        for screen in screens { screen.stack.reconfigure(next.stack, at: now) }
         for client in clients.values {
             client.connection.maxLineBytes = next.maxLineBytes
             client.connection.maxQueuedBytes = next.maxQueuedBytes
         }
-        if next.fps != old.fps && framesRunning {
-            // Restart the clock at the new rate, on the new rate's phase.
-            frameTimer?.stop()
-            framesRunning = false
-            startFrames()
+        if next.fps != old.fps {
+            for screen in screens where screen.ownFPS == nil { restartFrames(of: screen) }
         }
         systemd?.cancelIdleExit()  // re-armed below with the new exitIdleTime if still idle
         publishEvents()  // a new base status bar, the idle countdown

@@ -102,7 +102,8 @@ extension Daemon {
     /// The dismiss policy applies to everything a dismissal takes along: a queued entry
     /// alone, or an on-screen entry and every entry above it that is not already leaving
     /// (those go anyway, and the dismissal does not change how).
-    func authorizeDismiss(of id: String, by client: Client) throws(RPCError) {
+    func authorizeDismiss(of id: String, on screen: Screen, by client: Client) throws(RPCError) {
+        let stack = screen.stack
         if let queued = stack.queue.first(where: { $0.id == id }) { return try authorize([queued], by: client) }
         guard let index = stack.entries.firstIndex(where: { $0.id == id }) else { return }  // notFound later
         try authorize(stack.entries[index...].filter { $0.id == id || $0.state != .dismissing }, by: client)

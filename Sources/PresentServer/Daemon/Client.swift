@@ -10,6 +10,8 @@ final class Client {
     /// The name given in `hello` (for logs and the stack listing).
     var name: String?
     var topics = Topics()
+    /// The screens whose notifications it takes (`subscribe {outputs}`); nil: every one.
+    var outputs: Set<String>?
     /// Replies still owed (requests waiting for a `shouldDismiss` answer).
     var deferredReplies = 0
     /// Requests handled since this client last yielded to the others (Fairness.swift).
@@ -19,6 +21,12 @@ final class Client {
     var resumeToken: String?
 
     init(connection: Connection) { self.connection = connection }
+
+    /// Whether a notification about screen `output` (nil: about none) is for this client.
+    func watches(_ output: String?) -> Bool {
+        guard let output, let outputs else { return true }
+        return outputs.contains(output)
+    }
 
     /// How logs name this client: pid, uid and its hello name.
     var label: String {

@@ -1,6 +1,7 @@
 // Continuity across crashes and restarts: what is on screen survives the daemon.
 //
-// - Whenever the stack changes, its state — the container, and per entry its id, state,
+// - Whenever a stack changes, the state of every screen — its container and contexts
+//   (main's at the top, the others' under `outputs`), and per entry its screen, id, state,
 //   the `present` params it was made with (validated, its id filled in) and its owner's
 //   identity (uid, pid, hello name, resume token) — is written atomically (a temporary
 //   file renamed over the old one, mode 0600) to `$RUNTIME_DIRECTORY/presentd-state.json`,
@@ -106,7 +107,7 @@ extension Daemon {
     /// Writes the state now if it changed.
     func saveState() {
         guard let path = continuity.path, !shuttingDown else { return }
-        let live = Set(stack.allEntries.map(\.id))
+        let live = Set(screens.flatMap(\.stack.allEntries).map(\.id))
         continuity.params = continuity.params.filter { live.contains($0.key) }
         let bytes = stateJSON().serializedLine()
         guard bytes != continuity.lastSaved else { return }
@@ -119,7 +120,7 @@ extension Daemon {
     }
 
     private func stateJSON() -> JSONValue {
-        let entries: [JSONValue] = stack.allEntries.compactMap { entry in
+        let entries: [JSONValue] = screens.flatMap { screen in screen.stack.allEntries.map { (screen, $0) } }.compactMap { screen, entry in
             guard entry.state != .dismissing, let params = continuity.params[entry.id] else { return nil }
             let owner = ownerRecord(of: entry.owner)
             var record: JSONObject = ["id": .string(entry.id), "state": .string(entry.state.rawValue), "params": params,
@@ -127,10 +128,17 @@ extension Daemon {
             if let token = owner?.token { record["owner"]?.set("token", .string(token)) }
             if let name = owner?.name { record["owner"]?.set("name", .string(name)) }
             record["confirmDismiss"] = .bool(confirmDismiss.contains(entry.id))
+            if !screen.isMain { record["output"] = .string(screen.name) }
             return .object(record)
         }
-        return ["presentdState": 1, "container": CoreEncoding.container(stack.container),
-                "contexts": CoreEncoding.contexts(of: stack), "entries": .array(entries)]
+        let outputs: [JSONValue] = screens.filter { !$0.isMain }.map { screen in
+            var o: JSONObject = ["name": .string(screen.name), "container": CoreEncoding.container(screen.stack.container),
+                                 "contexts": CoreEncoding.contexts(of: screen.stack)]
+            if let fps = screen.ownFPS { o["fps"] = .int(Int64(fps)) }
+            return .object(o)
+        }
+        return ["presentdState": 1, "container": CoreEncoding.container(main.stack.container),
+                "contexts": CoreEncoding.contexts(of: main.stack), "outputs": .array(outputs), "entries": .array(entries)]
     }
 
     /// The identity behind an owner id: a connected client, or a restored stand-in.

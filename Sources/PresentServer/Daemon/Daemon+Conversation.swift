@@ -13,9 +13,10 @@ extension Daemon {
 
     /// The owner changes its entry; anyone else is held to the dismiss policy.
     func update(_ id: String, _ change: EntryUpdate, for client: Client) throws(RPCError) -> JSONValue {
-        if let entry = stack.entry(id: id) { try authorize([entry], by: client) }
-        let entry = try stackCall { s throws(StackError) in try s.update(id: id, change, at: now) }
-        visualsDirty = true
+        let screen = try screen(holdingEntry: id)
+        if let entry = screen.stack.entry(id: id) { try authorize([entry], by: client) }
+        let entry = try stackCall(on: screen) { s throws(StackError) in try s.update(id: id, change, at: now) }
+        screen.visualsDirty = true
         return ["id": .string(entry.id), "state": .string(entry.state.rawValue),
                 "contentRevision": .int(Int64(entry.contentRevision))]
     }
@@ -25,16 +26,17 @@ extension Daemon {
     /// A button of entry `id` was pressed.
     func activate(_ id: String, action actionID: String, fields: [String: String],
                   later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
-        let action = try stackCall { s throws(StackError) in try s.activation(id: id, action: actionID, at: now) }
-        return try answer(id, with: action, fields: fields, reply: [:], later: later)
+        let screen = try screen(holdingEntry: id)
+        let action = try stackCall(on: screen) { s throws(StackError) in try s.activation(id: id, action: actionID, at: now) }
+        return try answer(id, with: action, on: screen, fields: fields, reply: [:], later: later)
     }
 
     /// Escape, Enter or back, for the topmost entry. With `id`, only when that entry is
     /// the one that has the key: a renderer sends the fields of the entry it believes is
     /// on top, and a newcomer that took the key meanwhile must not get them.
-    func key(_ key: Key, for id: String?, fields: [String: String],
+    func key(_ key: Key, for id: String?, on screen: Screen, fields: [String: String],
              later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
-        let outcome = stack.resolve(key, at: now)
+        let outcome = screen.stack.resolve(key, at: now)
         if let id, outcome.entryID != id {
             var result: JSONObject = ["handled": false]
             if let holder = outcome.entryID { result["id"] = .string(holder) }
@@ -42,13 +44,13 @@ extension Daemon {
         }
         switch outcome {
         case .activate(let id, let action):
-            return try answer(id, with: action, fields: fields, reply: ["handled": true], later: later)
+            return try answer(id, with: action, on: screen, fields: fields, reply: ["handled": true], later: later)
         case .dismiss(let id):
             guard fields.isEmpty else {
                 throw .invalidParams(field: "fields", reason: "\(key.rawValue) dismisses \"\(id)\" without an action; there is nothing to send fields with")
             }
             let result: JSONObject = ["handled": true, "id": .string(id)]
-            return dismissConfirmed(id, reason: .key, action: nil, result: result, later: later)
+            return dismissConfirmed(id, on: screen, reason: .key, action: nil, result: result, later: later)
         case .unhandled(let id):
             var result: JSONObject = ["handled": false]
             if let id { result["id"] = .string(id) }
@@ -57,9 +59,9 @@ extension Daemon {
     }
 
     /// Tells the owner, then dismisses when the action does.
-    private func answer(_ id: String, with action: ContentAction, fields given: [String: String], reply: JSONObject,
-                        later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
-        guard let entry = stack.entry(id: id) else { throw .notFound("no presentation with id \"\(id)\"") }
+    private func answer(_ id: String, with action: ContentAction, on screen: Screen, fields given: [String: String],
+                        reply: JSONObject, later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
+        guard let entry = screen.stack.entry(id: id) else { throw Self.notFound(id) }
         let values = try answeredFields(of: entry, given: given)
         notifyOwner(of: entry, action: action, fields: values)
         var result = reply
@@ -69,7 +71,7 @@ extension Daemon {
             result["dismissed"] = false
             return .result(.object(result))
         }
-        return dismissConfirmed(id, reason: .action, action: action.id, result: result, later: later)
+        return dismissConfirmed(id, on: screen, reason: .action, action: action.id, result: result, later: later)
     }
 
     /// Every field of the entry with its answer: the value the renderer sent, else the
@@ -108,13 +110,13 @@ extension Daemon {
 
     /// Dismisses `id` for `reason` once its owner allows it (at once when it did not ask
     /// to be asked); `result` gains `dismissed` and, after a question, `confirmation`.
-    private func dismissConfirmed(_ id: String, reason: DismissReason, action: String?, result: JSONObject,
-                                  later: @escaping (JSONValue) -> Void) -> Outcome {
+    private func dismissConfirmed(_ id: String, on screen: Screen, reason: DismissReason, action: String?,
+                                  result: JSONObject, later: @escaping (JSONValue) -> Void) -> Outcome {
         let finish = { [unowned self] (allow: Bool, how: String) -> JSONValue in
             var r = result
             r["dismissed"] = false
-            if allow, (try? self.stack.dismiss(id: id, reason: reason, action: action, at: self.now)) != nil {
-                self.visualsDirty = true
+            if allow, (try? screen.stack.dismiss(id: id, reason: reason, action: action, at: self.now)) != nil {
+                screen.visualsDirty = true
                 r["dismissed"] = true
             }
             if how != "none" { r["confirmation"] = .string(how) }
@@ -130,7 +132,7 @@ extension Daemon {
 
     /// A renderer says which field has focus.
     func focus(_ id: String, field: String?) throws(RPCError) -> JSONValue {
-        try stackCall { s throws(StackError) in try s.focus(id: id, field: field, at: now) }
+        try stackCall(on: try screen(holdingEntry: id)) { s throws(StackError) in try s.focus(id: id, field: field, at: now) }
         return [:]
     }
 
@@ -139,23 +141,23 @@ extension Daemon {
     /// Arms the wake-up for the next auto-dismiss deadline. Frames run only while something
     /// moves, so an entry at rest counting down needs a timer of its own; the stack itself
     /// places the dismissal at the exact deadline, however late the timer fires.
-    func scheduleNextDeadline() {
+    func scheduleNextDeadline(on screen: Screen) {
         guard configuration.clock == .monotonic, !shuttingDown else { return }
-        guard let deadline = stack.nextDeadline else {
-            deadlineTimer?.cancel()
-            scheduledDeadline = nil
+        guard let deadline = screen.stack.nextDeadline else {
+            screen.deadlineTimer?.cancel()
+            screen.scheduledDeadline = nil
             return
         }
-        guard deadline != scheduledDeadline else { return }
-        if deadlineTimer == nil {
-            deadlineTimer = try? Timer(loop: loop)
-            deadlineTimer?.onFire = { [unowned self] in
-                self.scheduledDeadline = nil
-                self.stack.advance(to: self.now)
+        guard deadline != screen.scheduledDeadline else { return }
+        if screen.deadlineTimer == nil {
+            screen.deadlineTimer = try? Timer(loop: loop)
+            screen.deadlineTimer?.onFire = { [unowned self, unowned screen] in
+                screen.scheduledDeadline = nil
+                screen.stack.advance(to: self.now)
                 self.publishEvents()
             }
         }
-        scheduledDeadline = deadline
-        deadlineTimer?.start(after: max(0, deadline - now))
+        screen.scheduledDeadline = deadline
+        screen.deadlineTimer?.start(after: max(0, deadline - now))
     }
 }

@@ -15,9 +15,9 @@ struct PendingConfirmation {
 }
 
 extension Daemon {
-    func tap(at point: Point, later: @escaping (JSONValue) -> Void) -> Outcome {
-        stack.advance(to: now)
-        let hit = stack.hitTest(point, at: now)
+    func tap(at point: Point, on screen: Screen, later: @escaping (JSONValue) -> Void) -> Outcome {
+        screen.stack.advance(to: now)
+        let hit = screen.stack.hitTest(point, at: now)
         var result: JSONObject = ["part": .string(hit.part.rawValue), "dismissed": false]
         if let id = hit.id {
             result["id"] = .string(id)
@@ -28,8 +28,8 @@ extension Daemon {
         guard hit.dismisses, let id = hit.id else { return .result(.object(result)) }
         let dismiss = { [unowned self] (allow: Bool, how: String) -> JSONValue in
             var r = result
-            if allow, (try? self.stack.dismiss(id: id, reason: .tap, at: self.now)) != nil {
-                self.visualsDirty = true
+            if allow, (try? screen.stack.dismiss(id: id, reason: .tap, at: self.now)) != nil {
+                screen.visualsDirty = true
                 r["dismissed"] = true
             }
             if how != "none" { r["confirmation"] = .string(how) }
@@ -41,16 +41,17 @@ extension Daemon {
         return .deferred
     }
 
-    func swipe(_ phase: SwipePhase, translation: Point, velocity: Point, later: @escaping (JSONValue) -> Void) -> Outcome {
-        let step = stack.swipe(phase, translation: translation, velocity: velocity, at: now)
-        visualsDirty = true
+    func swipe(_ phase: SwipePhase, translation: Point, velocity: Point, on screen: Screen,
+               later: @escaping (JSONValue) -> Void) -> Outcome {
+        let step = screen.stack.swipe(phase, translation: translation, velocity: velocity, at: now)
+        screen.visualsDirty = true
         var result: JSONObject = ["progress": .double(step.progress), "outcome": .string(step.outcome.rawValue)]
         if let id = step.id { result["id"] = .string(id) }
         guard step.outcome == .wantsDismiss, let id = step.id else { return .result(.object(result)) }
         let finish = { [unowned self] (allow: Bool, how: String) -> JSONValue in
             var r = result
-            if allow { self.stack.completeSwipe(at: self.now) } else { self.stack.cancelSwipe(at: self.now) }
-            self.visualsDirty = true
+            if allow { screen.stack.completeSwipe(at: self.now) } else { screen.stack.cancelSwipe(at: self.now) }
+            screen.visualsDirty = true
             r["outcome"] = .string(allow ? "dismissed" : "cancelled")
             if how != "none" { r["confirmation"] = .string(how) }
             return .object(r)
@@ -66,7 +67,8 @@ extension Daemon {
     /// question is needed (the caller proceeds at once).
     func confirm(_ id: String, reason: DismissReason, details: JSONObject = [:],
                  then resolve: @escaping (Bool, String) -> Void) -> Bool {
-        guard confirmDismiss.contains(id), let entry = stack.entry(id: id), let owner = clients[entry.owner] else {
+        guard confirmDismiss.contains(id), let screen = screen(holding: id), let entry = screen.stack.entry(id: id),
+              let owner = clients[entry.owner] else {
             return false
         }
         let questionID = "shouldDismiss-\(nextConfirmationID)"
@@ -80,7 +82,7 @@ extension Daemon {
         }
         timer.start(after: configuration.shouldDismissTimeout)
         var params: JSONObject = ["id": .string(id), "reason": .string(reason.rawValue),
-                                  "keyboardVisible": .bool(stack.container.keyboardHeight > 0)]
+                                  "keyboardVisible": .bool(screen.stack.container.keyboardHeight > 0)]
         for (key, value) in details { params[key] = value }
         send(RPCEncoding.request(id: .string(questionID), method: "shouldDismiss", params: .object(params)), to: owner)
         return true

@@ -7,63 +7,77 @@ import PresentJSON
 import PresentProtocol
 
 extension Daemon {
-    /// Sends the events the stack produced since the last call to their subscribers.
+    /// Sends the events every screen produced since the last call to their subscribers.
     func publishEvents() {
-        checkInvariantsIfEnabled()
-        let events = stack.drainEvents()
-        if !events.isEmpty || visualsDirty { saveStateSoon() }
+        for screen in screens { publishEvents(of: screen) }
+        serviceStateChanged()
+    }
+
+    private func publishEvents(of screen: Screen) {
+        checkInvariantsIfEnabled(on: screen)
+        let events = screen.stack.drainEvents()
+        if !events.isEmpty || screen.visualsDirty { saveStateSoon() }
         for event in events {
             switch event {
             case .lifecycle(let notice):
                 if notice.event == .didDismiss { confirmDismiss.remove(notice.id) }
-                broadcast(.lifecycle, method: "lifecycle", params: CoreEncoding.lifecycle(notice))
+                broadcast(.lifecycle, method: "lifecycle", params: CoreEncoding.lifecycle(notice), on: screen)
             case .statusBar(let appearance, let duration, let time):
                 broadcast(.statusBar, method: "statusBar",
-                          params: CoreEncoding.statusBarChange(appearance, duration: duration, time: time))
+                          params: CoreEncoding.statusBarChange(appearance, duration: duration, time: time), on: screen)
             case .stackChanged:
-                stackChanged = true
+                screen.stackChanged = true
             }
         }
-        if stackChanged {
-            stackChanged = false
-            broadcast(.stack, method: "stack", params: ["entries": CoreEncoding.entries(of: stack),
-                                                        "contexts": CoreEncoding.contexts(of: stack)])
+        if screen.stackChanged {
+            screen.stackChanged = false
+            broadcast(.stack, method: "stack", params: stackListing(of: screen), on: screen)
         }
-        if visualsDirty || stack.isAnimating(at: stack.time) { startFrames() }
-        scheduleNextDeadline()
-        serviceStateChanged()
+        if screen.visualsDirty || screen.stack.isAnimating(at: screen.stack.time) { startFrames(of: screen) }
+        scheduleNextDeadline(on: screen)
     }
 
-    /// One lossless notification to every subscriber of `topic`, numbered by `seq`.
-    func broadcast(_ topic: Topic, method: String, params: JSONValue) {
+    /// What `stack` returns and its notification says: the screen's entries and contexts.
+    func stackListing(of screen: Screen) -> JSONValue {
+        ["output": .string(screen.name), "entries": CoreEncoding.entries(of: screen.stack, output: screen.name),
+         "contexts": CoreEncoding.contexts(of: screen.stack)]
+    }
+
+    /// One lossless notification to every subscriber of `topic` (that watches `screen`,
+    /// when the notification is about one), numbered by `seq`.
+    func broadcast(_ topic: Topic, method: String, params: JSONValue, on screen: Screen? = nil) {
         eventSeq += 1
         let seq = eventSeq
-        fanOut(to: topic, send: { $0.send(shared: $1) }) {
+        fanOut(to: topic, of: screen?.name, send: { $0.send(shared: $1) }) {
             var numbered: JSONObject = ["seq": .int(Int64(truncatingIfNeeded: seq))]
+            if let screen { numbered["output"] = .string(screen.name) }
             for (key, value) in params.objectValue ?? [:] { numbered[key] = value }
             return RPCEncoding.notification(method: method, params: .object(numbered)).serializedLine()
         }
     }
 
-    /// The scene at `t` to every frame subscriber; each keeps only the newest unsent frame.
-    func broadcastFrame(at t: Double) {
-        let sent = fanOut(to: .frames, send: { $0.sendFrame($1) }) {
-            frameSeq += 1
-            let scene = stack.scene(at: t)
-            owesRestingFrame = scene.isAnimating
-            return RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(scene, seq: frameSeq)).serializedLine()
+    /// The scene of `screen` at `t` to every frame subscriber that watches it; each keeps
+    /// only the newest unsent frame.
+    func broadcastFrame(of screen: Screen, at t: Double) {
+        let sent = fanOut(to: .frames, of: screen.name, send: { $0.sendFrame($1) }) {
+            screen.frameSeq += 1
+            let scene = screen.stack.scene(at: t)
+            screen.owesRestingFrame = scene.isAnimating
+            return RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(scene, seq: screen.frameSeq,
+                                                                                      output: screen.name)).serializedLine()
         }
-        if !sent { owesRestingFrame = false }
+        if !sent { screen.owesRestingFrame = false }
     }
 
-    /// Hands one serialisation of a message to every subscriber of `topic`; false when
-    /// there was none. One pass over the clients, no intermediate array, and nothing is
-    /// encoded when nobody listens: with 1000 subscribers at 120 fps this loop runs
-    /// 120 000 times a second.
+    /// Hands one serialisation of a message to every subscriber of `topic` (and of
+    /// `output`, when the message is about a screen); false when there was none. One pass
+    /// over the clients, no intermediate array, and nothing is encoded when nobody
+    /// listens: with 1000 subscribers at 120 fps this loop runs 120 000 times a second.
     @discardableResult
-    private func fanOut(to topic: Topic, send: (Connection, SharedBuffer) -> Void, encode: () -> [UInt8]) -> Bool {
+    private func fanOut(to topic: Topic, of output: String?, send: (Connection, SharedBuffer) -> Void,
+                        encode: () -> [UInt8]) -> Bool {
         var buffer: SharedBuffer?
-        for client in clients.values where client.topics.contains(topic) {
+        for client in clients.values where client.topics.contains(topic) && client.watches(output) {
             if buffer == nil { buffer = SharedBuffer(encode()) }
             send(client.connection, buffer!)
         }
@@ -71,55 +85,80 @@ extension Daemon {
         return buffer != nil
     }
 
-    // MARK: The frame clock
+    // MARK: The frame clocks, one per screen
 
-    /// Starts frames at the next tick, if they are not running (monotonic clock only;
-    /// the manual clock makes frames inside `advance`).
-    func startFrames() {
-        guard configuration.clock == .monotonic, !framesRunning, !shuttingDown, let timer = frameTimer else { return }
-        let interval = 1 / Double(configuration.fps)
+    /// Makes `screen`'s frame timer (monotonic clock; the manual clock makes frames
+    /// inside `advance`).
+    func startClock(of screen: Screen) throws {
+        guard configuration.clock == .monotonic, screen.frameTimer == nil else { return }
+        let timer = try FrameTimer(loop: loop)
+        timer.onTick = { [unowned self, unowned screen] deadline, _ in self.frameTick(of: screen, deadline: deadline) }
+        screen.frameTimer = timer
+        if screen.visualsDirty || screen.stack.isAnimating(at: screen.stack.time) { startFrames(of: screen) }
+    }
+
+    /// Starts `screen`'s frames at its next tick, if they are not running.
+    func startFrames(of screen: Screen) {
+        guard configuration.clock == .monotonic, !screen.framesRunning, !shuttingDown,
+              let timer = screen.frameTimer else { return }
+        let interval = 1 / Double(screen.fps(daemonFPS: configuration.fps))
         // Ticks sit on multiples of the interval, so every renderer sees the same phase.
         let next = ((loop.monotonicNow() / interval).rounded(.down) + 1) * interval
         do {
             try timer.start(firstDeadline: next, interval: interval)
-            framesRunning = true
+            screen.framesRunning = true
         } catch {
-            log.error("cannot start the frame clock: \(error)")
+            log.error("cannot start the frame clock of output \(screen.name): \(error)")
         }
     }
 
-    /// One tick of the monotonic frame clock: catch up, publish, draw, stop when idle.
-    func frameTick(deadline: Double) {
-        stack.advance(to: deadline)
-        visualsDirty = false
+    /// Restarts `screen`'s frames at its current rate, on that rate's phase.
+    func restartFrames(of screen: Screen) {
+        guard screen.framesRunning else { return }
+        screen.frameTimer?.stop()
+        screen.framesRunning = false
+        startFrames(of: screen)
+    }
+
+    /// One tick of a screen's monotonic frame clock: catch up, publish, draw, stop when idle.
+    func frameTick(of screen: Screen, deadline: Double) {
+        screen.stack.advance(to: deadline)
+        screen.visualsDirty = false
         publishEvents()
-        broadcastFrame(at: deadline)
-        if !stack.isAnimating(at: max(deadline, stack.time)) && !visualsDirty {
-            frameTimer?.stop()
-            framesRunning = false
+        broadcastFrame(of: screen, at: deadline)
+        if !screen.stack.isAnimating(at: max(deadline, screen.stack.time)) && !screen.visualsDirty {
+            screen.frameTimer?.stop()
+            screen.framesRunning = false
         }
     }
 
-    /// The manual clock: moves time forward, producing every frame tick on the way
-    /// (ticks at k/fps), so the same requests always give the same frames.
+    /// The manual clock: moves time forward, producing every screen's frame ticks on the
+    /// way (each at k/fps of its own rate, in time order; screens whose ticks coincide
+    /// draw at the same instant), so the same requests always give the same frames.
     func advanceManualClock(by seconds: Double) {
-        let fps = Double(configuration.fps)
         let target = manualTime + seconds
-        var tick = (manualTime * fps).rounded(.down) + 1
-        while tick / fps <= target + 1e-12 {
-            let t = tick / fps
+        // Each screen's next tick index, kept as an integer count so ticks never drift.
+        var ticks = screens.map { Screen.nextTickIndex(after: manualTime, fps: $0.fps(daemonFPS: configuration.fps)) }
+        while true {
+            let times = zip(screens, ticks).map { $1 / Double($0.fps(daemonFPS: configuration.fps)) }
+            guard let t = times.min(), t <= target + 1e-12 else { break }
+            let due = times.indices.filter { times[$0] == t }
             // A frame that said "animating" is always followed by one more, even when the
             // motion ended between ticks (or a hair after one, by rounding).
-            let wasMoving = stack.isAnimating(at: manualTime) || visualsDirty || owesRestingFrame
+            let wasMoving = due.map { i in
+                screens[i].stack.isAnimating(at: manualTime) || screens[i].visualsDirty || screens[i].owesRestingFrame
+            }
             manualTime = t
-            stack.advance(to: t)
-            visualsDirty = false
+            for screen in screens { screen.stack.advance(to: t) }
+            for i in due { screens[i].visualsDirty = false }
             publishEvents()
-            if wasMoving || stack.isAnimating(at: t) { broadcastFrame(at: t) }
-            tick += 1
+            for (i, moving) in zip(due, wasMoving) where moving || screens[i].stack.isAnimating(at: t) {
+                broadcastFrame(of: screens[i], at: t)
+            }
+            for i in due { ticks[i] += 1 }
         }
         manualTime = max(manualTime, target)
-        stack.advance(to: manualTime)
+        for screen in screens { screen.stack.advance(to: manualTime) }
         publishEvents()
     }
 }

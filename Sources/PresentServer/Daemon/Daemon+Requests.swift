@@ -116,38 +116,48 @@ extension Daemon {
             return .result(try self.present(present, for: client))
         case .dismiss(let id, let animated, let override):
             return .result(try dismiss(id, animated: animated, override: override, for: client))
-        case .dismissAll(let animated):
-            try authorize(stack.allEntries, by: client)
-            let ids = stack.dismissAll(animated: animated, reason: .request, at: now)
-            visualsDirty = true
+        case .dismissAll(let animated, let output):
+            let targets = try output.map { name throws(RPCError) in [try screen(name)] } ?? screens
+            try authorize(targets.flatMap(\.stack.allEntries), by: client)
+            var ids: [String] = []
+            for screen in targets {
+                ids += screen.stack.dismissAll(animated: animated, reason: .request, at: now)
+                screen.visualsDirty = true
+            }
             return .result(["dismissed": .array(ids.map { .string($0) })])
-        case .stack:
-            stack.advance(to: now)
-            return .result(["entries": CoreEncoding.entries(of: stack), "contexts": CoreEncoding.contexts(of: stack)])
-        case .subscribe(let topics):
+        case .stack(let output):
+            let screen = try screen(output)
+            screen.stack.advance(to: now)
+            return .result(stackListing(of: screen))
+        case .subscribe(let topics, let outputs):
             // Catch up and publish first: what that causes is in the snapshot, and its
             // events carry numbers up to the `seq` the reply returns.
-            stack.advance(to: now)
+            for screen in screens { screen.stack.advance(to: now) }
             publishEvents()
             client.topics.formUnion(topics)
-            return .result(subscribeResult())
+            client.outputs = outputs.map(Set.init)
+            return .result(subscribeResult(for: client))
         case .unsubscribe(let topics):
             client.topics.subtract(topics)
             return .result([:])
-        case .setContainer(let change):
-            stack.setContainer(change.applied(to: stack.container), duration: change.duration, at: now)
-            visualsDirty = true
-            return .result(["container": CoreEncoding.container(stack.container)])
-        case .keyboard(let height, let duration, let curve):
-            stack.setKeyboard(height: height, duration: duration, curve: curve, at: now)
-            visualsDirty = true
+        case .setContainer(let change, let output):
+            let screen = try screen(output)
+            screen.stack.setContainer(change.applied(to: screen.stack.container), duration: change.duration, at: now)
+            screen.visualsDirty = true
+            return .result(["container": CoreEncoding.container(screen.stack.container)])
+        case .keyboard(let height, let duration, let curve, let output):
+            let screen = try screen(output)
+            screen.stack.setKeyboard(height: height, duration: duration, curve: curve, at: now)
+            screen.visualsDirty = true
             return .result([:])
-        case .tap(let point):
+        case .tap(let point, let output):
+            let screen = try screen(output)
             try admitDeferrable(for: client)
-            return counted(tap(at: point, later: countedReply(for: client, later)), for: client)
-        case .swipe(let phase, let translation, let velocity):
+            return counted(tap(at: point, on: screen, later: countedReply(for: client, later)), for: client)
+        case .swipe(let phase, let translation, let velocity, let output):
+            let screen = try screen(output)
             try admitDeferrable(for: client)
-            return counted(swipe(phase, translation: translation, velocity: velocity,
+            return counted(swipe(phase, translation: translation, velocity: velocity, on: screen,
                                  later: countedReply(for: client, later)), for: client)
         case .advance(let seconds):
             guard configuration.clock == .manual else {
@@ -162,19 +172,30 @@ extension Daemon {
         case .activate(let id, let action, let fields):
             try admitDeferrable(for: client)
             return counted(try activate(id, action: action, fields: fields, later: countedReply(for: client, later)), for: client)
-        case .key(let key, let id, let fields):
+        case .key(let key, let id, let fields, let output):
+            let screen = try output.map { name throws(RPCError) in try self.screen(name) }
+                ?? id.flatMap { self.screen(holding: $0) } ?? main
             try admitDeferrable(for: client)
-            return counted(try self.key(key, for: id, fields: fields, later: countedReply(for: client, later)), for: client)
+            return counted(try self.key(key, for: id, on: screen, fields: fields, later: countedReply(for: client, later)), for: client)
         case .focus(let id, let field):
             return .result(try focus(id, field: field))
-        case .defineContext(let name, let frame, let duration):
-            stack.defineContext(name, frame: frame, duration: duration, at: now)
-            visualsDirty = true
-            return .result(["contexts": CoreEncoding.contexts(of: stack)])
+        case .defineContext(let name, let frame, let duration, let output):
+            let screen = try screen(output)
+            try checkContextName(name, for: screen)
+            screen.stack.defineContext(name, frame: frame, duration: duration, at: now)
+            screen.visualsDirty = true
+            return .result(["contexts": CoreEncoding.contexts(of: screen.stack)])
         case .removeContext(let name):
-            let ids = try stackCall { s throws(StackError) in try s.removeContext(name, at: now) }
-            visualsDirty = true
+            let screen = try screen(holdingContext: name)
+            let ids = try stackCall(on: screen) { s throws(StackError) in try s.removeContext(name, at: now) }
+            screen.visualsDirty = true
             return .result(["dismissed": .array(ids.map { .string($0) })])
+        case .addOutput(let definition):
+            return .result(try addOutput(definition))
+        case .removeOutput(let name):
+            return .result(try removeOutput(name))
+        case .outputs:
+            return .result(["outputs": outputList()])
         }
     }
 
@@ -202,15 +223,15 @@ extension Daemon {
         }
     }
 
-    /// Runs a throwing stack operation, mapping its errors to protocol errors.
-    func stackCall<T>(_ body: (inout ModalStack) throws(StackError) -> T) throws(RPCError) -> T {
+    /// Runs a throwing operation on `screen`'s stack, mapping its errors to protocol errors.
+    func stackCall<T>(on screen: Screen, _ body: (inout ModalStack) throws(StackError) -> T) throws(RPCError) -> T {
         do {
-            return try body(&stack)
+            return try body(&screen.stack)
         } catch {
+            let stack = screen.stack
             switch error {
             case .notFound(let id):
-                throw RPCError(code: .notFound, message: "no presentation with id \"\(id)\"",
-                               data: ["field": "id", "reason": "not on the stack or in the queue"])
+                throw Self.notFound(id)
             case .duplicateID(let id):
                 throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is already on the stack or queued")
             case .unknownAction(let id, let action):
@@ -229,18 +250,27 @@ extension Daemon {
         }
     }
 
+    /// −32004 for an id no screen holds.
+    static func notFound(_ id: String) -> RPCError {
+        RPCError(code: .notFound, message: "no presentation with id \"\(id)\"",
+                 data: ["field": "id", "reason": "not on the stack or in the queue"])
+    }
+
     private func dismiss(_ id: String, animated: Bool, override: TransitionOverride?, for client: Client) throws(RPCError) -> JSONValue {
-        try authorizeDismiss(of: id, by: client)
-        let transition = stack.dismissTransition(for: id, override: override)
-        let ids = try stackCall { s throws(StackError) in
+        let screen = try screen(holdingEntry: id)
+        try authorizeDismiss(of: id, on: screen, by: client)
+        let transition = screen.stack.dismissTransition(for: id, override: override)
+        let ids = try stackCall(on: screen) { s throws(StackError) in
             try s.dismiss(id: id, animated: animated, transition: transition, reason: .request, at: now) }
-        visualsDirty = true
+        screen.visualsDirty = true
         return ["dismissed": .array(ids.map { .string($0) })]
     }
 
     private func present(_ request: PresentRequest, for client: Client) throws(RPCError) -> JSONValue {
-        let everyone = stack.allEntries.count
-        let mine = stack.allEntries.filter { $0.owner == client.id }.count
+        let screen = try screen(presenting: request)
+        let all = screens.flatMap(\.stack.allEntries)
+        let everyone = all.count
+        let mine = all.filter { $0.owner == client.id }.count
         guard everyone < configuration.maxEntries else {
             throw .limitExceeded("the stack holds \(everyone) presentations; at most \(configuration.maxEntries)",
                                  limit: configuration.maxEntries)
@@ -249,9 +279,9 @@ extension Daemon {
             throw .limitExceeded("this connection has \(mine) presentations; at most \(configuration.maxEntriesPerClient)",
                                  limit: configuration.maxEntriesPerClient)
         }
-        let outcome = try stackCall { s throws(StackError) in try s.present(request.presentation, owner: client.id, at: now) }
+        let outcome = try stackCall(on: screen) { s throws(StackError) in try s.present(request.presentation, owner: client.id, at: now) }
         if !outcome.deduplicated && request.confirmDismiss { confirmDismiss.insert(outcome.id) }
-        visualsDirty = true
+        screen.visualsDirty = true
         var result: JSONObject = ["id": .string(outcome.id), "state": .string(outcome.state.rawValue)]
         result["deduplicated"] = .bool(outcome.deduplicated)
         return .object(result)
@@ -271,22 +301,33 @@ extension Daemon {
             "maxQueuedBytes": .int(Int64(configuration.maxQueuedBytes)),
             "maxDuration": .double(configuration.limits.maxDuration),
             "maxNameLength": .int(Int64(configuration.limits.maxNameLength)),
+            "maxOutputs": .int(Int64(configuration.limits.maxOutputs)),
             "shouldDismissTimeout": .double(configuration.shouldDismissTimeout),
             "resumeGrace": .double(configuration.resumeGrace),
          ],
-         "container": CoreEncoding.container(stack.container)]
+         "container": CoreEncoding.container(main.stack.container)]
     }
 
-    /// The full state a new subscriber starts from, and the event sequence it is at.
-    private func subscribeResult() -> JSONValue {
-        let scene = stack.scene(at: now)
-        return ["seq": .int(Int64(truncatingIfNeeded: eventSeq)),
-                "snapshot": ["time": .double(scene.time), "container": CoreEncoding.container(stack.container),
-                             "entries": CoreEncoding.entries(of: stack),
-                             "contexts": CoreEncoding.contexts(of: stack),
-                             "statusBar": CoreEncoding.statusBar(stack.statusBar),
-                             "layers": .array(scene.layers.map(CoreEncoding.layer)),
-                             "animating": .bool(scene.isAnimating)]]
+    /// The full state a new subscriber starts from, and the event sequence it is at:
+    /// main's at the top (as for a daemon with one screen), and under `outputs` each
+    /// screen the client watches.
+    private func subscribeResult(for client: Client) -> JSONValue {
+        var snapshot = screenSnapshot(main).objectValue ?? [:]
+        snapshot["name"] = nil   // the top is main's, as before there were several screens
+        snapshot["fps"] = nil
+        snapshot["outputs"] = .array(screens.filter { client.watches($0.name) }.map(screenSnapshot))
+        return ["seq": .int(Int64(truncatingIfNeeded: eventSeq)), "snapshot": .object(snapshot)]
+    }
+
+    private func screenSnapshot(_ screen: Screen) -> JSONValue {
+        let scene = screen.stack.scene(at: now)
+        return ["name": .string(screen.name), "fps": .int(Int64(screen.fps(daemonFPS: configuration.fps))),
+                "time": .double(scene.time), "container": CoreEncoding.container(screen.stack.container),
+                "entries": CoreEncoding.entries(of: screen.stack, output: screen.name),
+                "contexts": CoreEncoding.contexts(of: screen.stack),
+                "statusBar": CoreEncoding.statusBar(screen.stack.statusBar),
+                "layers": .array(scene.layers.map(CoreEncoding.layer)),
+                "animating": .bool(scene.isAnimating)]
     }
 
     // MARK: Writing

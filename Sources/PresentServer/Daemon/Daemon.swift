@@ -1,6 +1,7 @@
-// The daemon: one libuv loop owning the modal stack, the listener, every client and
-// the frame clock. Requests are applied to the stack at the current time; the events
-// they cause are published before the reply; frames are broadcast while anything moves.
+// The daemon: one libuv loop owning the screens (each a modal stack with its own frame
+// clock), the listener and every client. Requests are applied to the screen they name at
+// the current time; the events they cause are published before the reply; frames are
+// broadcast while anything moves.
 
 #if canImport(Glibc)
 import Glibc
@@ -19,34 +20,19 @@ public final class Daemon {
     var clients: [UInt64: Client] = [:]
     let access: AccessControl
     let continuity: Continuity
-    var stack: ModalStack
+    /// The outputs, `main` first, then in the order they were added (Screen.swift).
+    var screens: [Screen]
     var decoder: RequestDecoder
 
-    // Broadcast state
+    /// Lifecycle, stack, status-bar and action notifications, numbered across screens.
     var eventSeq: UInt64 = 0
-    var frameSeq: UInt64 = 0
-    var stackChanged = false
-
-    // Frame clock
-    var frameTimer: FrameTimer?
-    var framesRunning = false
     /// Manual clock: the current time (seconds from 0).
     var manualTime = 0.0
-    /// Something changed that the next frame must show even if nothing animates.
-    var visualsDirty = false
-    /// The last frame sent said `animating: true`: the resting frame is still owed.
-    var owesRestingFrame = false
-    /// Wakes the loop at the next auto-dismiss deadline (Daemon+Conversation).
-    var deadlineTimer: Timer?
-    var scheduledDeadline: Double?
 
     // Dismissal confirmation (shouldDismiss)
     var confirmDismiss: Set<String> = []
     var pendingConfirmations: [String: PendingConfirmation] = [:]
     var nextConfirmationID = 1
-
-    /// What `--check-invariants` last logged (the same problems are not logged per frame).
-    var reportedInvariantProblems: [String] = []
 
     var signalWatchers: [SignalWatcher] = []
     /// systemd's notify protocol and the idle exit (Systemd/).
@@ -58,13 +44,17 @@ public final class Daemon {
     public init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
         self.loop = try EventLoop()
-        self.stack = ModalStack(container: configuration.container, configuration: configuration.stack,
-                                time: 0)
+        self.screens = [Screen(name: Screen.mainName,
+                               stack: ModalStack(container: configuration.container, configuration: configuration.stack, time: 0))]
         self.decoder = RequestDecoder(limits: configuration.limits, defaults: configuration.stack)
         self.access = AccessControl(adminGID: try configuration.adminGroup.map(Self.groupID))
         self.continuity = Continuity(path: configuration.stateFile.path(socketPath: configuration.socketPath))
-        stack.advance(to: now)
+        for output in configuration.outputs { addScreen(output) }
+        for screen in screens { screen.stack.advance(to: now) }
     }
+
+    /// The screen every daemon has: requests that name no output go to it.
+    var main: Screen { screens[0] }
 
     /// The time requests and frames happen at: CLOCK_MONOTONIC, or the manual clock.
     var now: Double {
@@ -78,10 +68,10 @@ public final class Daemon {
         restoreState()
         try listen()
         if configuration.handleSignals { try watchSignals() }
-        frameTimer = try FrameTimer(loop: loop)
-        frameTimer?.onTick = { [unowned self] deadline, _ in self.frameTick(deadline: deadline) }
+        for screen in screens { try startClock(of: screen) }
         let origin = isSocketActivated ? ", adopted from systemd" : ""
-        log.notice("listening on \(listener?.path ?? configuration.socketPath)\(origin) (\(configuration.clock.rawValue) clock, \(configuration.fps) fps)")
+        let rates = screens.map { "\($0.name) \($0.fps(daemonFPS: configuration.fps)) fps" }.joined(separator: ", ")
+        log.notice("listening on \(listener?.path ?? configuration.socketPath)\(origin) (\(configuration.clock.rawValue) clock; \(rates))")
         try serviceStarted()
         loop.run()
         let leftOpen = loop.close()
@@ -138,7 +128,7 @@ public final class Daemon {
         access.release(client)
         log.info("\(client.label) disconnected")
         cancelConfirmations(involving: client)
-        let removed = stack.removeAll(ownedBy: client.id, at: now)
+        let removed = screens.flatMap { $0.stack.removeAll(ownedBy: client.id, at: now) }
         if !removed.isEmpty { log.info("\(client.label) left; dismissing \(removed.joined(separator: ", "))") }
         publishEvents()
         if shuttingDown && clients.isEmpty { loop.stop() }
@@ -166,9 +156,7 @@ public final class Daemon {
         serviceStopping()
         listener?.close()
         listener = nil
-        frameTimer?.stop()
-        deadlineTimer?.close()
-        deadlineTimer = nil
+        for screen in screens { screen.close() }
         stopGracePeriod()   // restored entries stay saved for the next start
         for watcher in signalWatchers { watcher.close() }
         signalWatchers.removeAll()

@@ -3,12 +3,12 @@
 // For tests, soak runs and debugging; off by default (it costs a scene per check).
 
 extension Daemon {
-    /// Logs every broken stack rule, once per distinct set of problems.
-    func checkInvariantsIfEnabled() {
+    /// Logs every broken stack rule of `screen`, once per distinct set of problems.
+    func checkInvariantsIfEnabled(on screen: Screen) {
         guard configuration.checkInvariants else { return }
-        let problems = stack.invariantViolations()
-        defer { reportedInvariantProblems = problems }
-        guard !problems.isEmpty, problems != reportedInvariantProblems else { return }
-        log.error("stack invariant broken at t=\(stack.time): \(problems.joined(separator: "; "))")
+        let problems = screen.stack.invariantViolations()
+        defer { screen.reportedInvariantProblems = problems }
+        guard !problems.isEmpty, problems != screen.reportedInvariantProblems else { return }
+        log.error("stack invariant broken on output \(screen.name) at t=\(screen.stack.time): \(problems.joined(separator: "; "))")
     }
 }

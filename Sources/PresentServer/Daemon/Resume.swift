@@ -25,10 +25,15 @@ extension Daemon {
             guard state["presentdState"] == 1, let records = state["entries"]?.arrayValue else {
                 throw StateFileError.invalid("not a presentd state file (version 1)")
             }
-            if let container = state["container"] { try restoreContainer(container) }
-            if let contexts = state["contexts"] { try restoreContexts(contexts) }
-            let restored = restoreEntries(records.prefix(configuration.maxEntries))
-            _ = stack.drainEvents()   // nobody is connected yet
+            if let container = state["container"] { try restoreContainer(container, on: main) }
+            if let contexts = state["contexts"] { try restoreContexts(contexts, on: main) }
+            for output in state["outputs"]?.arrayValue ?? [] { try restoreOutput(output) }
+            let kept = records.prefix(configuration.maxEntries)
+            var restored = 0
+            for screen in screens {
+                restored += restoreEntries(kept.filter { ($0["output"]?.stringValue ?? Screen.mainName) == screen.name }, on: screen)
+                _ = screen.stack.drainEvents()   // nobody is connected yet
+            }
             let ms = Int((loop.monotonicNow() - started) * 1000)
             log.notice("restored \(restored) presentations from \(path) in \(ms) ms; "
                        + "their owners have \(configuration.resumeGrace) s to resume")
@@ -39,38 +44,51 @@ extension Daemon {
         }
     }
 
-    private func restoreContainer(_ saved: JSONValue) throws {
+    private func restoreContainer(_ saved: JSONValue, on screen: Screen) throws {
         guard var fields = saved.objectValue else { throw StateFileError.invalid("container is not an object") }
         let keyboard = fields["keyboardHeight"] ?? 0
         fields["keyboardHeight"] = nil
-        guard case .setContainer(let change) = try decoder.decode(method: "setContainer", params: .object(fields)),
-              case .keyboard(let height, _, _) = try decoder.decode(method: "keyboard", params: ["height": keyboard]) else { return }
-        stack.setContainer(change.applied(to: stack.container), duration: 0, at: stack.time)
-        stack.setKeyboard(height: height, duration: 0, at: stack.time)
+        guard case .setContainer(let change, _) = try decoder.decode(method: "setContainer", params: .object(fields)),
+              case .keyboard(let height, _, _, _) = try decoder.decode(method: "keyboard", params: ["height": keyboard]) else { return }
+        screen.stack.setContainer(change.applied(to: screen.stack.container), duration: 0, at: screen.stack.time)
+        screen.stack.setKeyboard(height: height, duration: 0, at: screen.stack.time)
     }
 
     /// The shell's presentation contexts, through the decoder like everything else.
-    private func restoreContexts(_ saved: JSONValue) throws {
+    private func restoreContexts(_ saved: JSONValue, on screen: Screen) throws {
         guard let contexts = saved.objectValue else { throw StateFileError.invalid("contexts is not an object") }
         for (name, frame) in contexts {
-            guard case .defineContext(let name, let frame, _) = try decoder.decode(
+            guard case .defineContext(let name, let frame, _, _) = try decoder.decode(
                 method: "defineContext", params: ["name": .string(name), "frame": frame]) else { continue }
-            stack.defineContext(name, frame: frame, duration: 0, at: stack.time)
+            screen.stack.defineContext(name, frame: frame, duration: 0, at: screen.stack.time)
         }
+    }
+
+    /// A screen the shell had added: back with its container, keyboard and contexts (one
+    /// the configuration defines again takes the saved container).
+    private func restoreOutput(_ saved: JSONValue) throws {
+        guard let name = saved["name"], let container = saved["container"]?.objectValue else {
+            throw StateFileError.invalid("an output without a name or container")
+        }
+        var params: JSONObject = ["name": name, "width": container["width"] ?? .null, "height": container["height"] ?? .null]
+        if let fps = saved["fps"] { params["fps"] = fps }
+        guard case .addOutput(let definition) = try decoder.decode(method: "addOutput", params: .object(params)) else { return }
+        let screen = screens.first { $0.name == definition.name } ?? addScreen(definition)
+        try restoreContainer(.object(container), on: screen)
+        if let contexts = saved["contexts"] { try restoreContexts(contexts, on: screen) }
     }
 
     /// Entries that were on screen come back at rest, bottom to top: each is presented
     /// in the past, a whole maximal transition after the one below, so each has finished
     /// before the next starts and none waits in the queue (which would reorder them by
     /// priority). Queued ones then present as new. Returns how many came back.
-    private func restoreEntries(_ records: ArraySlice<JSONValue>) -> Int {
+    private func restoreEntries(_ records: [JSONValue], on screen: Screen) -> Int {
         let step = configuration.limits.maxDuration + 1
         let onScreen = records.filter { $0["state"] != "queued" }
         let now = self.now
         var t = now - Double(onScreen.count) * step - 1
-        var rebuilt = ModalStack(container: stack.container, configuration: configuration.stack, time: t)
-        for (name, frame) in stack.contexts { rebuilt.defineContext(name, frame: frame, duration: 0, at: t) }
-        var standIns: [OwnerRecord: OwnerID] = [:]
+        var rebuilt = ModalStack(container: screen.stack.container, configuration: configuration.stack, time: t)
+        for (name, frame) in screen.stack.contexts { rebuilt.defineContext(name, frame: frame, duration: 0, at: t) }
         // Presented in a made-up past, a countdown would run out on the way: each starts
         // over once the stack has caught up (entries brought back get their whole time).
         var countdowns: [(id: String, autoDismiss: AutoDismiss)] = []
@@ -82,8 +100,9 @@ extension Daemon {
                 let autoDismiss = request.presentation.autoDismiss
                 request.presentation.autoDismiss = nil
                 let owner = Self.ownerRecord(record["owner"])
-                let standIn = standIns[owner] ?? Continuity.firstOrphanID + OwnerID(standIns.count)
-                standIns[owner] = standIn
+                // One stand-in per owner, across screens.
+                let standIn = continuity.orphans.first { $0.value == owner }?.key
+                    ?? Continuity.firstOrphanID + OwnerID(continuity.orphans.count)
                 let outcome = try rebuilt.present(request.presentation, owner: standIn, at: t)
                 if let autoDismiss { countdowns.append((outcome.id, autoDismiss)) }
                 continuity.params[outcome.id] = params
@@ -97,7 +116,7 @@ extension Daemon {
         }
         rebuilt.advance(to: now)
         for (id, autoDismiss) in countdowns { _ = try? rebuilt.update(id: id, EntryUpdate(autoDismiss: .some(autoDismiss)), at: now) }
-        stack = rebuilt
+        screen.stack = rebuilt
         return count
     }
 
@@ -144,7 +163,7 @@ extension Daemon {
         var resumed: [String] = []
         if let resume, let (standIn, owner) = continuity.orphans.first(where: { $0.value.token == resume }) {
             if owner.uid == client.peer.uid {
-                resumed = stack.transferOwnership(from: standIn, to: client.id)
+                resumed = screens.flatMap { $0.stack.transferOwnership(from: standIn, to: client.id) }
                 continuity.orphans[standIn] = nil
                 client.resumeToken = resume
                 log.info("\(client.label) resumed \(resumed.joined(separator: ", "))")
@@ -178,7 +197,7 @@ extension Daemon {
     private func expireOrphans() {
         stopGracePeriod()
         for standIn in continuity.orphans.keys.sorted() {
-            let removed = stack.removeAll(ownedBy: standIn, at: now)
+            let removed = screens.flatMap { $0.stack.removeAll(ownedBy: standIn, at: now) }
             if !removed.isEmpty { log.info("not resumed in time; dismissing \(removed.joined(separator: ", "))") }
         }
         continuity.orphans.removeAll()

@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable {
     public var fps = 60
     public var clock = ClockMode.monotonic
     public var container = Container.phonePortrait
+    /// Screens besides `main`, made at start-up (`--output`, `outputs` in the file).
+    public var outputs: [OutputDefinition] = []
     public var stack = StackConfiguration.standard
     public var limits = ProtocolLimits()
     public var dismissPolicy = DismissPolicy.user
@@ -77,7 +79,7 @@ public struct ServerConfiguration: Sendable {
 
     public init() {}
 
-    public static let fpsRange = 1...240
+    public static let fpsRange = ProtocolLimits.fpsRange
     public static let maxConnectionsRange = 1...65536
     public static let exitIdleTimeRange = 0.0...86400
 }

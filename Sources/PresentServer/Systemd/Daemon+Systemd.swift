@@ -29,7 +29,7 @@ extension Daemon {
         guard let systemd, !shuttingDown else { return }
         systemd.statusMayHaveChanged()
         let idleExit = configuration.exitIdleTime
-        guard isSocketActivated, idleExit > 0, clients.isEmpty, stack.entries.isEmpty, stack.queue.isEmpty else {
+        guard isSocketActivated, idleExit > 0, clients.isEmpty, screens.allSatisfy(\.stack.allEntries.isEmpty) else {
             return systemd.cancelIdleExit()
         }
         systemd.armIdleExit(after: idleExit) { [unowned self] in
@@ -49,7 +49,9 @@ extension Daemon {
     var serviceStatus: String {
         let subscribers = clients.values.reduce(0) { $0 + ($1.topics.isEmpty ? 0 : 1) }
         return "\(Self.count(clients.count, "client")), \(Self.count(subscribers, "subscriber")), "
-            + "stack depth \(stack.entries.count) (\(stack.queue.count) queued)"
+            + "stack depth \(screens.reduce(0) { $0 + $1.stack.entries.count }) "
+            + "(\(screens.reduce(0) { $0 + $1.stack.queue.count }) queued)"
+            + (screens.count > 1 ? ", \(screens.count) outputs" : "")
     }
 
     private static func count(_ n: Int, _ noun: String) -> String {

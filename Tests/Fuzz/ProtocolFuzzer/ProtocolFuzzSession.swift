@@ -106,16 +106,16 @@ struct ProtocolFuzzSession {
             case .dismiss(let id, let animated, let override):
                 let transition = stack.dismissTransition(for: id, override: override)
                 _ = try stack.dismiss(id: id, animated: animated, transition: transition, at: time)
-            case .dismissAll(let animated):
+            case .dismissAll(let animated, _):
                 _ = stack.dismissAll(animated: animated, at: time)
-            case .setContainer(let change):
+            case .setContainer(let change, _):
                 stack.setContainer(change.applied(to: stack.container), duration: change.duration, at: time)
-            case .keyboard(let height, let duration, let curve):
+            case .keyboard(let height, let duration, let curve, _):
                 stack.setKeyboard(height: height, duration: duration, curve: curve, at: time)
-            case .tap(let point):
+            case .tap(let point, _):
                 let hit = stack.hitTest(point, at: time)
                 if hit.dismisses, let id = hit.id { _ = try stack.dismiss(id: id, reason: .tap, at: time) }
-            case .swipe(let phase, let translation, let velocity):
+            case .swipe(let phase, let translation, let velocity, _):
                 let step = stack.swipe(phase, translation: translation, velocity: velocity, at: time)
                 if step.outcome == .wantsDismiss {
                     // Alternate the owner's answer to shouldDismiss.
@@ -130,7 +130,7 @@ struct ProtocolFuzzSession {
                 if try stack.activation(id: id, action: action, at: time).dismisses {
                     _ = try stack.dismiss(id: id, reason: .action, action: action, at: time)
                 }
-            case .key(let key, _, _):
+            case .key(let key, _, _, _):
                 switch stack.resolve(key, at: time) {
                 case .activate(let id, let action) where action.dismisses:
                     _ = try stack.dismiss(id: id, reason: .action, action: action.id, at: time)
@@ -141,11 +141,12 @@ struct ProtocolFuzzSession {
                 }
             case .focus(let id, let field):
                 try stack.focus(id: id, field: field, at: time)
-            case .defineContext(let name, let frame, let duration):
+            case .defineContext(let name, let frame, let duration, _):
                 stack.defineContext(name, frame: frame, duration: duration, at: time)
             case .removeContext(let name):
                 try stack.removeContext(name, at: time)
-            case .hello, .ping, .stack, .subscribe, .unsubscribe, .sync:
+            case .hello, .ping, .stack, .subscribe, .unsubscribe, .sync, .addOutput, .removeOutput, .outputs:
+                // One screen here: the daemon's routing between screens is not the core's.
                 stack.advance(to: time)
             }
         } catch {

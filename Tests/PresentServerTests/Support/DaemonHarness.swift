@@ -77,6 +77,9 @@ final class DaemonHarness {
     /// A new client connection.
     func connect() throws -> PresentClient { try PresentClient(path: socketPath) }
 
+    /// The state file as presentd last wrote it ("" before the first write).
+    func stateText() -> String { (try? String(contentsOfFile: directory + "/presentd-state.json")) ?? "" }
+
     /// SIGTERM, then waits; returns the exit status (or -1 if it had to be killed). Once
     /// the process is reaped its pid is never signalled again: the kernel may have given
     /// it to another test's daemon by then.

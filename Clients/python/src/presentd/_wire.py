@@ -194,8 +194,9 @@ class AskWatch:
     for its entry (which it takes, and returns), or the entry leaving without one.
 
     Watching starts before the ``present`` is sent and the entry's id is known only from
-    its reply; lifecycle events read meanwhile are remembered, so an entry that is gone
-    by the time the reply is read is not waited for."""
+    its reply; events read meanwhile are remembered, so an entry that is gone by the time
+    the reply is read is not waited for, and an answer that came first is not lost (a
+    busy client can read a screen's key press before the reply it was sent after)."""
 
     def __init__(self, on_done: Callable[[], None] | None = None) -> None:
         self.id: str | None = None
@@ -204,6 +205,7 @@ class AskWatch:
         self.answer: ActionEvent | None = None
         self.on_done = on_done
         self._early: list[tuple[str, str]] = []
+        self._early_answers: list[ActionEvent] = []
 
     def see(self, event: Event) -> bool:
         """Looks at one event; True when the ask takes it (it is nobody else's)."""
@@ -213,6 +215,9 @@ class AskWatch:
             self.answer = event
             self._finish()
             return True
+        if isinstance(event, ActionEvent) and self.id is None:
+            self._early_answers.append(event)  # perhaps ours: started() decides
+            return False
         if isinstance(event, Lifecycle):
             if self.id is None:
                 self._early.append((event.id, event.event))
@@ -223,6 +228,12 @@ class AskWatch:
     def started(self, id: str) -> None:
         """The ``present`` reply named the entry: did it leave already?"""
         self.id = id
+        answer = next((a for a in self._early_answers if a.id == id), None)
+        self._early_answers.clear()
+        if answer is not None:
+            self.answer = answer
+            self._early.clear()
+            return self._finish()
         began = None
         for i, (eid, name) in enumerate(self._early):
             if eid == id and name in ("queued", "willPresent"):

@@ -1,0 +1,215 @@
+// Several screens against the real daemon: a 120 Hz head unit and a 30 Hz cluster tick
+// at their own rates on the manual clock, each screen has its own stack, arbitration,
+// taps and subscribers, ids stay unique across them, and removing a screen takes its
+// entries along (reason outputGone). Screens defined at start-up, and kept over a restart.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import PresentClient
+import PresentJSON
+import Testing
+
+@Suite("Several screens")
+struct OutputsTests {
+    static let quick: JSONValue = ["type": "crossDissolve", "duration": 0.2]
+
+    static func frames(_ client: PresentClient, of output: String) -> [JSONValue] {
+        client.notifications.filter { $0["method"] == "frame" && $0["params"]?["output"] == .string(output) }
+            .compactMap(\.["params"])
+    }
+
+    @Test func twoScreensAt120And30FramesPerSecondTickAtTheirOwnRates() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--fps", "120", "--output", "cluster=1280x480@30"])
+        let shell = try daemon.connect(), renderer = try daemon.connect()
+        let outputs = try shell.call("outputs")["outputs"]
+        #expect(outputs?.arrayValue?.map(\.["name"]) == ["main", "cluster"])
+        #expect(outputs?.arrayValue?.map(\.["fps"]) == [120, 30])
+        #expect(outputs?[0]?["container"] == (try shell.call("hello")["container"]))
+        #expect(outputs?[1]?["container"]?["width"]?.double == 1280 && outputs?[1]?["container"]?["height"]?.double == 480)
+        try renderer.call("subscribe", ["topics": ["frames"]])
+        try shell.call("present", ["id": "nav", "style": "alert", "transition": Self.quick])
+        try shell.call("present", ["id": "gauge", "style": "alert", "output": "cluster", "transition": Self.quick])
+        try shell.call("advance", ["seconds": 0.5])
+        try renderer.call("sync", ["nonce": 1])
+
+        let main = Self.frames(renderer, of: "main"), cluster = Self.frames(renderer, of: "cluster")
+        // Each screen's frames sit exactly on its own ticks, k/120 and k/30, numbered from 1.
+        let mainTicks = main.compactMap { $0["time"]?.double.map { ($0 * 120).rounded() } }
+        let clusterTicks = cluster.compactMap { $0["time"]?.double.map { ($0 * 30).rounded() } }
+        #expect(main.compactMap(\.["time"]?.double) == mainTicks.map { $0 / 120 })
+        #expect(cluster.compactMap(\.["time"]?.double) == clusterTicks.map { $0 / 30 })
+        // 0.2 s of transition, the last tick at rest: 24 ticks at 120 Hz, 6 at 30 Hz.
+        #expect(mainTicks == (1...24).map(Double.init))
+        #expect(clusterTicks == (1...6).map(Double.init))
+        #expect(main.compactMap(\.["seq"]?.int64Value) == Array(1...24))
+        #expect(cluster.compactMap(\.["seq"]?.int64Value) == Array(1...6))
+        #expect(main.last?["animating"] == false && cluster.last?["animating"] == false)
+        #expect(main.dropLast().allSatisfy { $0["animating"] == true } && cluster.dropLast().allSatisfy { $0["animating"] == true })
+        // Each draws only its own entry.
+        #expect(main.allSatisfy { $0["layers"]?.arrayValue?.allSatisfy { $0["id"] == "nav" } == true })
+        #expect(cluster.last?["layers"]?.arrayValue?.contains { $0["id"] == "gauge" && $0["role"] == "content" } == true)
+        // The cluster's alert is centred in its own 1280×480 container.
+        let gauge = try shell.call("stack", ["output": "cluster"])
+        #expect(gauge["output"] == "cluster")
+        #expect(gauge["entries"]?[0]?["output"] == "cluster")
+        #expect(gauge["entries"]?[0]?["frame"]?["x"]?.double.map { $0 > 390 } == true)
+        #expect(try shell.call("stack")["entries"]?.arrayValue?.map(\.["id"]) == ["nav"])
+    }
+
+    @Test func onTheRealClockEachScreenTicksOnItsOwnPhase() throws {
+        let daemon = try DaemonHarness(["--fps", "120", "--output", "cluster=800x400@30"])
+        let app = try daemon.connect(), renderer = try daemon.connect()
+        try renderer.call("subscribe", ["topics": ["frames"]])
+        try app.call("present", ["id": "gauge", "style": "alert", "output": "cluster", "transition": ["duration": 0.3]])
+        var times: [Double] = [], others = 0
+        _ = try renderer.awaitNotification("frame") { frame in
+            guard frame["output"] == "cluster", let time = frame["time"]?.double else { others += 1; return false }
+            times.append(time)
+            return frame["animating"] == false
+        }
+        // However late the loop ran, every frame is of a deadline on the cluster's 1/30 s grid.
+        #expect(times.count >= 2 && times.allSatisfy { abs($0 * 30 - ($0 * 30).rounded()) < 1e-6 }, "\(times)")
+        #expect(others == 0, "main had nothing to draw")
+    }
+
+    @Test func eachScreenHasItsOwnStackTapsAndArbitrationAndIdsAreUniqueAcrossThem() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let shell = try daemon.connect(), app = try daemon.connect()
+        let added = try shell.call("addOutput", ["name": "cluster", "width": 800, "height": 400, "fps": 30])
+        #expect(added["outputs"]?.arrayValue?.map(\.["name"]) == ["main", "cluster"])
+        try app.call("present", ["id": "sheet", "style": "bottomHalf", "transition": ["duration": 1]])
+        // A present on the cluster does not queue behind main's transition: arbitration is per screen.
+        let gauge = try app.call("present", ["id": "gauge", "style": "alert", "output": "cluster", "transition": Self.quick])
+        #expect(gauge["state"] == "presenting")
+        // The same id on another screen is refused, naming the field and where it is.
+        let duplicate = app.expectError("present", ["id": "gauge", "style": "alert"])
+        #expect(duplicate?.code == -32602 && duplicate?.data?["field"] == "id")
+        #expect(duplicate?.data?["reason"]?.stringValue?.contains("output \"cluster\"") == true)
+        let unknown = app.expectError("tap", ["x": 1, "y": 1, "output": "dash"])
+        #expect(unknown?.data?["field"] == "output")
+        #expect(unknown?.data?["reason"] == "no output \"dash\"; outputs: \"main\", \"cluster\"")
+        try app.call("advance", ["seconds": 1.1])
+        // A tap on the cluster's centre hits its alert; main's same point is main's business.
+        let hit = try shell.call("tap", ["x": 400, "y": 200, "output": "cluster"])
+        #expect(hit["id"] == "gauge" && hit["part"] == "content")
+        #expect(try shell.call("tap", ["x": 400, "y": 200])["id"] != "gauge")
+        // By-id methods find the screen themselves.
+        #expect(try app.call("update", ["id": "gauge", "content": "72 km/h"])["state"] == "presented")
+        #expect(try app.call("dismiss", ["id": "gauge", "animated": false])["dismissed"] == ["gauge"])
+        // A key goes to the screen named, else to main.
+        try app.call("present", ["id": "ask", "style": "alert", "output": "cluster", "content": ["title": "Reroute?"],
+                                 "transition": ["duration": 0]])
+        try app.call("advance", ["seconds": 0.1])
+        #expect(try shell.call("key", ["key": "escape", "output": "cluster"])["id"] == "ask")
+    }
+
+    @Test func aSubscriberThatNamesOutputsHearsOnlyThoseScreens() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--output", "cluster=800x400"])
+        let app = try daemon.connect(), clusterOnly = try daemon.connect(), everyone = try daemon.connect()
+        let snapshot = try clusterOnly.call("subscribe", ["topics": ["frames", "lifecycle", "stack"], "outputs": ["cluster"]])
+        #expect(snapshot["snapshot"]?["outputs"]?.arrayValue?.map(\.["name"]) == ["cluster"])
+        #expect(snapshot["snapshot"]?["outputs"]?[0]?["container"]?["width"]?.double == 800)
+        let all = try everyone.call("subscribe", ["topics": ["lifecycle"]])
+        #expect(all["snapshot"]?["outputs"]?.arrayValue?.map(\.["name"]) == ["main", "cluster"])
+        try app.call("present", ["id": "nav", "style": "alert", "transition": Self.quick])
+        try app.call("present", ["id": "gauge", "style": "alert", "output": "cluster", "transition": Self.quick])
+        try app.call("advance", ["seconds": 0.5])
+        try clusterOnly.call("sync", ["nonce": 1])
+        try everyone.call("sync", ["nonce": 1])
+        let heard = clusterOnly.notifications.compactMap { $0["params"]?["output"]?.stringValue }
+        #expect(!heard.isEmpty && heard.allSatisfy { $0 == "cluster" }, "\(heard)")
+        #expect(clusterOnly.notifications.contains { $0["method"] == "stack" && $0["params"]?["entries"]?[0]?["id"] == "gauge" })
+        let lifecycle = everyone.notifications.filter { $0["method"] == "lifecycle" }.compactMap(\.["params"])
+        #expect(lifecycle.contains { $0["id"] == "nav" && $0["output"] == "main" && $0["event"] == "didPresent" })
+        #expect(lifecycle.contains { $0["id"] == "gauge" && $0["output"] == "cluster" && $0["event"] == "didPresent" })
+    }
+
+    @Test func removingAScreenTakesItsEntriesAlongWithReasonOutputGone() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--check-invariants"])
+        let shell = try daemon.connect(), app = try daemon.connect(), watcher = try daemon.connect()
+        try watcher.call("subscribe", ["topics": ["lifecycle", "stack"]])
+        try shell.call("addOutput", ["name": "cluster", "width": 800, "height": 400])
+        _ = try watcher.awaitNotification("outputs") { $0["outputs"]?.arrayValue?.count == 2 }
+        try shell.call("defineContext", ["name": "dash", "output": "cluster", "frame": ["x": 0, "y": 0, "width": 400, "height": 400]])
+        // Context names are the daemon's: one on the cluster cannot be defined again on main.
+        #expect(shell.expectError("defineContext", ["name": "dash", "frame": ["x": 0, "y": 0, "width": 10, "height": 10]])?
+            .data?["field"] == "name")
+        try app.call("present", ["id": "gauge", "style": "alert", "output": "cluster", "transition": Self.quick])
+        // A present into a context goes to the screen that holds it.
+        try app.call("present", ["id": "speed", "style": "bottomHalf", "context": "dash", "transition": Self.quick])
+        try app.call("present", ["id": "nav", "style": "alert", "transition": Self.quick])
+        try app.call("advance", ["seconds": 0.1])
+        #expect(try app.call("stack", ["output": "cluster"])["entries"]?.arrayValue?.map(\.["id"]) == ["gauge", "speed"])
+
+        #expect(shell.expectError("removeOutput", ["name": "main"])?.data?["field"] == "name")
+        #expect(shell.expectError("removeOutput", ["name": "dash"])?.data?["field"] == "name")
+        let removed = try shell.call("removeOutput", ["name": "cluster"])
+        #expect(Set(removed["dismissed"]?.arrayValue ?? []) == ["gauge", "speed"])
+        // Their last events come before the reply: the screen is gone once it is answered.
+        try watcher.call("sync", ["nonce": 1])
+        let gone = watcher.notifications.filter { $0["method"] == "lifecycle" && $0["params"]?["event"] == "didDismiss" }
+            .compactMap(\.["params"])
+        #expect(Set(gone.compactMap(\.["id"]?.stringValue)) == ["gauge", "speed"])
+        #expect(gone.allSatisfy { $0["reason"] == "outputGone" && $0["output"] == "cluster" })
+        #expect(watcher.notifications.last { $0["method"] == "outputs" }?["params"]?["outputs"]?.arrayValue?.map(\.["name"]) == ["main"])
+        #expect(try shell.call("outputs")["outputs"]?.arrayValue?.map(\.["name"]) == ["main"])
+        #expect(app.expectError("stack", ["output": "cluster"])?.data?["field"] == "output")
+        // Main is untouched, and the names are free again.
+        #expect(try app.call("stack")["entries"]?.arrayValue?.map(\.["id"]) == ["nav"])
+        try shell.call("defineContext", ["name": "dash", "frame": ["x": 0, "y": 0, "width": 10, "height": 10]])
+        try app.call("present", ["id": "gauge", "style": "alert", "transition": Self.quick])
+        let log = daemon.stderrText
+        #expect(!log.contains("invariant broken"), "\(log)")
+    }
+
+    @Test func screensComeFromTheConfigurationAndSurviveARestartWithTheirEntries() throws {
+        let configuration = #"{"outputs": [{"name": "cluster", "width": 1280, "height": 480, "fps": 30}]}"#
+        let daemon = try DaemonHarness(["--resume-grace", "30"], configuration: configuration)
+        let shell = try daemon.connect(), app = try daemon.connect()
+        let configured = try shell.call("outputs")["outputs"]?[1]
+        #expect(configured?["name"] == "cluster" && configured?["fps"] == 30 && configured?["container"]?["height"]?.double == 480)
+        try shell.call("addOutput", ["name": "rear", "width": 600, "height": 300])
+        try shell.call("setContainer", ["output": "cluster", "width": 1000, "height": 400, "duration": 0])
+        let token = try #require(try app.call("hello", ["client": "app"])["resumeToken"]?.stringValue)
+        try app.call("present", ["id": "gauge", "style": "alert", "output": "cluster", "transition": ["duration": 0]])
+        try app.call("present", ["id": "film", "style": "alert", "output": "rear", "transition": ["duration": 0]])
+        try waitUntil("presentd to save both entries", context: { daemon.stateText() }) {
+            daemon.stateText().contains("\"film\"") && daemon.stateText().contains("\"gauge\"")
+        }
+        daemon.stop(signal: SIGKILL)
+        try daemon.restart()
+        let back = try daemon.connect()
+        let outputs = try back.call("outputs")["outputs"]
+        #expect(outputs?.arrayValue?.map(\.["name"]) == ["main", "cluster", "rear"])
+        #expect(outputs?[1]?["container"]?["width"]?.double == 1000, "the saved container wins over the configured one")
+        #expect(outputs?[1]?["fps"] == 30)
+        #expect(try back.call("stack", ["output": "cluster"])["entries"]?[0]?["id"] == "gauge")
+        #expect(try back.call("stack", ["output": "rear"])["entries"]?[0]?["id"] == "film")
+        #expect(try back.call("hello", ["resume": .string(token)])["resumed"].map { Set($0.arrayValue ?? []) } == ["gauge", "film"])
+    }
+
+    @Test func badScreenDefinitionsAreRefusedNamingTheField() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let shell = try daemon.connect()
+        #expect(shell.expectError("addOutput", ["name": "x", "width": 0, "height": 10])?.data?["field"] == "width")
+        #expect(shell.expectError("addOutput", ["name": "x", "width": 10, "height": 10, "fps": 500])?.data?["field"] == "fps")
+        #expect(shell.expectError("addOutput", ["name": "x", "width": 10, "height": 10, "duration": 1])?.data?["field"] == "duration")
+        #expect(shell.expectError("subscribe", ["topics": ["frames"], "outputs": []])?.data?["field"] == "outputs")
+        #expect(try shell.call("outputs")["outputs"]?.arrayValue?.count == 1, "nothing was added")
+        for n in 1..<16 { try shell.call("addOutput", ["name": .string("s\(n)"), "width": 10, "height": 10]) }
+        #expect(shell.expectError("addOutput", ["name": "one-too-many", "width": 10, "height": 10])?.code == -32003)
+        // Adding a name that exists changes it in place (a shell that restarts says it again).
+        let again = try shell.call("addOutput", ["name": "s1", "width": 20, "height": 10, "fps": 24])
+        #expect(again["outputs"]?[1]?["fps"] == 24 && again["outputs"]?[1]?["container"]?["width"]?.double == 20)
+
+        let (status, output) = try DaemonHarness.run(DaemonHarness.presentdPath, ["--output", "main=10x10", "--print-config"])
+        #expect(status == 2 && output.contains("other than \"main\""), "\(output)")
+        let bad = daemon.directory + "/bad.json"
+        try writeFile(bad, #"{"outputs": [{"name": "cluster", "width": 10}, {"name": "main", "width": 5, "height": 5}]}"#)
+        let (checked, report) = try DaemonHarness.run(DaemonHarness.presentdPath, ["--check-config", bad])
+        #expect(checked == 1)
+        #expect(report.contains("outputs[0].height"), "\(report)")
+        #expect(report.contains("outputs[1].name"), "\(report)")
+    }
+}
