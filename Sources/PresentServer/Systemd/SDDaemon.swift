@@ -40,7 +40,9 @@ enum SDDaemon {
     /// One fd systemd passed, with its `FileDescriptorName=` ("unknown" when systemd gave
     /// no names, as libsystemd reports it).
     struct PassedFD: Equatable {
+        /// The descriptor number in this process (3, 4, …).
         let fd: Int32
+        /// What the socket unit calls it, so that a daemon with several can tell them apart.
         let name: String
     }
 

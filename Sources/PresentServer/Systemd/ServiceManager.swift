@@ -104,7 +104,7 @@ final class ServiceManager {
     /// stops pinging and systemd restarts the daemon (WatchdogSec=).
     private func startWatchdog() throws {
         // A malformed WATCHDOG_USEC means no pings, as with libsystemd before (it returned -EINVAL).
-        guard let usec = (try? SDDaemon.watchdogMicroseconds()) ?? nil else { return }
+        guard let usec = try? SDDaemon.watchdogMicroseconds() else { return }
         let interval = Double(usec) / 2 / 1_000_000
         let timer = try Timer(loop: loop)
         timer.onFire = { [unowned self] in self.notify(["WATCHDOG=1"]) }
