@@ -105,7 +105,7 @@ soak: deps
 
 soak-quick: deps
 	$(call SOAK,60)
-## install: binaries (release build), systemd units, the sysusers file, the example
+## install: binaries (release build, Swift runtime linked statically), systemd units, the sysusers file, the example
 ## configuration (copied to $(SYSCONFDIR)/presentd/presentd.json unless one is there) and the
 ## man pages, under $(DESTDIR)$(PREFIX). Units are installed where systemd looks for them
 ## under that prefix, with ExecStart= pointing at $(BINDIR).
