@@ -22,16 +22,16 @@ let package = Package(
         .library(name: "PresentClient", targets: ["PresentClient"]),
     ],
     targets: [
-        // C libraries (Debian 12: libuv1-dev, libjson-c-dev, libsystemd-dev).
+        // C libraries (Debian 12: libuv1-dev, libjson-c-dev). systemd's sd-daemon protocols are
+        // PresentServer's own (Systemd/SDDaemon.swift), so libsystemd is not linked.
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         .target(name: "PresentCore"),
         .target(name: "PresentJSON", dependencies: ["CJSONC"]),
         .target(name: "PresentProtocol", dependencies: ["PresentCore", "PresentJSON"]),
         .target(name: "PresentServer",
-                dependencies: ["PresentCore", "PresentJSON", "PresentProtocol", "PresentCommandLine", "CLibUV", "CSystemd"]),
+                dependencies: ["PresentCore", "PresentJSON", "PresentProtocol", "PresentCommandLine", "CLibUV"]),
         .target(name: "PresentClient", dependencies: ["PresentJSON", "PresentProtocol"]),
 
         .target(name: "PresentCommandLine"),

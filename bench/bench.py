@@ -15,6 +15,10 @@ which server goes first; every figure is the median of its rounds:
             frame times off the k/120 grid, server RSS and CPU (also per tick)
   idle RSS  VmRSS of a fresh server after one ping; per subscriber: the RSS slope between
             the two largest fan-outs
+  idle      a fresh server after one ping and 2 s with no client: VmRSS, and its wake-ups
+            per second over a window (10 s; quick 2 s), summed over its threads: times put
+            on a CPU (/proc/PID/task/*/schedstat, third field) and context switches
+            (voluntary + nonvoluntary in .../status); nothing should wake it then
 
 and a machine floor: how late this machine wakes a sleeping thread for a 120 Hz deadline
 (no server involved), so that absolute figures can be read against what the host allows.
@@ -49,6 +53,7 @@ def parse_args():
     p.add_argument("--quick", action="store_true", help="a few seconds: small counts, 1 and 100 subscribers, 1 s windows")
     p.add_argument("--duration", type=float, help="seconds of each fan-out window (default 10, quick 1)")
     p.add_argument("--subscribers", help="comma-separated fan-out sizes (default 1,100,1000; quick 1,100)")
+    p.add_argument("--idle-window", type=float, help="seconds over which idle wake-ups are counted (default 10, quick 2)")
     p.add_argument("--rounds", type=int, help="rounds of every test, alternating which server goes first; "
                                              "each figure is the median (default 3, quick 1)")
     p.add_argument("--pin", action="store_true", help="pin the server to CPU 0 and the load generator to CPU 1")
@@ -115,7 +120,8 @@ def raise_fd_limit(needed):
 
 # ---- processes ----
 
-def status_kib(pid, key):
+def status_value(pid, key):
+    """The number on a /proc/PID/status line (kB for the Vm lines); `pid` may be "PID/task/TID"."""
     for line in read(f"/proc/{pid}/status").splitlines():
         if line.startswith(key + ":"):
             return int(line.split()[1])
@@ -165,7 +171,34 @@ class Server:
             s.sendall(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
             s.recv(4096)
         time.sleep(0.2)
-        return status_kib(self.pid, "VmRSS")
+        return status_value(self.pid, "VmRSS")
+
+    def wakeup_counters(self):
+        """(times put on a CPU, context switches) of every thread of the server so far."""
+        runs = switches = 0
+        task_dir = f"/proc/{self.pid}/task"
+        for tid in os.listdir(task_dir):
+            fields = read(f"{task_dir}/{tid}/schedstat", "0 0 0").split()
+            runs += int(fields[2])
+            switches += sum(status_value(f"{self.pid}/task/{tid}", key) or 0
+                            for key in ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"))
+        return runs, switches
+
+    def idle(self, window, settle=2.0):
+        """After one ping and `settle` seconds with no client: VmRSS, and how often the
+        server woke up over the next `window` seconds."""
+        self.idle_rss()
+        time.sleep(settle)   # the quiet itself is what is measured: no condition to wait for
+        rss = status_value(self.pid, "VmRSS")
+        runs0, switches0 = self.wakeup_counters()
+        start = time.monotonic()
+        time.sleep(window)
+        runs1, switches1 = self.wakeup_counters()
+        elapsed = time.monotonic() - start
+        return {"rss_kib": rss, "window_s": round(elapsed, 3),
+                "threads": len(os.listdir(f"/proc/{self.pid}/task")),
+                "wakeups_per_s": (runs1 - runs0) / elapsed,
+                "context_switches_per_s": (switches1 - switches0) / elapsed}
 
     def stop(self):
         if self.process.poll() is None:
@@ -203,6 +236,7 @@ def loadgen(args, *words):
 def run(args):
     quick = args.quick
     duration = args.duration or (1.0 if quick else 10.0)
+    idle_window = args.idle_window or (2.0 if quick else 10.0)
     sizes = [int(x) for x in (args.subscribers or ("1,100" if quick else "1,100,1000")).split(",")]
     args.max_subscribers = max(sizes)
     fd_limit = raise_fd_limit(max(sizes) + 64)
@@ -210,7 +244,6 @@ def run(args):
         sys.exit(f"bench: {max(sizes)} subscribers need more than the open-file limit {fd_limit} (raise the hard limit)")
     rtt_count, pipe_count = (2000, 20000) if quick else (20000, 200000)
 
-    results = {s: {} for s in SERVERS}
     busy0, own0, clock0 = cpu_busy_seconds(), own_cpu_seconds(), time.monotonic()
     load_before = loadavg()
     started = time.time()
@@ -229,7 +262,14 @@ def run(args):
     # goes first, and each figure is the median of its rounds.
     round_count = args.rounds or (1 if quick else 3)
     orders = [SERVERS if i % 2 == 0 else tuple(reversed(SERVERS)) for i in range(round_count)]
-    rounds = {kind: [] for kind in SERVERS}
+
+    def in_rounds(fn):
+        """Runs fn(kind, server) -> a result dict in every round; per server, the median of
+        its rounds, with the rounds themselves under "rounds"."""
+        collected = {kind: [] for kind in SERVERS}
+        for order in orders:
+            each(lambda kind, server: collected[kind].append(fn(kind, server)), order)
+        return {kind: dict(median_of(collected[kind]), rounds=collected[kind]) for kind in SERVERS}
 
     def basics(kind, server):
         r = {"idle_rss_kib": server.idle_rss(),
@@ -237,33 +277,33 @@ def run(args):
                             "--warmup", rtt_count // 10, "--pid", server.pid),
              "pipeline": loadgen(args, "pipeline", "--socket", server.socket, "--count", pipe_count,
                                  "--window", 64, "--pid", server.pid)}
-        rounds[kind].append(r)
         progress(kind, f"rtt p50 {r['rtt']['p50_us']:.1f} us, p99 {r['rtt']['p99_us']:.1f} us, "
                        f"pipeline {r['pipeline']['requests_per_s']:.0f}/s")
+        return r
 
-    for order in orders:
-        each(basics, order)
-    for kind in SERVERS:
-        results[kind] = median_of(rounds[kind])
-        results[kind]["rounds"] = rounds[kind]
+    results = in_rounds(basics)
+
+    def idle(kind, server):
+        i = server.idle(idle_window)
+        progress(kind, f"idle: RSS {i['rss_kib'] / 1024:.1f} MiB, {i['wakeups_per_s']:.2f} wake-ups/s, "
+                       f"{i['context_switches_per_s']:.2f} context switches/s over {i['window_s']:.0f} s")
+        return i
+
+    for kind, figures in in_rounds(idle).items():
+        results[kind]["idle"] = figures
     for n in sizes:
-        fanouts = {kind: [] for kind in SERVERS}
-
         def fanout(kind, server, n=n):
             idle = server.idle_rss()
             f = loadgen(args, "fanout", "--socket", server.socket, "--subscribers", n, "--fps", FPS,
                         "--duration", duration, "--warmup", 0.5, "--pid", server.pid)
             f["idle_rss_kib"] = idle
             f["server_ms_per_tick"] = f["server_cpu"] * 1000 / FPS
-            fanouts[kind].append(f)
             progress(kind, f"{n} subscribers: {100 * f['delivered_ratio']:.2f} % delivered, "
                            f"p99 delay {f['delay_p99_ms']:.2f} ms")
+            return f
 
-        for order in orders:
-            each(fanout, order)
-        for kind in SERVERS:
-            results[kind][f"fanout_{n}"] = median_of(fanouts[kind])
-            results[kind][f"fanout_{n}"]["rounds"] = fanouts[kind]
+        for kind, figures in in_rounds(fanout).items():
+            results[kind][f"fanout_{n}"] = figures
 
     # Memory per subscriber: the slope between the two largest fan-outs, which leaves out
     # what the first subscriber and the first animation allocate once.
@@ -293,6 +333,7 @@ def run(args):
         "rounds": round_count,
         "fps": FPS,
         "fanout_window_s": duration,
+        "idle_window_s": idle_window,
         "timer_wake_latency": floor,
     }
     return conditions, sizes, results
@@ -325,6 +366,9 @@ def metrics(sizes):
         ("pipelined: server CPU/request", ("pipeline", "server_cpu_us_per_request"), "us", "{:.2f}", "lower"),
         ("idle RSS", ("idle_rss_kib",), "MiB", "{:.1f}", "lower"),
         ("RSS per subscriber", ("rss_per_subscriber_kib",), "KiB", "{:.2f}", "lower"),
+        ("idle 2 s: RSS", ("idle", "rss_kib"), "MiB", "{:.1f}", "lower"),
+        ("idle: wake-ups", ("idle", "wakeups_per_s"), "/s", "{:.2f}", "lower"),
+        ("idle: context switches", ("idle", "context_switches_per_s"), "/s", "{:.2f}", "lower"),
     ]
     for n in sizes:
         k = f"fanout_{n}"
@@ -384,6 +428,8 @@ def targets(sizes, results):
             j = r[f"fanout_{n}"]["jitter_p99_ms"]
             add(f"pacing jitter p99 < 1 ms ({n} sub)", kind, j, j is not None and j < 1)
         add("idle RSS < 16 MiB", kind, round(r["idle_rss_kib"] / 1024, 2), r["idle_rss_kib"] < 16 * 1024)
+        add("idle 2 s: RSS <= 4 MiB", kind, round(r["idle"]["rss_kib"] / 1024, 2), r["idle"]["rss_kib"] <= 4 * 1024)
+        add("idle: no wake-ups (no watchdog here)", kind, round(r["idle"]["wakeups_per_s"], 3), r["idle"]["wakeups_per_s"] == 0)
     return checks
 
 
@@ -411,7 +457,7 @@ def report(conditions, sizes, results):
           f"other processes used {100 * c['other_processes_cpu_share']:.0f} % of the machine during the {c['duration_s']:.0f} s run")
     print(f"floor: a thread sleeping to 120 Hz deadlines wakes {floor['p50_us']:.0f} us late (p50), "
           f"{floor['p99_us']:.0f} us (p99), {floor['max_us']:.0f} us (max); no server involved")
-    print(f"fan-out windows {c['fanout_window_s']:g} s at {c['fps']} fps; median of {c['rounds']} round(s); nice {c['nice']}, "
+    print(f"fan-out windows {c['fanout_window_s']:g} s at {c['fps']} fps; idle window {c['idle_window_s']:g} s; median of {c['rounds']} round(s); nice {c['nice']}, "
           f"{'pinned (server cpu 0, loadgen cpu 1)' if c['pinned'] else 'not pinned'}; ratio = presentd / baseline\n")
     print(line(("metric", "unit", "baseline", "presentd", "ratio")))
     print(line(tuple("-" * x for x in w)))

@@ -20,8 +20,8 @@ SYSBOX_CACHE=${SYSBOX_CACHE:-/var/tmp/presentd-sysbox}
 SUITE=bookworm
 MIRROR=${SYSBOX_MIRROR:-http://deb.debian.org/debian}
 # The root: systemd as init (with libpam-systemd, as systemd recommends: user sessions get
-# XDG_RUNTIME_DIR), what presentd links (libuv1, libjson-c5; libsystemd0 and libc6 come with
-# systemd), python3 for the Python client, procps for ps/pgrep.
+# XDG_RUNTIME_DIR), what presentd links (libuv1, libjson-c5; libc6 comes with systemd),
+# python3 for the Python client, procps for ps/pgrep.
 INCLUDE=systemd,systemd-sysv,dbus,libpam-systemd,libuv1,libjson-c5,python3,procps
 ROOT_TAG="$SUITE minbase $INCLUDE v1"
 BASE=$SYSBOX_CACHE/root-$SUITE

@@ -1,8 +1,8 @@
 // presentd's side of systemd's service protocol (sd_notify(3)): readiness, status lines,
 // watchdog pings, reload and stop notices, and the idle exit of a socket-activated daemon.
 // Without $NOTIFY_SOCKET (not run by systemd) the notices go nowhere and cost nothing.
+// The protocol itself is SDDaemon's (SDDaemon.swift).
 
-import CSystemd
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -103,8 +103,8 @@ final class ServiceManager {
     /// Pings WATCHDOG=1 at half of $WATCHDOG_USEC from a loop timer, so a stalled loop
     /// stops pinging and systemd restarts the daemon (WatchdogSec=).
     private func startWatchdog() throws {
-        var usec: UInt64 = 0
-        guard sd_watchdog_enabled(0, &usec) > 0, usec > 0 else { return }
+        // A malformed WATCHDOG_USEC means no pings, as with libsystemd before (it returned -EINVAL).
+        guard let usec = try? SDDaemon.watchdogMicroseconds() else { return }
         let interval = Double(usec) / 2 / 1_000_000
         let timer = try Timer(loop: loop)
         timer.onFire = { [unowned self] in self.notify(["WATCHDOG=1"]) }
@@ -137,6 +137,8 @@ final class ServiceManager {
 
     private func notify(_ assignments: [String]) {
         guard isSupervised else { return }
-        _ = sd_notify(0, assignments.joined(separator: "\n"))
+        // A notice that cannot be sent is dropped, as before: the daemon serves regardless,
+        // and a watchdog that goes unheard restarts it.
+        _ = try? SDDaemon.notify(assignments.joined(separator: "\n"))
     }
 }

@@ -2,7 +2,6 @@
 // passes it to presentd as fd 3 with LISTEN_FDS, LISTEN_PID and LISTEN_FDNAMES. The file
 // is systemd's: presentd serves on it and never unlinks it.
 
-import CSystemd
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,48 +17,42 @@ public enum SocketActivation {
     /// inherits them. With several sockets, the one named `presentd` is used and the
     /// others are closed. Throws when what systemd passed cannot be served on.
     public static func inheritedListener() throws(SocketActivationError) -> Int32? {
-        var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-        let count = sd_listen_fds_with_names(1, &names)
-        defer { freeNames(names, count: count) }
-        guard count > 0 else {
-            if count < 0 { throw .environment(String(cString: strerror(-count))) }
-            return nil
+        let passed: [SDDaemon.PassedFD]
+        do {
+            passed = try SDDaemon.listenFDs(unsetEnvironment: true)
+        } catch {
+            throw .environment(error.description)
         }
-        let fds = (0..<count).map { SD_LISTEN_FDS_START + $0 }
-        let labels = (0..<Int(count)).map { i in names?[i].map { String(cString: $0) } ?? "unknown" }
+        guard let first = passed.first else { return nil }
         let chosen: Int32
-        if count == 1 {
-            chosen = fds[0]
-        } else if let index = labels.firstIndex(of: socketName) {
-            chosen = fds[index]
+        if passed.count == 1 {
+            chosen = first.fd
+        } else if let named = passed.first(where: { $0.name == socketName }) {
+            chosen = named.fd
         } else {
-            fds.forEach { _ = close($0) }
-            throw .noneNamed(labels)
+            passed.forEach { _ = close($0.fd) }
+            throw .noneNamed(passed.map(\.name))
         }
-        for fd in fds where fd != chosen { close(fd) }
-        guard sd_is_socket_unix(chosen, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0 else {
+        for p in passed where p.fd != chosen { close(p.fd) }
+        do {
+            try SDDaemon.checkUnixStreamListener(chosen)
+        } catch {
             close(chosen)
-            throw .notAUnixStreamListener(chosen)
+            if case .unsuitableSocket(_, let what) = error { throw .notAUnixStreamListener(chosen, "it is \(what)") }
+            throw .notAUnixStreamListener(chosen, error.description)
         }
         return chosen
-    }
-
-    private static func freeNames(_ names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, count: Int32) {
-        guard let names else { return }
-        var i = 0
-        while let name = names[i] {
-            free(name)
-            i += 1
-        }
-        free(names)
     }
 }
 
 /// What systemd passed cannot be used; the message says which unit setting to look at.
 public enum SocketActivationError: Error, CustomStringConvertible {
+    /// LISTEN_* hold what systemd would not write, or a passed fd cannot be inspected.
     case environment(String)
+    /// Several sockets, none named `presentd` (the names systemd gave them).
     case noneNamed([String])
-    case notAUnixStreamListener(Int32)
+    /// The fd, and what it is instead (or which check failed).
+    case notAUnixStreamListener(Int32, String)
 
     public var description: String {
         switch self {
@@ -68,8 +61,8 @@ public enum SocketActivationError: Error, CustomStringConvertible {
         case .noneNamed(let names):
             return "systemd passed \(names.count) sockets (\(names.joined(separator: ", "))), none named "
                 + "\"\(SocketActivation.socketName)\": set FileDescriptorName=\(SocketActivation.socketName) in presentd.socket"
-        case .notAUnixStreamListener(let fd):
-            return "fd \(fd) from systemd is not a listening Unix stream socket: presentd.socket needs "
+        case .notAUnixStreamListener(let fd, let reason):
+            return "fd \(fd) from systemd is not a listening Unix stream socket (\(reason)): presentd.socket needs "
                 + "ListenStream=/path/to/presentd.sock"
         }
     }

@@ -1,5 +1,5 @@
 // A fake systemd for sd_notify: an AF_UNIX datagram socket a daemon is pointed at with
-// NOTIFY_SOCKET, recording each notice and when it arrived.
+// NOTIFY_SOCKET (a path, or an abstract "@name"), recording each notice and when it arrived.
 //
 // A thread reads the socket all the time, as systemd does: sd_notify blocks once ten
 // datagrams wait unread (net.unix.max_dgram_qlen), so a test busy with a client call
@@ -39,15 +39,20 @@ final class NotifySocket: @unchecked Sendable {
         guard fd >= 0 else { throw HarnessError.setup("socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
+        var bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
             throw HarnessError.setup("notify socket path too long: \(path)")
         }
+        // "@name" is the abstract namespace, as in NOTIFY_SOCKET: a leading NUL, and a length
+        // that ends with the name (an abstract name is all of the address's bytes).
+        let abstract = bytes.first == UInt8(ascii: "@")
+        if abstract { bytes[0] = 0 }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
         }
+        let length = abstract ? MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count : MemoryLayout<sockaddr_un>.size
         let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(length)) }
         }
         guard status == 0 else { throw HarnessError.setup("bind \(path): \(String(cString: strerror(errno)))") }
         // The thread holds an unretained reference: deinit joins it before anything is freed.
@@ -62,7 +67,7 @@ final class NotifySocket: @unchecked Sendable {
         inbox.withLock { $0.stop = true }
         pthread_join(reader, nil)
         close(fd)
-        unlink(path)
+        if !path.hasPrefix("@") { unlink(path) }
     }
 
     private func readUntilStopped() {
