@@ -65,8 +65,8 @@ public struct Entry: Hashable, Sendable {
     public internal(set) var isAdapted = false
     /// Set once the entry starts leaving.
     public internal(set) var dismissReason: DismissReason?
-    /// The running animation; nil = at rest in its laid-out state.
-    public internal(set) var animation: Animation?
+    /// The motion in force; nil = at rest in its laid-out state (or under a finger).
+    public internal(set) var animation: Motion?
     var swipe: SwipeInteraction?
     /// How a leaving entry goes: the transition it leaves with, or the edge a swipe
     /// threw it through. Kept so a re-layout can re-aim it.

@@ -97,7 +97,7 @@ extension ModalStack {
         if e.restState(in: container) != restBefore {
             e = retargeted(e, from: now, duration: change.duration ?? configuration.containerChangeDuration,
                            curve: change.timing ?? configuration.containerChangeTiming)
-            moved = e.animation
+            moved = e.animation?.announced
         }
         entries[i] = e
         emit(e, .updated, at: time, animation: moved, content: true)

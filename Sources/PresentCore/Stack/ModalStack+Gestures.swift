@@ -164,8 +164,8 @@ extension ModalStack {
         let away = min(1, abs(s.travel) / s.distance)
         let duration = entries[i].presentation.effectiveDismissTransition.duration * away
         entries[i].swipe = nil
-        entries[i].animation = Animation(from: s.visual, to: entries[i].restState(in: container),
-                                         start: time, duration: duration, curve: .easeInEaseOut)
+        entries[i].animation = Motion(Animation(from: s.visual, to: entries[i].restState(in: container),
+                                                start: time, duration: duration, curve: .easeInEaseOut))
         syncCountdowns()
     }
 

@@ -76,8 +76,7 @@ extension ModalStack {
             // moving its base under the finger would make the entry jump.
             e.swipe = nil
             e.animation = duration > 0 && now != rest
-                ? (e.animation ?? Animation(from: now, to: now, start: time, duration: 0, curve: .linear))
-                    .redirected(to: rest, at: time, duration: duration, curve: curve)
+                ? (e.animation ?? Motion(at: now, time: time)).retargeted(to: rest, at: time, duration: duration, curve: curve)
                 : nil
         case .queued:
             break
@@ -85,12 +84,11 @@ extension ModalStack {
         return e
     }
 
-    /// The same motion aimed at a new target, ending when it would have ended.
-    private func retarget(_ a: Animation?, to target: VisualState) -> Animation {
-        guard let a, !a.isFinished(at: time) else {
-            return Animation(from: target, to: target, start: time, duration: 0, curve: .linear)
-        }
-        return a.redirected(to: target, at: time, duration: a.end - time, curve: a.curve)
+    /// The same motion aimed at a new target, ending when it would have ended (a spring
+    /// runs for its own duration).
+    private func retarget(_ m: Motion?, to target: VisualState) -> Motion {
+        guard let m, !m.isFinished(at: time) else { return Motion(at: target, time: time) }
+        return m.retargeted(to: target, at: time, duration: m.end - time, curve: m.curve)
     }
 
     /// Where a leaving entry is headed, recomputed for the current layout.
