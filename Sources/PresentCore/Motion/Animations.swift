@@ -16,15 +16,13 @@ public struct AnimatedLayer: Hashable, Sendable {
 
     /// The layer at time t (t within the snapshot's span): base + Σ segment offsets.
     public func layer(at t: Double) -> Layer {
+        let v = VisualState(frame: base.frame, alpha: base.alpha, scale: base.scale, rotation: base.rotation)
+            .adding(segments, at: t)
         var l = base
-        for s in segments {
-            let o = s.value(at: t)
-            l.frame = Rect(x: l.frame.minX + o.frame.minX, y: l.frame.minY + o.frame.minY,
-                           width: l.frame.width + o.frame.width, height: l.frame.height + o.frame.height)
-            l.alpha += o.alpha
-            l.scale += o.scale
-            l.rotation += o.rotation
-        }
+        l.frame = v.frame
+        l.alpha = v.alpha
+        l.scale = v.scale
+        l.rotation = v.rotation
         return l
     }
 }

@@ -55,11 +55,7 @@ public struct Motion: Hashable, Sendable {
 
     public func isFinished(at t: Double) -> Bool { t >= end }
 
-    public func value(at t: Double) -> VisualState {
-        var c = base.components
-        for s in segments { add(s.value(at: t).components, to: &c) }
-        return VisualState(components: c)
-    }
+    public func value(at t: Double) -> VisualState { base.adding(segments, at: t) }
 
     public func velocity(at t: Double) -> VisualVelocity {
         var c = VisualVelocity.zero.components
@@ -174,6 +170,15 @@ extension TimingCurve {
 }
 
 extension VisualState {
+    /// This state as a base with the offsets of `segments` at t added, in order, component
+    /// by component: base + Σ (from + p·(to − from)). Motions, animated layers and the
+    /// protocol's reference interpolator all sum with this one function.
+    public func adding(_ segments: [Animation], at t: Double) -> VisualState {
+        var c = components
+        for s in segments { add(s.value(at: t).components, to: &c) }
+        return VisualState(components: c)
+    }
+
     /// All components zero: an offset that moves nothing.
     static let zeroOffset = VisualState(components: Array(repeating: 0, count: 8))
 
