@@ -44,18 +44,18 @@ func velocityAfter(_ stack: ModalStack, at t: Double) -> [Double] {
 /// What `operation` at t does to the picture: the largest jump of any property's value
 /// (dimming frames, which follow the container at once, left out) and of its velocity;
 /// and the fastest any property moved just before it, to show the case is not trivial.
-struct Retarget {
+struct RetargetJumps {
     var valueJump: Double
     var velocityJump: Double
     var speedBefore: Double
 }
 
-func retarget(_ stack: inout ModalStack, at t: Double, _ operation: (inout ModalStack) throws -> Void) rethrows -> Retarget {
+func retarget(_ stack: inout ModalStack, at t: Double, _ operation: (inout ModalStack) throws -> Void) rethrows -> RetargetJumps {
     let vBefore = velocityBefore(stack, at: t)
     let (before, after) = try aroundOperation(&stack, at: t, operation)
     let vAfter = velocityAfter(stack, at: t)
-    guard vBefore.count == vAfter.count else { return Retarget(valueJump: .infinity, velocityJump: .infinity, speedBefore: 0) }
-    return Retarget(valueJump: largestJump(before, after, ignoringDimmingFrames: true),
+    guard vBefore.count == vAfter.count else { return RetargetJumps(valueJump: .infinity, velocityJump: .infinity, speedBefore: 0) }
+    return RetargetJumps(valueJump: largestJump(before, after, ignoringDimmingFrames: true),
                     velocityJump: zip(vBefore, vAfter).map { abs($0 - $1) }.max() ?? 0,
                     speedBefore: vBefore.map(abs).max() ?? 0)
 }

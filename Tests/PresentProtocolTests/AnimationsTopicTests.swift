@@ -191,6 +191,66 @@ private let session: [Step] = [
         #expect(frames == 49 && animationBytes * 10 < frameBytes)
     }
 
+    /// What the daemon needs to know when to publish: retargets name the entries that
+    /// changed course (not those that just started presenting), and the signature changes
+    /// with the motion in force, not with time alone.
+    @Test func retargetsAndTheSignature() throws {
+        var stack = ModalStack()
+        _ = try stack.present(Presentation(id: "a", style: .bottomHalf, transition: transition(.coverVertical, .system)),
+                              owner: 7, at: 0)
+        #expect(stack.drainRetargets().isEmpty)
+        let signature = stack.animationsSignature
+        stack.advance(to: 0.05)
+        #expect(stack.animationsSignature == signature)
+        stack.setContainer(landscape, at: 0.1)
+        #expect(stack.animationsSignature != signature)
+        let retargets = stack.drainRetargets()
+        #expect(retargets.map { "\($0.id) \($0.owner) \($0.time)" } == ["a 7 0.1"])
+        #expect(stack.drainRetargets().isEmpty)
+
+        // The retargeted payload carries the entry's layers as the animations topic does.
+        let snapshot = stack.animations(at: 0.1)
+        let payload = AnimationEncoding.retargeted(retargets[0], in: snapshot)
+        #expect(payload["event"] == "retargeted" && payload["id"] == "a" && payload["owner"] == 7)
+        #expect(payload["layers"] == AnimationEncoding.animations(snapshot)["layers"])
+        let renderer = try AnimationInterpolator(try JSONValue.parse(payload.serializedString))
+        let until = try #require(renderer.until)
+        for k in 0...60 {
+            let t = 0.1 + Double(k) / 120
+            guard t < until else { break }
+            let frame = try #require(CoreEncoding.frame(stack.scene(at: t), seq: 0)["layers"])
+            #expect(largestDifference(frame, .array(renderer.layers(at: t))) <= tolerance)
+        }
+
+        // A dismissal reverses it: a retarget too; so is a spring-back.
+        _ = try stack.dismiss(id: "a", at: 0.2)
+        #expect(stack.drainRetargets().map(\.id) == ["a"])
+    }
+
+    /// docs/PROTOCOL.md's worked example ("animations topic"), to the byte and the sum.
+    @Test func theDocumentedExample() throws {
+        var stack = ModalStack()
+        _ = try stack.present(Presentation(id: "a", style: .alert), owner: 1, at: 0)
+        stack.setContainer(landscape, at: 0.1)
+        let json = AnimationEncoding.animations(stack.animations(at: 0.1))
+        #expect(json.serializedString == #"{"time":0.1,"until":0.4,"end":0.4,"layers":["#
+            + #"{"id":"a","role":"dimming","level":"normal","frame":{"x":0.0,"y":0.0,"width":844.0,"height":390.0},"#
+            + ##""alpha":0.7,"scale":1.0,"rotation":0.0,"cornerRadius":0.0,"color":"#000000","##
+            + #""segments":[{"start":0.0,"duration":0.4,"timing":"easeInEaseOut","from":{"alpha":-0.7}}]},"#
+            + #"{"id":"a","role":"content","level":"normal","frame":{"x":287.0,"y":105.0,"width":270.0,"height":180.0},"#
+            + #""alpha":1.0,"scale":1.0,"rotation":0.0,"cornerRadius":4.0,"contentRevision":1,"#
+            + #""segments":[{"start":0.0,"duration":0.4,"timing":"easeInEaseOut","from":{"frame":{"y":512.0}}},"#
+            + #"{"start":0.1,"duration":0.30000000000000004,"timing":"easeInEaseOut","from":{"frame":{"x":-227.0,"y":227.0}}}]}]}"#)
+        let p1 = TimingCurve.easeInEaseOut.progress(at: 0.25, duration: 0.4)
+        let p2 = TimingCurve.easeInEaseOut.progress(at: 0.25 - 0.1, duration: 0.30000000000000004)
+        #expect(p1 == 0.7072291976232149 && p2 == 0.4999999999999998)
+        #expect(512 + p1 * (0 - 512) == 149.89865081691397 && -227 + p2 * (0 - -227) == -113.50000000000006)
+        let layers = try AnimationInterpolator(try JSONValue.parse(json.serializedString)).layers(at: 0.25)
+        #expect(layers[1]["frame"] == ["x": 173.49999999999994, "y": 368.398650816914, "width": 270.0, "height": 180.0])
+        #expect(layers[0]["alpha"] == 0.4950604383362504)
+        #expect(JSONValue.array(layers) == CoreEncoding.frame(stack.scene(at: 0.25), seq: 0)["layers"])
+    }
+
     @Test func theEncodingOfASegment() throws {
         var stack = ModalStack()
         _ = try stack.present(Presentation(id: "a", style: .alert), owner: 1, at: 0)

@@ -47,7 +47,37 @@ public struct AnimationSnapshot: Hashable, Sendable {
     public func isAnimating(at t: Double) -> Bool { t < end }
 }
 
+/// An entry whose motion changed course: the payload of a `retargeted` lifecycle event
+/// is its layers in `animations(at: time)`.
+public struct RetargetNotice: Hashable, Sendable {
+    public var id: String
+    public var owner: OwnerID
+    /// When it changed course.
+    public var time: Double
+}
+
 extension ModalStack {
+    /// Hands over the entries whose motion changed course since the last call, once each,
+    /// oldest first, leaving out those no longer on screen. A change of course is any new
+    /// motion but the one `willPresent` starts: a re-layout (`setContainer`, `keyboard`,
+    /// contexts, overlays making room), an `update` that moves it, the start of a dismissal
+    /// (a reversal included), a spring-back, a finger catching an entry in flight.
+    public mutating func drainRetargets() -> [RetargetNotice] {
+        defer { retargets.removeAll(keepingCapacity: true) }
+        var seen = Set<String>()
+        return retargets.filter { r in entries.contains { $0.id == r.id } && seen.insert(r.id).inserted }
+    }
+
+    /// Stores `e` as entry i, noting a retarget when its motion changed.
+    mutating func store(_ e: Entry, at i: Int) {
+        if e.animation != entries[i].animation || e.swipe != entries[i].swipe { noteRetarget(e) }
+        entries[i] = e
+    }
+
+    mutating func noteRetarget(_ e: Entry) {
+        retargets.append(RetargetNotice(id: e.id, owner: e.owner, time: time))
+    }
+
     /// The motion in force at t (t ≥ the stack's time; earlier is the stack's time): the
     /// stack caught up with t, every drawn layer at its base with its segments.
     public func animations(at t: Double) -> AnimationSnapshot {

@@ -165,8 +165,8 @@ public struct Entry: Hashable, Sendable {
     }
 
     /// How much of its presentation an entry has used at t, 0…1 (1 once presented).
-    /// A retarget restarts the animation but keeps its end time, so this counts back
-    /// from the end over the whole presentation's duration.
+    /// A retarget changes the motion but keeps its end time, so this counts back from
+    /// the end over the whole presentation's duration.
     func presentationShareUsed(at t: Double) -> Double {
         guard state == .presenting, let a = animation else { return 1 }
         let transition = presentation.transition

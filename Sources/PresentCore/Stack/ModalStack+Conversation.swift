@@ -99,7 +99,7 @@ extension ModalStack {
                            curve: change.timing ?? configuration.containerChangeTiming)
             moved = e.animation?.announced
         }
-        entries[i] = e
+        store(e, at: i)
         emit(e, .updated, at: time, animation: moved, content: true)
         events.append(.stackChanged)
         settle()

@@ -132,6 +132,7 @@ extension ModalStack {
         let next = (running ?? Motion(at: e.visual(at: time, in: container), time: time))
             .retargeted(to: target, at: time, duration: duration, curve: curve)
         e.animation = next
+        noteRetarget(e)
         e.swipe = nil
         e.state = .dismissing
         e.dismissReason = reason

@@ -1,7 +1,8 @@
 // Re-layout: the container changed (rotation, resize, traits) or the keyboard moved.
 // Every on-screen entry adapts to the new traits and retargets its motion to the new
-// frames; an animation in flight keeps its end time, so nothing jumps. A swipe in
-// progress ends there: the entry glides from where it is to its new layout.
+// frames; an animation in flight keeps its end time, and the change is added on top of
+// what runs (Motion), so neither a position nor a velocity jumps. A swipe in progress
+// ends there: the entry glides from where it is to its new layout.
 
 extension ModalStack {
     /// Replaces the container (the keyboard stays as it is) and re-lays out every entry.
@@ -56,7 +57,7 @@ extension ModalStack {
     /// towards its new target.
     private mutating func relayout(from current: [VisualState], duration: Double, curve: TimingCurve) {
         for i in entries.indices {
-            entries[i] = retargeted(entries[i], from: current[i], duration: duration, curve: curve)
+            store(retargeted(entries[i], from: current[i], duration: duration, curve: curve), at: i)
         }
     }
 

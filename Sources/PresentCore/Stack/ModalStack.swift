@@ -40,6 +40,8 @@ public struct ModalStack: Sendable {
     /// The presentation contexts: named rectangles entries can be confined to.
     public internal(set) var contexts: [String: Rect] = [:]
     var events: [StackEvent] = []
+    /// Entries whose motion changed course since the last `drainRetargets`.
+    var retargets: [RetargetNotice] = []
     var nextSequence = 1
 
     public init(container: Container = .phonePortrait, configuration: StackConfiguration = .standard, time: Double = 0) {

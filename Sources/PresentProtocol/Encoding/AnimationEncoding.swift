@@ -18,6 +18,17 @@ public enum AnimationEncoding {
         return .object(o)
     }
 
+    /// A `retargeted` lifecycle notification's params (the caller adds `seq`): the entry's
+    /// layers in `snapshot` (taken at the notice's time), as in `animations`.
+    public static func retargeted(_ n: RetargetNotice, in snapshot: AnimationSnapshot) -> JSONValue {
+        var o: JSONObject = ["id": .string(n.id), "event": "retargeted", "time": .number(n.time),
+                             "owner": .int(Int64(truncatingIfNeeded: n.owner))]
+        if let until = snapshot.validUntil { o["until"] = .number(until) }
+        o["end"] = .number(snapshot.end)
+        o["layers"] = .array(snapshot.layers.filter { $0.base.entryID == n.id }.map(layer))
+        return .object(o)
+    }
+
     /// A layer as `CoreEncoding.layer` writes it, at its base, with its `segments`.
     public static func layer(_ l: AnimatedLayer) -> JSONValue {
         guard case .object(var o) = CoreEncoding.layer(l.base) else { return CoreEncoding.layer(l.base) }
