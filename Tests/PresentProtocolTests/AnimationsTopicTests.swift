@@ -222,7 +222,7 @@ private let session: [Step] = [
             #expect(largestDifference(frame, .array(renderer.layers(at: t))) <= tolerance)
         }
 
-        // A dismissal reverses it: a retarget too; so is a spring-back.
+        // A dismissal reverses it: a retarget too.
         _ = try stack.dismiss(id: "a", at: 0.2)
         #expect(stack.drainRetargets().map(\.id) == ["a"])
     }

@@ -57,15 +57,14 @@ public struct RetargetNotice: Hashable, Sendable {
 }
 
 extension ModalStack {
-    /// Hands over the entries whose motion changed course since the last call, once each,
-    /// oldest first, leaving out those no longer on screen. A change of course is any new
+    /// Hands over the entries whose motion changed course since the last call, once each
+    /// (at the first time it did), oldest first, leaving out those no longer on screen. A change of course is any new
     /// motion but the one `willPresent` starts: a re-layout (`setContainer`, `keyboard`,
     /// contexts, overlays making room), an `update` that moves it, the start of a dismissal
     /// (a reversal included), a spring-back, a finger catching an entry in flight.
     public mutating func drainRetargets() -> [RetargetNotice] {
         defer { retargets.removeAll(keepingCapacity: true) }
-        var seen = Set<String>()
-        return retargets.filter { r in entries.contains { $0.id == r.id } && seen.insert(r.id).inserted }
+        return retargets.filter { r in entries.contains { $0.id == r.id } }
     }
 
     /// Stores `e` as entry i, noting a retarget when its motion changed.
@@ -74,7 +73,11 @@ extension ModalStack {
         entries[i] = e
     }
 
+    /// Notes that `e` changed course, once per entry until the next drain. Bounded for a
+    /// caller that never drains: past 64 pending, those no longer on screen are dropped.
     mutating func noteRetarget(_ e: Entry) {
+        guard !retargets.contains(where: { $0.id == e.id }) else { return }
+        if retargets.count >= 64 { retargets.removeAll { r in !entries.contains { $0.id == r.id } } }
         retargets.append(RetargetNotice(id: e.id, owner: e.owner, time: time))
     }
 
