@@ -1,8 +1,8 @@
-// A property animator for one entry: moves a VisualState from one value to another
-// along a timing curve, starting at a given time. Interrupting one (reverse, retarget)
-// starts a new animation from the current value and, for springs, the current velocity.
+// A property animator: moves a VisualState from one value to another along a timing
+// curve, starting at a given time. An entry's motion (Motion) is a sum of these, read as
+// offsets from its target; a retarget adds one rather than replacing what runs.
 
-/// One running animation of an entry's visual state.
+/// One animation of a visual state (or of an offset from one: see Motion).
 public struct Animation: Hashable, Sendable {
     public var from: VisualState
     public var to: VisualState
@@ -39,14 +39,5 @@ public struct Animation: Hashable, Sendable {
         guard duration > 0, t >= start, t < end else { return .zero }
         let v = curve.velocity(at: t - start, duration: duration)
         return VisualVelocity(components: zip(to.components, from.components).map { ($0 - $1) * v })
-    }
-
-    /// A new animation from this one's value at `t` towards `target`, keeping a spring's
-    /// velocity (projected onto the new path). Position is continuous by construction.
-    public func redirected(to target: VisualState, at t: Double, duration: Double, curve: TimingCurve) -> Animation {
-        let current = value(at: t)
-        let v0 = velocity(at: t).projected(from: current, to: target)
-        return Animation(from: current, to: target, start: t, duration: duration,
-                         curve: curve.isSpring ? curve.withInitialVelocity(v0) : curve)
     }
 }

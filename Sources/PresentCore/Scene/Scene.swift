@@ -56,7 +56,8 @@ extension ModalStack {
         var layers: [Layer] = []
         layers.reserveCapacity(entries.count * 2)
         for index in entries.indices.dropFirst(firstVisibleIndex(at: t)) {
-            layers.append(contentsOf: self.layers(of: entries[index], at: t, tintDimmed: isTintDimmed(below: index)))
+            let e = entries[index]
+            layers.append(contentsOf: self.layers(of: e, showing: e.visual(at: t, in: container), tintDimmed: isTintDimmed(below: index)))
         }
         return Scene(time: t, container: container, layers: layers, statusBar: statusBar,
                      isAnimating: entries.contains { $0.isAnimating(at: t) })
@@ -69,12 +70,12 @@ extension ModalStack {
         entries.lastIndex { $0.state == .presented && !$0.isAnimating(at: t) && $0.effectiveStyle.hidesPresenter } ?? 0
     }
 
-    private func isTintDimmed(below index: Int) -> Bool {
+    func isTintDimmed(below index: Int) -> Bool {
         entries[(index + 1)...].contains { $0.state != .dismissing && $0.presentation.dimsPresenterTint }
     }
 
-    private func layers(of e: Entry, at t: Double, tintDimmed: Bool) -> [Layer] {
-        let v = e.visual(at: t, in: container)
+    /// The layers of `e` drawn at visual state `v`: its dimming layer (modal levels), then its content.
+    func layers(of e: Entry, showing v: VisualState, tintDimmed: Bool) -> [Layer] {
         let p = e.presentation
         var content = Layer(entryID: e.id, role: .content, frame: v.frame, alpha: v.alpha, scale: v.scale,
                             rotation: v.rotation, cornerRadius: p.cornerRadius, color: nil, blur: nil,

@@ -67,8 +67,8 @@ public struct Entry: Hashable, Sendable {
     public internal(set) var isAdapted = false
     /// Set once the entry starts leaving.
     public internal(set) var dismissReason: DismissReason?
-    /// The running animation; nil = at rest in its laid-out state.
-    public internal(set) var animation: Animation?
+    /// The motion in force; nil = at rest in its laid-out state (or under a finger).
+    public internal(set) var animation: Motion?
     var swipe: SwipeInteraction?
     /// How a leaving entry goes: the transition it leaves with, or the edge a swipe
     /// threw it through. Kept so a re-layout can re-aim it.
@@ -167,8 +167,8 @@ public struct Entry: Hashable, Sendable {
     }
 
     /// How much of its presentation an entry has used at t, 0…1 (1 once presented).
-    /// A retarget restarts the animation but keeps its end time, so this counts back
-    /// from the end over the whole presentation's duration.
+    /// A retarget changes the motion but keeps its end time, so this counts back from
+    /// the end over the whole presentation's duration.
     func presentationShareUsed(at t: Double) -> Double {
         guard state == .presenting, let a = animation else { return 1 }
         let transition = presentation.transition

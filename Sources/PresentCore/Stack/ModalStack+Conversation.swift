@@ -97,9 +97,9 @@ extension ModalStack {
         if e.restState(in: container) != restBefore {
             e = retargeted(e, from: now, duration: change.duration ?? configuration.containerChangeDuration,
                            curve: change.timing ?? configuration.containerChangeTiming)
-            moved = e.animation
+            moved = e.animation?.announced
         }
-        entries[i] = e
+        store(e, at: i)
         emit(e, .updated, at: time, animation: moved, content: true)
         events.append(.stackChanged)
         settle()

@@ -67,7 +67,7 @@ extension ModalStack {
             removed.append(queue[q].id)
             withdraw(at: q, reason: reason)
         }
-        var exit: Animation?
+        var exit: Motion?
         for e in entries.reversed() where leaves(e) {
             removed.append(e.id)
             if e.id == entries.last(where: { $0.level == e.level })?.id {
@@ -108,7 +108,7 @@ extension ModalStack {
     /// that changes several entries reports one change, timed with the top's transition.
     @discardableResult
     mutating func beginDismissing(id: String, reason: DismissReason, transition override: Transition?,
-                                  animated: Bool) -> Animation? {
+                                  animated: Bool) -> Motion? {
         guard let i = entries.firstIndex(where: { $0.id == id }), entries[i].state != .dismissing else { return nil }
         guard animated else { removeImmediately(id: id, reason: reason); return nil }
         var e = entries[i]
@@ -126,15 +126,17 @@ extension ModalStack {
     /// The caller stores `e` back and then resolves the status bar.
     mutating func startLeaving(_ e: inout Entry, towards target: VisualState, duration: Double,
                                curve: TimingCurve, reason: DismissReason) {
-        let current = e.visual(at: time, in: container)
-        let running = e.animation ?? Animation(from: current, to: current, start: time, duration: 0, curve: .linear)
-        var next = running.redirected(to: target, at: time, duration: duration, curve: curve)
-        next.from = current  // a swipe's displacement is not part of `running`
+        // A dragged entry starts from under the finger, at rest; anything else keeps moving
+        // as it was, the way out added on top.
+        let running = e.swipe == nil ? e.animation : nil
+        let next = (running ?? Motion(at: e.visual(at: time, in: container), time: time))
+            .retargeted(to: target, at: time, duration: duration, curve: curve)
         e.animation = next
+        noteRetarget(e)
         e.swipe = nil
         e.state = .dismissing
         e.dismissReason = reason
-        emit(e, .willDismiss, at: time, reason: reason, animation: next)
+        emit(e, .willDismiss, at: time, reason: reason, animation: next.announced)
         events.append(.stackChanged)
     }
 }

@@ -164,8 +164,9 @@ extension ModalStack {
         let away = min(1, abs(s.travel) / s.distance)
         let duration = entries[i].presentation.effectiveDismissTransition.duration * away
         entries[i].swipe = nil
-        entries[i].animation = Animation(from: s.visual, to: entries[i].restState(in: container),
-                                         start: time, duration: duration, curve: .easeInEaseOut)
+        entries[i].animation = Motion(Animation(from: s.visual, to: entries[i].restState(in: container),
+                                                start: time, duration: duration, curve: .easeInEaseOut))
+        noteRetarget(entries[i])
         syncCountdowns()
     }
 
@@ -177,6 +178,7 @@ extension ModalStack {
         let base = e.visual(at: time, in: container)
         let edge = e.presentation.effectiveDismissTransition.swipeEdge(slideEdge: e.effectiveStyle.slideEdge)
         let distance = max(1, Self.distanceOut(of: base.frame, through: edge, container: container.size))
+        if e.isAnimating(at: time) { noteRetarget(e) }   // the finger stops a motion in flight
         entries[i].animation = nil
         entries[i].swipe = SwipeInteraction(edge: edge, base: base, distance: distance)
     }

@@ -1,7 +1,8 @@
 // Re-layout: the container changed (rotation, resize, traits) or the keyboard moved.
 // Every on-screen entry adapts to the new traits and retargets its motion to the new
-// frames; an animation in flight keeps its end time, so nothing jumps. A swipe in
-// progress ends there: the entry glides from where it is to its new layout.
+// frames; an animation in flight keeps its end time, and the change is added on top of
+// what runs (Motion), so neither a position nor a velocity jumps. A swipe in progress
+// ends there: the entry glides from where it is to its new layout.
 
 extension ModalStack {
     /// Replaces the container (the keyboard stays as it is) and re-lays out every entry.
@@ -56,7 +57,7 @@ extension ModalStack {
     /// towards its new target.
     private mutating func relayout(from current: [VisualState], duration: Double, curve: TimingCurve) {
         for i in entries.indices {
-            entries[i] = retargeted(entries[i], from: current[i], duration: duration, curve: curve)
+            store(retargeted(entries[i], from: current[i], duration: duration, curve: curve), at: i)
         }
     }
 
@@ -76,8 +77,7 @@ extension ModalStack {
             // moving its base under the finger would make the entry jump.
             e.swipe = nil
             e.animation = duration > 0 && now != rest
-                ? (e.animation ?? Animation(from: now, to: now, start: time, duration: 0, curve: .linear))
-                    .redirected(to: rest, at: time, duration: duration, curve: curve)
+                ? (e.animation ?? Motion(at: now, time: time)).retargeted(to: rest, at: time, duration: duration, curve: curve)
                 : nil
         case .queued:
             break
@@ -85,12 +85,11 @@ extension ModalStack {
         return e
     }
 
-    /// The same motion aimed at a new target, ending when it would have ended.
-    private func retarget(_ a: Animation?, to target: VisualState) -> Animation {
-        guard let a, !a.isFinished(at: time) else {
-            return Animation(from: target, to: target, start: time, duration: 0, curve: .linear)
-        }
-        return a.redirected(to: target, at: time, duration: a.end - time, curve: a.curve)
+    /// The same motion aimed at a new target, ending when it would have ended (a spring
+    /// runs for its own duration).
+    private func retarget(_ m: Motion?, to target: VisualState) -> Motion {
+        guard let m, !m.isFinished(at: time) else { return Motion(at: target, time: time) }
+        return m.retargeted(to: target, at: time, duration: m.end - time, curve: m.curve)
     }
 
     /// Where a leaving entry is headed, recomputed for the current layout.

@@ -21,8 +21,8 @@ extension ModalStack {
             let now = e.visual(at: time, in: container)
             var moved = e
             moved.overlayOffset = offset
-            entries[i] = retargeted(moved, from: now, duration: configuration.containerChangeDuration,
-                                    curve: configuration.containerChangeTiming)
+            store(retargeted(moved, from: now, duration: configuration.containerChangeDuration,
+                             curve: configuration.containerChangeTiming), at: i)
         }
     }
 
@@ -39,8 +39,8 @@ extension ModalStack {
             let now = entries[i].visual(at: time, in: container)
             var e = entries[i]
             e.area = frame
-            entries[i] = retargeted(e, from: now, duration: duration ?? configuration.containerChangeDuration,
-                                    curve: configuration.containerChangeTiming)
+            store(retargeted(e, from: now, duration: duration ?? configuration.containerChangeDuration,
+                             curve: configuration.containerChangeTiming), at: i)
             moved = true
         }
         if moved { layOutOverlays() }

@@ -40,6 +40,8 @@ public struct ModalStack: Sendable {
     /// The presentation contexts: named rectangles entries can be confined to.
     public internal(set) var contexts: [String: Rect] = [:]
     var events: [StackEvent] = []
+    /// Entries whose motion changed course since the last `drainRetargets`.
+    var retargets: [RetargetNotice] = []
     var nextSequence = 1
 
     public init(container: Container = .phonePortrait, configuration: StackConfiguration = .standard, time: Double = 0) {
@@ -160,10 +162,10 @@ public struct ModalStack: Sendable {
         let rest = e.restState(in: container)
         let transition = e.presentation.transition
         let from = offscreen(e, from: rest, transition: transition, phase: .presenting)
-        e.animation = Animation(from: from, to: rest, start: time, duration: transition.duration, curve: transition.timing)
+        e.animation = Motion(Animation(from: from, to: rest, start: time, duration: transition.duration, curve: transition.timing))
         // Drawing order: after everything of its level and below.
         entries.insert(e, at: (entries.lastIndex { $0.level <= e.level } ?? -1) + 1)
-        emit(e, .willPresent, at: time, animation: e.animation, content: true)
+        emit(e, .willPresent, at: time, animation: e.animation?.announced, content: true)
         if e.isAdapted {
             // Presented straight into compact traits: say so, as a rotation would have.
             emit(e, .adapted, at: time, adaptation: .init(active: true, style: e.effectiveStyle, content: e.effectiveContent),
