@@ -139,7 +139,7 @@ import Testing
     @Test func aDismissalByActionNamesItsAction() throws {
         var stack = presented(Presentation(id: "a", content: Self.dialog, style: .alert))
         _ = stack.drainEvents()
-        try stack.dismiss(id: "a", reason: .action, action: "delete", at: 1)
+        _ = try stack.dismiss(id: "a", reason: .action, action: "delete", at: 1)
         stack.advance(to: 2)
         let events = stack.drainEvents()
         #expect(events.notices(.willDismiss).first?.action == "delete")

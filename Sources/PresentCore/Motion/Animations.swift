@@ -45,6 +45,14 @@ public struct AnimationSnapshot: Hashable, Sendable {
     public func layers(at t: Double) -> [Layer] { layers.map { $0.layer(at: t) } }
 
     public func isAnimating(at t: Double) -> Bool { t < end }
+
+    /// Whether a renderer that has `other` computes the same frames from it as from this
+    /// one: the same layers and segments, the same boundary, and the same end of motion
+    /// — or both at rest, whatever time each was taken at.
+    public func describesTheSameMotion(as other: AnimationSnapshot) -> Bool {
+        guard layers == other.layers, validUntil == other.validUntil else { return false }
+        return end == other.end || (end <= time && other.end <= other.time)
+    }
 }
 
 /// An entry whose motion changed course: the payload of a `retargeted` lifecycle event

@@ -14,6 +14,9 @@ public enum Topic: String, Sendable, CaseIterable {
     case stack
     /// `statusBar` notifications.
     case statusBar
+    /// `animations` notifications: the motion in force, at every change of it (a renderer
+    /// that computes its frames itself needs nothing else).
+    case animations
 }
 
 /// A present request: the core's presentation plus what only the daemon cares about.

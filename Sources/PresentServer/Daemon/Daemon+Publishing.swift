@@ -29,12 +29,35 @@ extension Daemon {
                 screen.stackChanged = true
             }
         }
+        publishMotion(of: screen)
         if screen.stackChanged {
             screen.stackChanged = false
             broadcast(.stack, method: "stack", params: stackListing(of: screen), on: screen)
         }
         if screen.visualsDirty || screen.stack.isAnimating(at: screen.stack.time) { startFrames(of: screen) }
         scheduleNextDeadline(on: screen)
+    }
+
+    /// `retargeted` lifecycle events for the entries whose motion changed course, and an
+    /// `animations` notification when the motion in force differs from the one announced
+    /// last. Segments carry absolute times, so a renderer that sums them is exact however
+    /// late the notification comes; it comes at the request that changed the motion, or
+    /// at the frame tick where a transition ended.
+    private func publishMotion(of screen: Screen) {
+        let retargets = screen.stack.drainRetargets()
+        for notice in retargets {
+            broadcast(.lifecycle, method: "lifecycle", on: screen) {
+                AnimationEncoding.retargeted(notice, in: screen.stack.animations(at: notice.time))
+            }
+        }
+        guard clients.values.contains(where: { $0.topics.contains(.animations) }) else {
+            screen.announcedMotion = nil   // a newcomer gets the motion in its snapshot
+            return
+        }
+        let motion = screen.stack.animations(at: screen.stack.time)
+        if let last = screen.announcedMotion, motion.describesTheSameMotion(as: last) { return }
+        screen.announcedMotion = motion
+        broadcast(.animations, method: "animations", params: AnimationEncoding.animations(motion), on: screen)
     }
 
     /// What `stack` returns and its notification says: the screen's entries and contexts.
@@ -46,12 +69,17 @@ extension Daemon {
     /// One lossless notification to every subscriber of `topic` (that watches `screen`,
     /// when the notification is about one), numbered by `seq`.
     func broadcast(_ topic: Topic, method: String, params: JSONValue, on screen: Screen? = nil) {
+        broadcast(topic, method: method, on: screen) { params }
+    }
+
+    /// The same, with params made only when someone listens.
+    func broadcast(_ topic: Topic, method: String, on screen: Screen? = nil, params: () -> JSONValue) {
         eventSeq += 1
         let seq = eventSeq
         fanOut(to: topic, of: screen?.name, send: { $0.send(shared: $1) }) {
             var numbered: JSONObject = ["seq": .int(Int64(truncatingIfNeeded: seq))]
             if let screen { numbered["output"] = .string(screen.name) }
-            for (key, value) in params.objectValue ?? [:] { numbered[key] = value }
+            for (key, value) in params().objectValue ?? [:] { numbered[key] = value }
             return RPCEncoding.notification(method: method, params: .object(numbered)).serializedLine()
         }
     }

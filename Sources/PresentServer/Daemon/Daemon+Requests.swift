@@ -312,22 +312,34 @@ extension Daemon {
     /// main's at the top (as for a daemon with one screen), and under `outputs` each
     /// screen the client watches.
     private func subscribeResult(for client: Client) -> JSONValue {
-        var snapshot = screenSnapshot(main).objectValue ?? [:]
+        var snapshot = screenSnapshot(main, motion: false).objectValue ?? [:]
         snapshot["name"] = nil   // the top is main's, as before there were several screens
         snapshot["fps"] = nil
-        snapshot["outputs"] = .array(screens.filter { client.watches($0.name) }.map(screenSnapshot))
+        let motion = client.topics.contains(.animations)
+        snapshot["outputs"] = .array(screens.filter { client.watches($0.name) }.map { screenSnapshot($0, motion: motion) })
+        if motion {
+            snapshot["animations"] = AnimationEncoding.animations(main.stack.animations(at: now))
+            // What the snapshot shows need not be announced again.
+            for screen in screens { screen.announcedMotion = screen.stack.animations(at: screen.stack.time) }
+        }
         return ["seq": .int(Int64(truncatingIfNeeded: eventSeq)), "snapshot": .object(snapshot)]
     }
 
-    private func screenSnapshot(_ screen: Screen) -> JSONValue {
+    /// One screen's state; `motion`: with its `animations` (for their subscribers).
+    private func screenSnapshot(_ screen: Screen, motion: Bool) -> JSONValue {
         let scene = screen.stack.scene(at: now)
-        return ["name": .string(screen.name), "fps": .int(Int64(screen.fps(daemonFPS: configuration.fps))),
+        var snapshot: JSONValue = ["name": .string(screen.name), "fps": .int(Int64(screen.fps(daemonFPS: configuration.fps))),
                 "time": .double(scene.time), "container": CoreEncoding.container(screen.stack.container),
                 "entries": CoreEncoding.entries(of: screen.stack, output: screen.name),
                 "contexts": CoreEncoding.contexts(of: screen.stack),
                 "statusBar": CoreEncoding.statusBar(screen.stack.statusBar),
                 "layers": .array(scene.layers.map(CoreEncoding.layer)),
                 "animating": .bool(scene.isAnimating)]
+        if motion, case .object(var o) = snapshot {
+            o["animations"] = AnimationEncoding.animations(screen.stack.animations(at: now))
+            snapshot = .object(o)
+        }
+        return snapshot
     }
 
     // MARK: Writing

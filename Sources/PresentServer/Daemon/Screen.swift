@@ -28,6 +28,9 @@ final class Screen {
     var owesRestingFrame = false
     /// The stack changed since its last `stack` notification.
     var stackChanged = false
+    /// The motion its last `animations` notification announced (time aside): the next
+    /// one is sent when the motion in force differs.
+    var announcedMotion: AnimationSnapshot?
 
     /// Wakes the loop at the next auto-dismiss deadline (Daemon+Conversation).
     var deadlineTimer: Timer?
