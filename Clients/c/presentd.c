@@ -1144,3 +1144,287 @@ size_t presentd_frame_layers(json_object *params, presentd_layer *out, size_t ma
     }
     return n;
 }
+
+/* -- Animations: the render-server model ------------------------------------------------
+ * The arithmetic of Sources/PresentCore/Motion (CubicBezier.swift, Spring.swift,
+ * TimingCurve.swift, Animation.swift, Motion.swift's VisualState.adding), transcribed
+ * operation for operation so that the same doubles come out: the same formulas, in the same
+ * order, on the same libm (exp, sin, cos). The Makefile builds with -ffp-contract=off, as
+ * Swift compiles: no multiply-add fused behind our back. */
+
+/* One coordinate of a Bézier as ((a·t + b)·t + c)·t (end points 0 and 1). */
+typedef struct bezier_poly { double a, b, c; } bezier_poly;
+
+static bezier_poly bezier_poly_of(double p1, double p2) {
+    bezier_poly p;
+    p.c = 3 * p1;
+    p.b = 3 * (p2 - p1) - p.c;
+    p.a = 1 - p.c - p.b;
+    return p;
+}
+
+static double poly_value(bezier_poly p, double t) { return ((p.a * t + p.b) * t + p.c) * t; }
+static double poly_derivative(bezier_poly p, double t) { return (3 * p.a * t + 2 * p.b) * t + p.c; }
+
+/* Swift's min and max (y < x ? y : x and y >= x ? y : x), not fmin/fmax. */
+static double swift_min(double x, double y) { return y < x ? y : x; }
+static double swift_max(double x, double y) { return y >= x ? y : x; }
+
+#define BEZIER_TOLERANCE 1e-14
+#define BEZIER_SAMPLES 11
+#define BEZIER_NEWTON_STEPS 8
+
+/* CubicBezier.parameter(for:): the t whose x(t) is x (x in [0, 1]). */
+static double bezier_parameter(double x1, double x2, double x) {
+    if (x <= 0) return 0;
+    if (x >= 1) return 1;
+    bezier_poly curve = bezier_poly_of(x1, x2);
+    double step = 1.0 / (double)(BEZIER_SAMPLES - 1), lo = 1 - step, hi = 1;
+    for (int i = 1; i < BEZIER_SAMPLES; i++) {
+        if (x <= poly_value(curve, (double)i * step)) {
+            lo = (double)(i - 1) * step;
+            hi = (double)i * step;
+            break;
+        }
+    }
+    double xlo = poly_value(curve, lo), xhi = poly_value(curve, hi);
+    double t = xhi > xlo ? swift_min(swift_max(lo + (hi - lo) * (x - xlo) / (xhi - xlo), lo), hi) : lo;
+    for (int i = 0; i < BEZIER_NEWTON_STEPS; i++) {
+        double error = poly_value(curve, t) - x;
+        if (error == 0) return t;
+        if (error < 0) lo = t; else hi = t;
+        double slope = poly_derivative(curve, t);
+        if (!(slope > 0)) break;
+        double next = t - error / slope;
+        if (!(next >= lo && next <= hi)) break;
+        if (fabs(next - t) < BEZIER_TOLERANCE) return next;
+        t = next;
+    }
+    while (hi - lo > BEZIER_TOLERANCE) {
+        double mid = (lo + hi) / 2;
+        if (poly_value(curve, mid) < x) lo = mid; else hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+double presentd_bezier_value(double x1, double y1, double x2, double y2, double x) {
+    x = swift_min(swift_max(x, 0), 1);
+    return poly_value(bezier_poly_of(y1, y2), bezier_parameter(x1, x2, x));
+}
+
+double presentd_spring_position(double mass, double stiffness, double damping, double initial_velocity,
+                                double duration, double t) {
+    if (t >= duration) return 1;
+    if (t <= 0) return 0;
+    /* Spring.displacement: x(t) − 1 as e^(−βt)·(p·cos ωt + q·sin ωt), or e^(−βt)·(p + q·t)
+     * at (or within rounding of) critical damping, which an overdamped spring moves as. */
+    double omega0 = sqrt(stiffness / mass), beta = damping / (2 * mass), omega, p = -1, q;
+    if (beta >= omega0 * (1 - 1e-12)) {
+        omega = 0;
+        q = initial_velocity - omega0;
+        beta = omega0;
+    } else {
+        omega = sqrt((omega0 - beta) * (omega0 + beta));
+        q = (initial_velocity - beta) / omega;
+    }
+    double decay = exp(-beta * t), u;
+    if (decay == 0) u = 0;
+    else u = omega > 0 ? decay * (p * cos(omega * t) + q * sin(omega * t)) : decay * (p + q * t);
+    return 1 + u;
+}
+
+double presentd_timing_progress(const presentd_timing *timing, double elapsed, double duration) {
+    if (timing->kind == PRESENTD_TIMING_SPRING)
+        return presentd_spring_position(timing->mass, timing->stiffness, timing->damping, timing->initial_velocity,
+                                        timing->duration, elapsed);
+    if (elapsed >= duration) return 1;
+    if (elapsed <= 0) return 0;
+    double x = elapsed / duration;
+    if (timing->kind == PRESENTD_TIMING_LINEAR) return x;
+    return presentd_bezier_value(timing->x1, timing->y1, timing->x2, timing->y2, x);
+}
+
+static int bezier_timing(presentd_timing *out, double x1, double y1, double x2, double y2) {
+    *out = (presentd_timing){ .kind = PRESENTD_TIMING_BEZIER, .x1 = x1, .y1 = y1, .x2 = x2, .y2 = y2 };
+    return 0;
+}
+
+int presentd_timing_parse(json_object *timing, presentd_timing *out) {
+    memset(out, 0, sizeof *out);
+    if (json_object_is_type(timing, json_type_string)) {
+        const char *name = json_object_get_string(timing);
+        if (strcmp(name, "linear") == 0) { out->kind = PRESENTD_TIMING_LINEAR; out->x2 = out->y2 = 1; return 0; }
+        if (strcmp(name, "easeIn") == 0) return bezier_timing(out, 0.42, 0, 1, 1);
+        if (strcmp(name, "easeOut") == 0) return bezier_timing(out, 0, 0, 0.58, 1);
+        if (strcmp(name, "easeInEaseOut") == 0) return bezier_timing(out, 0.42, 0, 0.58, 1);
+        if (strcmp(name, "default") == 0) return bezier_timing(out, 0.25, 0.1, 0.25, 1);
+        if (strcmp(name, "system") == 0) {
+            *out = (presentd_timing){ .kind = PRESENTD_TIMING_SPRING, .mass = 3, .stiffness = 1000, .damping = 500,
+                                      .duration = 0.5 };
+            return 0;
+        }
+        return -1;
+    }
+    json_object *v;
+    if (json_object_object_get_ex(timing, "bezier", &v) && json_object_is_type(v, json_type_array) &&
+        json_object_array_length(v) == 4) {
+        double b[4];
+        for (size_t i = 0; i < 4; i++) {
+            json_object *n = json_object_array_get_idx(v, i);
+            if (!json_object_is_type(n, json_type_double) && !json_object_is_type(n, json_type_int)) return -1;
+            b[i] = json_object_get_double(n);
+        }
+        return bezier_timing(out, b[0], b[1], b[2], b[3]);
+    }
+    json_object *spring = object_member(timing, "spring");
+    if (!spring) return -1;
+    const char *keys[] = { "mass", "stiffness", "damping", "initialVelocity", "duration" };
+    double s[5];
+    for (size_t i = 0; i < 5; i++) {
+        if (!json_object_object_get_ex(spring, keys[i], &v) ||
+            (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int)))
+            return -1;
+        s[i] = json_object_get_double(v);
+    }
+    /* Spring(…, duration:) keeps max(0, duration). */
+    *out = (presentd_timing){ .kind = PRESENTD_TIMING_SPRING, .mass = s[0], .stiffness = s[1], .damping = s[2],
+                              .initial_velocity = s[3], .duration = s[4] > 0 ? s[4] : 0 };
+    return 0;
+}
+
+/* Offsets named as frames name them: frame.{x,y,width,height}, alpha, scale, rotation (0 when absent). */
+static int read_offsets(json_object *o, double out[PRESENTD_PROPERTY_COUNT]) {
+    for (int k = 0; k < PRESENTD_PROPERTY_COUNT; k++) out[k] = 0;
+    if (!o) return 0;
+    if (!json_object_is_type(o, json_type_object)) return -1;
+    static const char *frame_keys[] = { "x", "y", "width", "height" };
+    static const char *keys[] = { "alpha", "scale", "rotation" };
+    json_object *frame = NULL, *v;
+    if (json_object_object_get_ex(o, "frame", &frame) && !json_object_is_type(frame, json_type_object)) return -1;
+    for (int k = 0; k < PRESENTD_PROPERTY_COUNT; k++) {
+        json_object *in = k < 4 ? frame : o;
+        const char *key = k < 4 ? frame_keys[k] : keys[k - 4];
+        if (!in || !json_object_object_get_ex(in, key, &v)) continue;
+        if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int)) return -1;
+        out[k] = json_object_get_double(v);
+    }
+    return 0;
+}
+
+void presentd_animations_clear(presentd_animations *a) {
+    if (!a) return;
+    free(a->layers);
+    free(a->segments);
+    json_object_put(a->params);
+    memset(a, 0, sizeof *a);
+}
+
+static int animations_fail(presentd_animations *a, presentd_error *err, const char *what) {
+    presentd_animations_clear(a);
+    return fail(err, PRESENTD_ERR_PROTOCOL, "animations payload: %s", what);
+}
+
+int presentd_animations_parse(json_object *params, presentd_animations *out, presentd_error *err) {
+    memset(out, 0, sizeof *out);
+    json_object *layers, *v;
+    if (!params || !json_object_object_get_ex(params, "layers", &layers) || !json_object_is_type(layers, json_type_array) ||
+        !json_object_object_get_ex(params, "time", &v) || !json_object_object_get_ex(params, "end", &v))
+        return fail(err, PRESENTD_ERR_PROTOCOL, "animations payload: needs time, end and layers");
+    out->params = json_object_get(params);
+    out->seq = int_member(params, "seq");
+    out->output = presentd_output_of(params);
+    out->time = presentd_number(params, "time");
+    out->end = presentd_number(params, "end");
+    out->has_until = json_object_object_get_ex(params, "until", &v) && !json_object_is_type(v, json_type_null);
+    out->until = out->has_until ? presentd_number(params, "until") : 0;
+    size_t n = json_object_array_length(layers), total = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_object *segments;
+        if (!json_object_object_get_ex(json_object_array_get_idx(layers, i), "segments", &segments) ||
+            !json_object_is_type(segments, json_type_array))
+            return animations_fail(out, err, "a layer needs segments");
+        total += json_object_array_length(segments);
+    }
+    presentd_layer *base = n ? calloc(n, sizeof *base) : NULL;
+    out->layers = n ? calloc(n, sizeof *out->layers) : NULL;
+    out->segments = total ? calloc(total, sizeof *out->segments) : NULL;
+    if ((n && (!base || !out->layers)) || (total && !out->segments)) {
+        free(base);
+        return animations_fail(out, err, "out of memory");
+    }
+    presentd_frame_layers(params, base, n);
+    out->n_layers = n;
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_object *segments;
+        json_object_object_get_ex(json_object_array_get_idx(layers, i), "segments", &segments);
+        presentd_animated_layer *l = &out->layers[i];
+        l->layer = base[i];
+        l->segments = out->segments + used;
+        l->n_segments = json_object_array_length(segments);
+        for (size_t j = 0; j < l->n_segments; j++) {
+            json_object *s = json_object_array_get_idx(segments, j), *start, *duration, *timing, *from = NULL, *to = NULL;
+            presentd_segment *seg = &l->segments[j];
+            if (!json_object_object_get_ex(s, "start", &start) || !json_object_object_get_ex(s, "duration", &duration) ||
+                !json_object_object_get_ex(s, "timing", &timing) || presentd_timing_parse(timing, &seg->timing) != 0) {
+                free(base);
+                return animations_fail(out, err, "a segment needs start, duration and a timing curve");
+            }
+            json_object_object_get_ex(s, "from", &from);
+            json_object_object_get_ex(s, "to", &to);
+            if (read_offsets(from, seg->from) || read_offsets(to, seg->to)) {
+                free(base);
+                return animations_fail(out, err, "an offset is not a number");
+            }
+            seg->start = json_object_get_double(start);
+            /* Animation.init: a spring runs for its own duration; never less than 0. */
+            double d = seg->timing.kind == PRESENTD_TIMING_SPRING ? seg->timing.duration : json_object_get_double(duration);
+            seg->duration = d > 0 ? d : 0;
+        }
+        used += l->n_segments;
+    }
+    free(base);
+    return 0;
+}
+
+double presentd_segment_progress(const presentd_segment *s, double t) {
+    if (!(s->duration > 0)) return t >= s->start ? 1 : 0;
+    if (t >= s->start + s->duration) return 1;
+    return presentd_timing_progress(&s->timing, swift_max(0, t - s->start), s->duration);
+}
+
+static double *property_of(presentd_layer *l, int k) {
+    double *p[PRESENTD_PROPERTY_COUNT] = { &l->x, &l->y, &l->width, &l->height, &l->alpha, &l->scale, &l->rotation };
+    return p[k];
+}
+
+void presentd_animated_layer_at(const presentd_animated_layer *l, double t, presentd_layer *out) {
+    *out = l->layer;
+    for (size_t j = 0; j < l->n_segments; j++) {
+        const presentd_segment *s = &l->segments[j];
+        /* Animation.value: `to` from the end on, else from + p·(to − from). */
+        int done = t >= s->start + s->duration;
+        double p = done ? 1 : presentd_segment_progress(s, t);
+        for (int k = 0; k < PRESENTD_PROPERTY_COUNT; k++)
+            *property_of(out, k) += done ? s->to[k] : s->from[k] + p * (s->to[k] - s->from[k]);
+    }
+}
+
+size_t presentd_animations_layers_at(const presentd_animations *a, double t, presentd_layer *out, size_t max) {
+    if (!a) return 0;
+    for (size_t i = 0; i < a->n_layers && i < max; i++) presentd_animated_layer_at(&a->layers[i], t, &out[i]);
+    return a->n_layers;
+}
+
+int presentd_animations_animating(const presentd_animations *a, double t) {
+    return a && t < a->end;
+}
+
+int presentd_animations_moving(const presentd_animations *a, double t) {
+    for (size_t i = 0; a && i < a->n_layers; i++)
+        for (size_t j = 0; j < a->layers[i].n_segments; j++) {
+            const presentd_segment *s = &a->layers[i].segments[j];
+            if (t < s->start + s->duration) return 1;
+        }
+    return 0;
+}

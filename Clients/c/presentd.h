@@ -502,6 +502,132 @@ size_t presentd_frame_layers(json_object *params, presentd_layer *out, size_t ma
 /* A number member of obj (0 when absent or not a number). */
 double presentd_number(json_object *obj, const char *key);
 
+/* -- Animations: drawing every frame yourself ------------------------------------------
+ * Subscribed to "animations" (docs/PROTOCOL.md, "animations topic"), a renderer needs no
+ * frames: each "animations" event (and the "animations" member of a subscribe snapshot, or of
+ * each element of its "outputs"; and a "retargeted" lifecycle event, for one entry) gives the
+ * motion in force on one screen, from its time until the next one, as each layer's base
+ * values plus segments of analytic motion. At time t every animated property is
+ *
+ *     base + Σ over the layer's segments, in order, of (from + p·(to − from)),
+ *     p = the progress of the segment's timing curve at t − start
+ *
+ * (0 before start, 1 from start + duration on). Read the payload with
+ * presentd_animations_parse(), then ask presentd_animations_layers_at() for the layers at
+ * any t: the same layers, to the last bit where the libm is the same, as the frame the daemon
+ * draws at t — the arithmetic is the core's (Sources/PresentCore/Motion), in the same order of
+ * operations. Times are the daemon's clock: CLOCK_MONOTONIC seconds on the real clock (the
+ * same clock a client on the same machine reads), the time `advance` and hello report on the
+ * manual clock. */
+
+/* The animated properties of a layer, as offsets are indexed in presentd_segment. */
+enum presentd_property {
+    PRESENTD_PROPERTY_X = 0,      /* frame.x */
+    PRESENTD_PROPERTY_Y,          /* frame.y */
+    PRESENTD_PROPERTY_WIDTH,      /* frame.width */
+    PRESENTD_PROPERTY_HEIGHT,     /* frame.height */
+    PRESENTD_PROPERTY_ALPHA,      /* alpha (a dimming layer's: the entry's dimming) */
+    PRESENTD_PROPERTY_SCALE,      /* scale */
+    PRESENTD_PROPERTY_ROTATION,   /* rotation */
+    PRESENTD_PROPERTY_COUNT       /* how many (7) */
+};
+
+/* The kinds of timing curve (docs/PROTOCOL.md, "Timing curves"). */
+enum presentd_timing_kind {
+    PRESENTD_TIMING_LINEAR = 0,   /* "linear": progress = elapsed / duration, exactly */
+    PRESENTD_TIMING_BEZIER,       /* a cubic Bézier: the named curves (easeIn, easeOut, easeInEaseOut,
+                                     default) as their control points, and {"bezier":[x1,y1,x2,y2]} */
+    PRESENTD_TIMING_SPRING,       /* a damped spring, {"spring":{…}} or "system" (mass 3, stiffness
+                                     1000, damping 500, 0.5 s) */
+};
+
+/* A timing curve, as presentd_timing_parse() reads the protocol's encoding. */
+typedef struct presentd_timing {
+    int kind;                     /* enum presentd_timing_kind */
+    double x1, y1, x2, y2;        /* BEZIER: the control points (LINEAR: 0, 0, 1, 1) */
+    double mass, stiffness, damping, initial_velocity;  /* SPRING: m·x″ + c·x′ + k·(x − 1) = 0, x′(0) = v */
+    double duration;              /* SPRING: its own duration, seconds (progress is exactly 1 from then on) */
+} presentd_timing;
+
+/* Reads a timing curve as the daemon writes it: a name, {"bezier":[…]}, or {"spring":{mass,
+ * stiffness, damping, initialVelocity, duration}} (the form every spring is written back in).
+ * Returns 0, or -1 (out zeroed) for anything else. */
+int presentd_timing_parse(json_object *timing, presentd_timing *out);
+
+/* The progress of a timing curve `elapsed` seconds into an animation of `duration` seconds
+ * (TimingCurve.progress): 0 up to 0, 1 from the end on (a spring's own duration, whatever
+ * `duration` says); a Bézier curve is stretched over `duration`. */
+double presentd_timing_progress(const presentd_timing *timing, double elapsed, double duration);
+
+/* A cubic Bézier timing function's progress y at time fraction x (clamped to [0, 1]), its
+ * parameter solved as the daemon does (11-point bracket, up to 8 Newton steps, then
+ * bisection, to 1e-14 in the parameter). */
+double presentd_bezier_value(double x1, double y1, double x2, double y2, double x);
+
+/* A spring's progress at t seconds: 0 up to 0, exactly 1 from duration on, else the closed
+ * form (an overdamped spring moves as a critically damped one, as Core Animation does). */
+double presentd_spring_position(double mass, double stiffness, double damping, double initial_velocity,
+                                double duration, double t);
+
+/* One segment of a layer's motion: offsets from the layer's base, by enum presentd_property
+ * (absent ones are 0; `to` is all 0 in every segment presentd makes). */
+typedef struct presentd_segment {
+    double start;                 /* a time of the daemon's clock */
+    double duration;              /* seconds: a spring's own duration, never < 0 */
+    presentd_timing timing;
+    double from[PRESENTD_PROPERTY_COUNT];
+    double to[PRESENTD_PROPERTY_COUNT];
+} presentd_segment;
+
+/* The progress of segment s at time t: 0 before its start, exactly 1 from start + duration on. */
+double presentd_segment_progress(const presentd_segment *s, double t);
+
+/* One layer of an animations payload: as presentd_frame_layers() reads a frame's layer, its
+ * animated properties at their base value, and its segments, in order. */
+typedef struct presentd_animated_layer {
+    presentd_layer layer;         /* strings point into the payload (presentd_animations.params) */
+    size_t n_segments;
+    presentd_segment *segments;   /* n_segments of them, inside the presentd_animations' storage */
+} presentd_animated_layer;
+
+/* A parsed "animations" payload (presentd_animations_parse; presentd_animations_clear). */
+typedef struct presentd_animations {
+    int64_t seq;                  /* its sequence number (0 in a snapshot, which has none) */
+    const char *output;           /* the screen it is about ("main" when it names none) */
+    double time;                  /* when this motion took force */
+    int has_until;                /* 1: it expires at `until` by itself, and the next payload comes then */
+    double until;
+    double end;                   /* frames computed from it are animating while t < end */
+    size_t n_layers;
+    presentd_animated_layer *layers;  /* bottom to top, exactly the layers a frame would carry (malloc'd) */
+    presentd_segment *segments;   /* every layer's segments (malloc'd; the layers point into it) */
+    json_object *params;          /* a reference of its own to the payload (the strings point into it) */
+} presentd_animations;
+
+/* Reads the params of an "animations" event, a snapshot's "animations" member or a
+ * "retargeted" lifecycle event's params into out (which then holds a reference to params:
+ * the caller keeps its own, and may clear the event). On 0, release with
+ * presentd_animations_clear(); else PRESENTD_ERR_PROTOCOL (out blank) naming what is wrong. */
+int presentd_animations_parse(json_object *params, presentd_animations *out, presentd_error *err);
+
+/* Frees what out holds and blanks it (a blank one may be cleared again). */
+void presentd_animations_clear(presentd_animations *a);
+
+/* The layers at time t — base + Σ segments, in order — as a frame at t would carry them:
+ * fills at most max, returns how many there are (a->n_layers). The strings point into the
+ * payload: valid until a is cleared. Meant for t from a->time until the next payload. */
+size_t presentd_animations_layers_at(const presentd_animations *a, double t, presentd_layer *out, size_t max);
+
+/* One layer of them at time t (into out). */
+void presentd_animated_layer_at(const presentd_animated_layer *l, double t, presentd_layer *out);
+
+/* 1 while t < a->end: a frame at t would say "animating": true. */
+int presentd_animations_animating(const presentd_animations *a, double t);
+
+/* 1 while some segment still runs at t (t < start + duration): after that, every layer
+ * is at its base and drawing again changes nothing. */
+int presentd_animations_moving(const presentd_animations *a, double t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,20 @@ import PresentJSON
 import PresentProtocol
 import PresentServer
 
+/// The settings table's flags (Settings.swift), as `--help` lists them: the text from
+/// column 27, wrapped at 88.
+let settingFlagsHelp = ServerConfiguration.settings.compactMap { setting -> String? in
+    guard let flag = setting.flag else { return nil }
+    let indent = String(repeating: " ", count: 26)
+    var lines = ["  \(flag) \(setting.metavariable)"]
+    if lines[0].count >= 26 { lines.append(indent) } else { lines[0] += String(repeating: " ", count: 26 - lines[0].count) }
+    for word in "\(setting.help); \(setting.shortBounds)".split(separator: " ") {
+        if lines[lines.count - 1].count + word.count >= 88 { lines.append(indent) }
+        lines[lines.count - 1] += (lines[lines.count - 1].last == " " ? "" : " ") + word
+    }
+    return lines.joined(separator: "\n")
+}.joined(separator: "\n")
+
 let usage = """
 Usage: presentd [options]
        presentd --check-config FILE
@@ -25,7 +39,7 @@ Options (each overrides the configuration file):
                           socket.path, else $XDG_RUNTIME_DIR/presentd/presentd.sock,
                           else /run/presentd/presentd.sock)
   --group NAME            let this group connect (socket mode 0660; default 0600)
-  --fps N                 frames per second while anything moves, 1-240 (default 60)
+\(settingFlagsHelp)
   --clock MODE            monotonic (default) or manual (time moves only by `advance`)
   --container WxH         the screen size in points (default 390x844)
   --output NAME=WxH[@FPS] a screen besides main, e.g. cluster=1280x480@30 (repeatable;
@@ -34,17 +48,10 @@ Options (each overrides the configuration file):
                           it), user (same uid or an administrator; default), anyone
   --admin-group NAME      members of this group are administrators (with root)
   --no-root-admin         root is not an administrator
-  --max-connections N     simultaneous connections (default 1024)
-  --max-connections-per-uid N
-                          simultaneous connections from one uid (default 256)
-  --exit-idle-time S      when socket-activated: exit after S seconds with no clients
-                          and an empty stack (default 0: never)
   --log-level LEVEL       error, warning, notice (default), info, debug
   --state-file PATH       where the stack is kept across restarts (default:
                           $RUNTIME_DIRECTORY/presentd-state.json, else beside the
                           socket); "none" keeps nothing
-  --resume-grace S        how long restored presentations wait for their owners to
-                          reconnect and resume them (default 10)
   --check-invariants      check the stack's invariants after every change and log
                           any broken one as an error (tests, soak runs)
   --check-config FILE     check a configuration file, list every error; exit 0 or 1
@@ -85,24 +92,12 @@ func parseInvocation(_ arguments: [String]) throws -> Invocation {
         case "--group":
             let group = try scanner.value(for: name, inline: inline)
             overrides.append { $0.socketGroup = group }
-        case "--fps":
-            let fps = try scanner.int(for: name, inline: inline, in: ServerConfiguration.fpsRange)
-            overrides.append { $0.fps = fps }
         case "--clock":
             let clock = try scanner.choice(for: name, inline: inline, of: ClockMode.self)
             overrides.append { $0.clock = clock }
         case "--dismiss-policy":
             let policy = try scanner.choice(for: name, inline: inline, of: DismissPolicy.self)
             overrides.append { $0.dismissPolicy = policy }
-        case "--max-connections":
-            let n = try scanner.int(for: name, inline: inline, in: ServerConfiguration.maxConnectionsRange)
-            overrides.append { $0.maxConnections = n }
-        case "--exit-idle-time":
-            let seconds = try scanner.double(for: name, inline: inline, in: ServerConfiguration.exitIdleTimeRange)
-            overrides.append { $0.exitIdleTime = seconds }
-        case "--max-connections-per-uid":
-            let n = try scanner.int(for: name, inline: inline, in: 1...65536)
-            overrides.append { $0.maxConnectionsPerUID = n }
         case "--admin-group":
             let group = try scanner.value(for: name, inline: inline)
             overrides.append { $0.adminGroup = group }
@@ -111,9 +106,6 @@ func parseInvocation(_ arguments: [String]) throws -> Invocation {
         case "--state-file":
             let path = try scanner.value(for: name, inline: inline)
             overrides.append { $0.stateFile = path == "none" ? .none : .path(path) }
-        case "--resume-grace":
-            let seconds = try scanner.double(for: name, inline: inline, in: 0...86400)
-            overrides.append { $0.resumeGrace = seconds }
         case "--log-level":
             let text = try scanner.value(for: name, inline: inline)
             guard let level = LogLevel(name: text) else {
@@ -130,7 +122,14 @@ func parseInvocation(_ arguments: [String]) throws -> Invocation {
                 configuration.outputs.append(output)
             }
         default:
-            throw UsageError("unknown option \"\(word)\" (see presentd --help)")
+            guard let setting = ServerConfiguration.setting(flag: name) else {
+                throw UsageError("unknown option \"\(word)\" (see presentd --help)")
+            }
+            let text = try scanner.value(for: name, inline: inline)
+            guard let apply = setting.parse(text) else {
+                throw UsageError("\(name) takes \(setting.bounds)\(setting.unit.map { " (\($0))" } ?? ""), not \"\(text)\"")
+            }
+            overrides.append(apply)
         }
     }
     if let checkPath {

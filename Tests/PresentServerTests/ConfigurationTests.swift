@@ -101,6 +101,45 @@ struct ConfigurationTests {
         #expect(b.fileJSON.differences(from: a.fileJSON).isEmpty)
     }
 
+    /// Every row of the settings table, at each end of its bounds and past them: the file
+    /// reads it under its key, `--print-config` writes it back there, and a value out of
+    /// bounds is refused naming the field. One table, so no spelling or bound can differ.
+    @Test func everySettingOfTheTableReadsAndPrintsUnderItsOwnKey() throws {
+        for setting in ServerConfiguration.settings {
+            let (low, high, outside): (JSONValue, JSONValue, JSONValue) = switch setting.value {
+            case .int(_, let r): (.int(Int64(r.lowerBound)), .int(Int64(r.upperBound)), .int(Int64(r.upperBound) + 1))
+            case .double(_, let r): (.double(r.lowerBound), .double(r.upperBound), .double(r.upperBound + 1))
+            }
+            func file(_ value: JSONValue) -> String {
+                // One limit is bounded by another too: that one is at its largest.
+                let member: JSONValue = setting.name == "maxEntriesPerClient"
+                    ? [setting.name: value, "maxEntries": 65536] : [setting.name: value]
+                return (setting.section.map { [$0: member] as JSONValue } ?? member).serializedString
+            }
+            for value in [low, high] {
+                let (c, issues, _) = try read(file(value))
+                // (A small maxDuration contradicts the default durations: crossCheck's business.)
+                #expect(!issues.contains { $0.field == setting.key }, "\(setting.key) = \(value.serializedString): \(issues)")
+                let printed = setting.section.map { c.fileJSON[$0]?[setting.name] } ?? c.fileJSON[setting.name]
+                #expect(printed?.double == value.double, "\(setting.key) printed as \(printed?.serializedString ?? "nothing")")
+                if setting.inHello { #expect(c.helloLimits[setting.name]?.double == value.double, "\(setting.key) in hello") }
+            }
+            let (_, issues, _) = try read(file(outside))
+            #expect(issues.map(\.field) == [setting.key], "\(setting.key) out of bounds: \(issues)")
+            if let flag = setting.flag {
+                #expect(setting.parse(high.serializedString) != nil, "\(flag) \(high.serializedString)")
+                #expect(setting.parse(outside.serializedString) == nil, "\(flag) \(outside.serializedString)")
+            }
+        }
+    }
+
+    @Test func theFormerSpellingOfMaxConnectionsPerUidIsStillRead() throws {
+        let (c, issues, _) = try read(#"{"limits": {"maxConnectionsPerUID": 7}}"#)
+        #expect(issues.isEmpty && c.maxConnectionsPerUID == 7)
+        #expect(c.fileJSON["limits"]?["maxConnectionsPerUid"] == 7, "printed in the spelling hello uses")
+        #expect(c.helloLimits["maxConnectionsPerUid"] == 7)
+    }
+
     @Test func lineAndColumnCountFromOne() {
         let text = Array("{\n  \"a\": x}".utf8)
         #expect(ConfigurationSource.lineAndColumn(of: 0, in: text) == "line 1, column 1")

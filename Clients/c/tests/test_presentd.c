@@ -55,6 +55,7 @@ typedef struct daemon_proc {
     char dir[64];
     char socket[128];
     char clock[16];
+    char fps[8];  /* --fps (start_daemon_at; start_daemon: 10) */
 } daemon_proc;
 
 static double monotonic_now(void) {
@@ -111,7 +112,7 @@ static int stop_daemon(daemon_proc *d) {
 /* Starts the daemon of d (again: on the same socket, in the same directory, where it
  * finds the state it saved) and waits until it accepts a connection. */
 static int launch_daemon(daemon_proc *d) {
-    const char *binary = getenv("PRESENTD"), *clock = d->clock;
+    const char *binary = getenv("PRESENTD"), *clock = d->clock, *fps = d->fps[0] ? d->fps : "10";
     char config[160];
     file_path(d, "presentd.json", config, sizeof config);
     d->status = -1;
@@ -120,7 +121,7 @@ static int launch_daemon(daemon_proc *d) {
         char log[160];
         file_path(d, "log", log, sizeof log);
         if (!freopen(log, "a", stderr)) _exit(127);
-        execl(binary, binary, "--socket", d->socket, "--clock", clock, "--fps", "10", "--config", config, (char *)NULL);
+        execl(binary, binary, "--socket", d->socket, "--clock", clock, "--fps", fps, "--config", config, (char *)NULL);
         _exit(127);
     }
     /* Ready means a connection is accepted, as a client would see it (the socket file
@@ -146,12 +147,13 @@ static int launch_daemon(daemon_proc *d) {
     return -1;
 }
 
-static int start_daemon(daemon_proc *d, const char *clock) {
+static int start_daemon_at(daemon_proc *d, const char *clock, const char *fps) {
     if (!getenv("PRESENTD")) { fprintf(stderr, "set PRESENTD to the presentd binary\n"); exit(2); }
     strcpy(d->dir, "/tmp/presentd-c-XXXXXX");
     if (!mkdtemp(d->dir)) return -1;
     snprintf(d->socket, sizeof d->socket, "%s/presentd.sock", d->dir);
     snprintf(d->clock, sizeof d->clock, "%s", clock);
+    snprintf(d->fps, sizeof d->fps, "%s", fps);
     /* An owner gets 30 s, not the default 1 s, to answer shouldDismiss before the daemon
      * allows on its own (the tests answer, and a loaded machine can take longer than that),
      * and restored entries 30 s, not 10, to be resumed. */
@@ -162,6 +164,10 @@ static int start_daemon(daemon_proc *d, const char *clock) {
     fputs("{\"shouldDismissTimeout\": 30, \"resumeGrace\": 30}\n", f);
     fclose(f);
     return launch_daemon(d);
+}
+
+static int start_daemon(daemon_proc *d, const char *clock) {
+    return start_daemon_at(d, clock, "10");
 }
 
 /* kill -9, then start it again on the same socket. */
@@ -999,6 +1005,228 @@ static void test_shutdown(void) {
     presentd_close(c);
 }
 
+/* -- The animations topic: a renderer that computes every frame itself -------------------- */
+
+struct interpolation {
+    presentd_animations motion;   /* the last animations payload received */
+    int have_motion;
+    int frames, payloads, retargets, identical, springs, beziers, reported;
+    double worst;
+};
+
+static const char *property_names[PRESENTD_PROPERTY_COUNT] = { "frame.x", "frame.y", "frame.width", "frame.height",
+                                                                "alpha", "scale", "rotation" };
+
+static double layer_property(const presentd_layer *l, int k) {
+    const double v[PRESENTD_PROPERTY_COUNT] = { l->x, l->y, l->width, l->height, l->alpha, l->scale, l->rotation };
+    return v[k];
+}
+
+static int same_string(const char *a, const char *b) {
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* A frame against the interpolation of the last payload before it, in every layer property. */
+static void compare_frame(struct interpolation *s, json_object *frame) {
+    double t = presentd_number(frame, "time");
+    presentd_layer drawn[16], computed[16];
+    size_t n = presentd_frame_layers(frame, drawn, 16);
+    if (!CHECK(s->have_motion) || !CHECK(n <= 16)) return;
+    size_t m = presentd_animations_layers_at(&s->motion, t, computed, 16);
+    s->frames++;
+    if (!CHECK(m == n)) {
+        printf("  frame %lld at %.17g: %zu layers, the interpolation %zu\n", (long long)presentd_number(frame, "seq"),
+               t, n, m);
+        return;
+    }
+    json_object *animating = NULL;
+    CHECK(json_object_object_get_ex(frame, "animating", &animating) &&
+          json_object_get_boolean(animating) == presentd_animations_animating(&s->motion, t));
+    int identical = 1;
+    for (size_t i = 0; i < n; i++) {
+        const presentd_layer *a = &drawn[i], *b = &computed[i];
+        CHECK(same_string(a->id, b->id) && a->dimming == b->dimming && same_string(a->level, b->level));
+        CHECK(a->corner_radius == b->corner_radius && a->content_revision == b->content_revision &&
+              same_string(a->color, b->color) && a->has_clip == b->has_clip);
+        for (int k = 0; k < PRESENTD_PROPERTY_COUNT; k++) {
+            double x = layer_property(a, k), y = layer_property(b, k), gap = fabs(x - y);
+            if (x != y) identical = 0;
+            if (gap > s->worst) s->worst = gap;
+            if (!(gap <= 1e-9) && s->reported++ < 10) {
+                failed_checks++;
+                printf("FAIL %s: frame %lld at %.17g, %s %s %s: the daemon drew %.17g, the interpolation of payload "
+                       "%lld gives %.17g (off by %g)\n", current, (long long)presentd_number(frame, "seq"), t,
+                       a->id, a->dimming ? "dimming" : "content", property_names[k], x,
+                       (long long)s->motion.seq, y, gap);
+            }
+        }
+    }
+    s->identical += identical;
+}
+
+/* Everything the renderer connection received up to now, in order. */
+static void follow(presentd_client *renderer, struct interpolation *s) {
+    presentd_error err;
+    CHECK_OK(presentd_call_json(renderer, "sync", "{\"nonce\":1}", NULL, WAIT_MS, &err), &err);
+    presentd_event ev;
+    while (presentd_poll_event(renderer, &ev)) {
+        if (strcmp(ev.method, "animations") == 0) {
+            presentd_animations next;
+            if (CHECK_OK(presentd_animations_parse(ev.params, &next, &err), &err)) {
+                presentd_animations_clear(&s->motion);
+                s->motion = next;
+                s->have_motion = 1;
+                s->payloads++;
+                for (size_t i = 0; i < next.n_layers; i++)
+                    for (size_t j = 0; j < next.layers[i].n_segments; j++) {
+                        int kind = next.layers[i].segments[j].timing.kind;
+                        s->springs += kind == PRESENTD_TIMING_SPRING;
+                        s->beziers += kind == PRESENTD_TIMING_BEZIER;
+                    }
+            }
+        } else if (strcmp(ev.method, "frame") == 0) {
+            compare_frame(s, ev.params);
+        } else if (strcmp(ev.method, "lifecycle") == 0) {
+            json_object *event = NULL;
+            if (json_object_object_get_ex(ev.params, "event", &event) &&
+                strcmp(json_object_get_string(event), "retargeted") == 0) {
+                presentd_animations one;  /* the same layers, for one entry */
+                if (CHECK_OK(presentd_animations_parse(ev.params, &one, &err), &err)) {
+                    CHECK(one.n_layers > 0);
+                    presentd_animations_clear(&one);
+                }
+                s->retargets++;
+            }
+        }
+        presentd_event_clear(&ev);
+    }
+}
+
+static void call_ok(presentd_client *c, const char *method, const char *params) {
+    presentd_error err;
+    if (!CHECK_OK(presentd_call_json(c, method, params, NULL, WAIT_MS, &err), &err))
+        printf("  (%s %s)\n", method, params ? params : "");
+}
+
+/* The curves themselves, at points whose values the daemon's documentation gives. */
+static void test_timing_curves(void) {
+    presentd_timing ease;
+    json_object *name = json_object_new_string("easeInEaseOut");
+    CHECK(presentd_timing_parse(name, &ease) == 0);
+    json_object_put(name);
+    CHECK(ease.kind == PRESENTD_TIMING_BEZIER && ease.x1 == 0.42 && ease.y2 == 1);
+    /* docs/PROTOCOL.md, "animations topic": easeInEaseOut at 0.25 / 0.4. */
+    CHECK(presentd_timing_progress(&ease, 0.25, 0.4) == 0.7072291976232149);
+    CHECK(presentd_timing_progress(&ease, 0, 0.4) == 0 && presentd_timing_progress(&ease, 0.4, 0.4) == 1);
+    json_object *system = json_object_new_string("system"), *bad = json_tokener_parse("{\"bezier\":[0,1]}");
+    presentd_timing spring;
+    CHECK(presentd_timing_parse(system, &spring) == 0 && spring.kind == PRESENTD_TIMING_SPRING && spring.duration == 0.5);
+    CHECK(presentd_timing_progress(&spring, 0.5, 99) == 1 && presentd_timing_progress(&spring, 0.25, 99) > 0.9);
+    CHECK(presentd_timing_parse(bad, &spring) == -1);
+    json_object_put(system);
+    json_object_put(bad);
+    /* The worked example of the animations topic, evaluated at 0.25. */
+    json_object *payload = json_tokener_parse(
+        "{\"time\":0.1,\"until\":0.4,\"end\":0.4,\"layers\":["
+        "{\"id\":\"a\",\"role\":\"dimming\",\"level\":\"normal\",\"frame\":{\"x\":0.0,\"y\":0.0,\"width\":844.0,\"height\":390.0},"
+        "\"alpha\":0.7,\"scale\":1.0,\"rotation\":0.0,\"cornerRadius\":0.0,\"color\":\"#000000\","
+        "\"segments\":[{\"start\":0.0,\"duration\":0.4,\"timing\":\"easeInEaseOut\",\"from\":{\"alpha\":-0.7}}]},"
+        "{\"id\":\"a\",\"role\":\"content\",\"level\":\"normal\",\"frame\":{\"x\":287.0,\"y\":105.0,\"width\":270.0,\"height\":180.0},"
+        "\"alpha\":1.0,\"scale\":1.0,\"rotation\":0.0,\"cornerRadius\":4.0,\"contentRevision\":1,"
+        "\"segments\":[{\"start\":0.0,\"duration\":0.4,\"timing\":\"easeInEaseOut\",\"from\":{\"frame\":{\"y\":512.0}}},"
+        "{\"start\":0.1,\"duration\":0.30000000000000004,\"timing\":\"easeInEaseOut\",\"from\":{\"frame\":{\"x\":-227.0,\"y\":227.0}}}]}]}");
+    presentd_animations a;
+    presentd_error err;
+    if (CHECK_OK(presentd_animations_parse(payload, &a, &err), &err)) {
+        json_object_put(payload);  /* a keeps its own reference */
+        presentd_layer l[2];
+        CHECK(presentd_animations_layers_at(&a, 0.25, l, 2) == 2);
+        CHECK(l[1].x == 173.49999999999994 && l[1].y == 368.398650816914 && l[0].alpha == 0.4950604383362504);
+        CHECK(strcmp(l[1].id, "a") == 0 && l[0].dimming && l[1].corner_radius == 4 && l[1].content_revision == 1);
+        CHECK(a.has_until && a.until == 0.4 && presentd_animations_animating(&a, 0.39) && !presentd_animations_animating(&a, 0.4));
+        CHECK(presentd_animations_layers_at(&a, 0.4, l, 2) == 2 && l[1].x == 287 && l[1].y == 105 && l[0].alpha == 0.7);
+        CHECK(!presentd_animations_moving(&a, 0.4) && presentd_animations_moving(&a, 0.3));
+        presentd_animations_clear(&a);
+        presentd_animations_clear(&a);  /* blank: harmless */
+    }
+    json_object *incomplete = json_tokener_parse("{\"layers\":[]}");  /* no time, no end */
+    CHECK(presentd_animations_parse(incomplete, &a, &err) == PRESENTD_ERR_PROTOCOL && a.params == NULL);
+    json_object_put(incomplete);
+}
+
+/* One connection subscribed to frames and animations: every frame equals the interpolation
+ * of the last animations payload received before it, through a rotation mid-transition, a
+ * spring, the keyboard, a swipe that springs back and one that dismisses, an update and an
+ * interrupted dismissal (the session of AnimationsTopicIntegrationTests.swift). */
+static void test_animations_interpolate_every_frame(void) {
+    daemon_proc d;
+    if (!CHECK(start_daemon_at(&d, "manual", "120") == 0)) return;
+    presentd_client *app = connect_or_die(&d), *shell = connect_or_die(&d), *renderer = connect_or_die(&d);
+    presentd_error err;
+    struct interpolation s = { 0 };
+    json_object *r = NULL, *snapshot, *motion;
+    if (CHECK_OK(presentd_call_json(renderer, "subscribe", "{\"topics\":[\"frames\",\"animations\",\"lifecycle\"]}", &r,
+                                    WAIT_MS, &err), &err)) {
+        CHECK(json_object_object_get_ex(r, "snapshot", &snapshot) &&
+              json_object_object_get_ex(snapshot, "animations", &motion));
+        if (CHECK_OK(presentd_animations_parse(motion, &s.motion, &err), &err)) {
+            s.have_motion = 1;
+            CHECK(s.motion.n_layers == 0 && s.motion.seq == 0 && strcmp(s.motion.output, "main") == 0);
+        }
+        json_object_put(r);
+    }
+    call_ok(app, "present", "{\"id\":\"sheet\",\"style\":\"bottomHalf\",\"dismissOnSwipe\":true,\"transition\":"
+            "{\"duration\":0.5,\"timing\":{\"spring\":{\"response\":0.5,\"dampingFraction\":0.7}}}}");
+    call_ok(app, "advance", "{\"seconds\":0.15}");
+    follow(renderer, &s);
+    /* A rotation mid-spring, then the keyboard while it settles. */
+    call_ok(shell, "setContainer", "{\"width\":844,\"height\":390,\"duration\":0.3}");
+    call_ok(app, "advance", "{\"seconds\":0.1}");
+    call_ok(shell, "keyboard", "{\"height\":200,\"duration\":0.25}");
+    call_ok(app, "advance", "{\"seconds\":0.8}");
+    follow(renderer, &s);
+    /* A swipe that springs back, then an update. */
+    call_ok(shell, "swipe", "{\"phase\":\"began\",\"dx\":0,\"dy\":0}");
+    call_ok(shell, "swipe", "{\"phase\":\"changed\",\"dx\":0,\"dy\":40}");
+    call_ok(app, "advance", "{\"seconds\":0.05}");
+    call_ok(shell, "swipe", "{\"phase\":\"ended\",\"dx\":0,\"dy\":40,\"vx\":0,\"vy\":10}");
+    call_ok(app, "advance", "{\"seconds\":0.1}");
+    call_ok(app, "update", "{\"id\":\"sheet\",\"preferredContentSize\":{\"height\":300}}");
+    call_ok(app, "advance", "{\"seconds\":0.6}");
+    follow(renderer, &s);
+    /* An alert presented with a custom Bézier and dismissed mid-way (interrupted), then
+     * rotated back while it leaves. */
+    call_ok(app, "present", "{\"id\":\"ask\",\"style\":\"alert\",\"transition\":{\"type\":\"zoom\",\"duration\":0.4,"
+            "\"timing\":{\"bezier\":[0.3,0.2,0.1,1]}}}");
+    call_ok(app, "advance", "{\"seconds\":0.2}");
+    call_ok(app, "dismiss", "{\"id\":\"ask\"}");
+    call_ok(app, "advance", "{\"seconds\":0.05}");
+    call_ok(shell, "setContainer", "{\"width\":390,\"height\":844,\"duration\":0.3}");
+    call_ok(app, "advance", "{\"seconds\":0.5}");
+    follow(renderer, &s);
+    /* A swipe that dismisses the sheet. */
+    call_ok(shell, "swipe", "{\"phase\":\"began\",\"dx\":0,\"dy\":0}");
+    call_ok(shell, "swipe", "{\"phase\":\"changed\",\"dx\":0,\"dy\":120}");
+    call_ok(app, "advance", "{\"seconds\":0.05}");
+    call_ok(shell, "swipe", "{\"phase\":\"ended\",\"dx\":0,\"dy\":300,\"vx\":0,\"vy\":2000}");
+    call_ok(app, "advance", "{\"seconds\":1}");
+    follow(renderer, &s);
+    printf("animations: %d frames matched by %d animations payloads (%d retargeted events, %d spring and %d Bezier "
+           "segments): worst difference %g, %d of %d frames identical to the bit\n", s.frames, s.payloads, s.retargets,
+           s.springs, s.beziers, s.worst, s.identical, s.frames);
+    CHECK(s.frames > 200);
+    CHECK(s.payloads < s.frames / 4);
+    CHECK(s.retargets >= 5);
+    CHECK(s.springs > 0 && s.beziers > 0);
+    CHECK(s.worst <= 1e-9);
+    CHECK(s.have_motion && s.motion.n_layers == 0);  /* all gone */
+    presentd_animations_clear(&s.motion);
+    presentd_close(app);
+    presentd_close(shell);
+    presentd_close(renderer);
+    stop_daemon(&d);
+}
+
 /* The example renderer presents, draws every frame of the transition and stops when idle;
  * what the entry shows comes from its willPresent, and the frames name its revision.
  * On a manual clock of its own: on the real clock a tick that a loaded machine serves late
@@ -1074,6 +1302,8 @@ int main(int argc, char **argv) {
     if (start_daemon(&screens, "manual")) { printf("cannot start presentd\n"); return 1; }
     RUN("several screens", test_several_screens(&screens));
     stop_daemon(&screens);
+    RUN("timing curves and the animations example", test_timing_curves());
+    RUN("animations: every frame interpolated", test_animations_interpolate_every_frame());
     RUN("reconnect after kill -9", test_reconnect_after_kill_9());
     RUN("reconnect keeps the screens filter", test_reconnect_keeps_the_screens_filter());
     RUN("shutdown", test_shutdown());

@@ -9,14 +9,6 @@ extension ServerConfiguration {
     /// Every setting the file can hold, with its effective value. Reading this back as a
     /// configuration file gives the same configuration.
     public var fileJSON: JSONValue {
-        let limits: JSONValue = [
-            "maxConnections": .int(Int64(maxConnections)), "maxConnectionsPerUID": .int(Int64(maxConnectionsPerUID)),
-            "maxEntries": .int(Int64(maxEntries)),
-            "maxEntriesPerClient": .int(Int64(maxEntriesPerClient)), "maxBatch": .int(Int64(maxBatch)),
-            "maxDeferredReplies": .int(Int64(maxDeferredReplies)),
-            "maxLineBytes": .int(Int64(maxLineBytes)), "maxQueuedBytes": .int(Int64(maxQueuedBytes)),
-            "maxDuration": .double(self.limits.maxDuration), "maxNameLength": .int(Int64(self.limits.maxNameLength)),
-        ]
         let defaults: JSONValue = [
             "transition": Self.motion(stack.transitionDuration, stack.transitionTiming),
             "containerChange": Self.motion(stack.containerChangeDuration, stack.containerChangeTiming),
@@ -24,19 +16,16 @@ extension ServerConfiguration {
             "swipe": ["completionFraction": .double(stack.swipeCompletionFraction),
                       "velocityThreshold": .double(stack.swipeVelocityThreshold)],
         ]
-        return [
-            "socket": ["path": .string(socketPath), "group": socketGroup.map { .string($0) } ?? .null],
-            "fps": .int(Int64(fps)),
+        var file: JSONObject = ["socket": ["path": .string(socketPath), "group": socketGroup.map { .string($0) } ?? .null]]
+        for (key, value) in settingsJSON(in: nil) { file[key] = value }
+        let rest: JSONObject = [
             "clock": .string(clock.rawValue),
             "logLevel": .string(log.level.name),
             "dismissPolicy": .string(dismissPolicy.rawValue),
             "adminGroup": adminGroup.map { .string($0) } ?? .null,
             "rootIsAdmin": .bool(rootIsAdmin),
-            "shouldDismissTimeout": .double(shouldDismissTimeout),
-            "exitIdleTime": .double(exitIdleTime),
             "stateFile": stateFile.fileJSON,
-            "resumeGrace": .double(resumeGrace),
-            "limits": limits,
+            "limits": .object(settingsJSON(in: "limits")),
             "container": [
                 "width": .double(container.size.width), "height": .double(container.size.height),
                 "safeArea": CoreEncoding.insets(container.safeArea), "scale": .double(container.scale),
@@ -47,6 +36,8 @@ extension ServerConfiguration {
             "defaults": defaults,
             "outputs": .array(outputs.map(\.fileJSON)),
         ]
+        for (key, value) in rest { file[key] = value }
+        return .object(file)
     }
 
     private static func motion(_ duration: Double, _ timing: TimingCurve) -> JSONValue {
@@ -65,9 +56,10 @@ extension ServerConfiguration {
     }
 
     /// The settings that take effect only when the daemon starts (the socket, the clock,
-    /// the initial container, where the stack is kept and how long restored entries wait);
-    /// a reload keeps their running values.
-    static let restartOnlyPrefixes = ["socket.", "clock", "container.", "stateFile", "resumeGrace", "outputs"]
+    /// the initial container and screens, where the stack is kept, and the table's
+    /// restart-only rows); a reload keeps their running values.
+    static let restartOnlyPrefixes = ["socket.", "clock", "container.", "stateFile", "outputs"]
+        + settings.filter { $0.applies == .atRestart }.map(\.key)
 }
 
 extension JSONValue {

@@ -62,9 +62,10 @@ struct ConfigurationFileReader {
             issues = [ConfigurationIssue(field: "", reason: "expected a JSON object, got \(json.typeName)")]
             return
         }
-        check(root, allowed: ["socket", "fps", "clock", "logLevel", "dismissPolicy", "adminGroup", "rootIsAdmin",
-                              "shouldDismissTimeout", "exitIdleTime", "stateFile", "resumeGrace", "limits", "container",
-                              "statusBar", "defaults", "outputs"])
+        check(root, allowed: Set(ServerConfiguration.settingNames(in: nil)).union([
+            "socket", "clock", "logLevel", "dismissPolicy", "adminGroup", "rootIsAdmin", "stateFile", "limits",
+            "container", "statusBar", "defaults", "outputs"]))
+        readSettings(root, section: nil, into: &configuration)
         readTopLevel(root, into: &configuration)
         if let socket = section(root, "socket") { readSocket(socket, into: &configuration) }
         if let limits = section(root, "limits") { readLimits(limits, into: &configuration) }
@@ -79,7 +80,6 @@ struct ConfigurationFileReader {
     }
 
     private mutating func readTopLevel(_ p: ParamReader, into c: inout ServerConfiguration) {
-        set(&c.fps) { () throws(RPCError) in try p.optionalInt("fps", range: ServerConfiguration.fpsRange, unit: "frames per second") }
         set(&c.clock) { () throws(RPCError) in try p.optionalEnumValue("clock") }
         set(&c.dismissPolicy) { () throws(RPCError) in try p.optionalEnumValue("dismissPolicy") }
         set(&c.adminGroup) { () throws(RPCError) in
@@ -90,10 +90,6 @@ struct ConfigurationFileReader {
             }
         }
         set(&c.rootIsAdmin) { () throws(RPCError) in try p.optionalBool("rootIsAdmin") }
-        set(&c.shouldDismissTimeout) { () throws(RPCError) in
-            try p.optionalDouble("shouldDismissTimeout", range: 0...60, unit: "seconds") }
-        set(&c.exitIdleTime) { () throws(RPCError) in
-            try p.optionalDouble("exitIdleTime", range: ServerConfiguration.exitIdleTimeRange, unit: "seconds; 0 = never") }
         set(&c.stateFile) { () throws(RPCError) in
             try p.optionalField("stateFile").map { v throws(RPCError) -> StateFile in
                 let path = try v.string(maxBytes: 4096)
@@ -102,8 +98,6 @@ struct ConfigurationFileReader {
                 return .path(path)
             }
         }
-        set(&c.resumeGrace) { () throws(RPCError) in
-            try p.optionalDouble("resumeGrace", range: 0...86400, unit: "seconds") }
         set(&c.log.level) { () throws(RPCError) in
             try p.optionalField("logLevel").map { v throws(RPCError) in
                 guard let name = try? v.string(), let level = LogLevel(name: name) else {
@@ -133,21 +127,16 @@ struct ConfigurationFileReader {
         }
     }
 
+    /// The table's settings of one section (Settings.swift).
+    private mutating func readSettings(_ p: ParamReader, section: String?, into c: inout ServerConfiguration) {
+        for setting in ServerConfiguration.settings where setting.section == section {
+            if let apply = attempt({ () throws(RPCError) in try setting.read(from: p) }) ?? nil { apply(&c) }
+        }
+    }
+
     private mutating func readLimits(_ p: ParamReader, into c: inout ServerConfiguration) {
-        typealias Limits = ServerConfiguration.LimitRanges
-        check(p, allowed: ["maxConnections", "maxConnectionsPerUID", "maxEntries", "maxEntriesPerClient", "maxBatch",
-                           "maxDeferredReplies", "maxLineBytes", "maxQueuedBytes", "maxDuration", "maxNameLength"])
-        set(&c.maxConnections) { () throws(RPCError) in try p.optionalInt("maxConnections", range: ServerConfiguration.maxConnectionsRange) }
-        set(&c.maxConnectionsPerUID) { () throws(RPCError) in
-            try p.optionalInt("maxConnectionsPerUID", range: ServerConfiguration.maxConnectionsRange) }
-        set(&c.maxDeferredReplies) { () throws(RPCError) in try p.optionalInt("maxDeferredReplies", range: 1...1024) }
-        set(&c.maxEntries) { () throws(RPCError) in try p.optionalInt("maxEntries", range: Limits.entries) }
-        set(&c.maxEntriesPerClient) { () throws(RPCError) in try p.optionalInt("maxEntriesPerClient", range: Limits.entries) }
-        set(&c.maxBatch) { () throws(RPCError) in try p.optionalInt("maxBatch", range: Limits.batch) }
-        set(&c.maxLineBytes) { () throws(RPCError) in try p.optionalInt("maxLineBytes", range: Limits.lineBytes, unit: "bytes") }
-        set(&c.maxQueuedBytes) { () throws(RPCError) in try p.optionalInt("maxQueuedBytes", range: Limits.queuedBytes, unit: "bytes") }
-        set(&c.limits.maxDuration) { () throws(RPCError) in try p.optionalDouble("maxDuration", range: Limits.duration, unit: "seconds") }
-        set(&c.limits.maxNameLength) { () throws(RPCError) in try p.optionalInt("maxNameLength", range: Limits.nameLength, unit: "characters") }
+        check(p, allowed: Set(ServerConfiguration.settingNames(in: "limits")))
+        readSettings(p, section: "limits", into: &c)
         // A smaller maxEntries alone brings the per-client default down with it; both given
         // and contradictory is an error (crossCheck).
         if !p.contains("maxEntriesPerClient") { c.maxEntriesPerClient = min(c.maxEntriesPerClient, c.maxEntries) }
@@ -213,7 +202,7 @@ struct ConfigurationFileReader {
             guard let motion = section(p, name) else { continue }
             check(motion, allowed: ["duration", "timing"])
             set(&c.stack[keyPath: duration]) { () throws(RPCError) in
-                try motion.optionalDouble("duration", range: 0...ServerConfiguration.LimitRanges.duration.upperBound, unit: "seconds") }
+                try motion.optionalDouble("duration", range: 0...ServerConfiguration.longestDuration, unit: "seconds") }
             set(&c.stack[keyPath: timing]) { () throws(RPCError) in try motion.optionalField("timing").map(Self.decoder.timing) }
         }
         if let swipe = section(p, "swipe") {
@@ -276,14 +265,3 @@ struct ConfigurationFileReader {
     }
 }
 
-extension ServerConfiguration {
-    /// The bounds of the limits a configuration file (or a flag) may set.
-    public enum LimitRanges {
-        public static let entries = 1...65536
-        public static let batch = 1...1024
-        public static let lineBytes = 1024...(64 << 20)
-        public static let queuedBytes = (64 << 10)...(1 << 30)
-        public static let duration = 0.1...3600.0
-        public static let nameLength = 1...4096
-    }
-}

@@ -290,21 +290,7 @@ extension Daemon {
     func helloResult() -> JSONValue {
         ["server": "presentd", "version": .string(presentdVersion), "protocol": .int(Int64(ProtocolLimits.protocolVersion)),
          "clock": .string(configuration.clock.rawValue), "time": .double(now), "fps": .int(Int64(configuration.fps)),
-         "limits": [
-            "maxLineBytes": .int(Int64(configuration.maxLineBytes)),
-            "maxConnections": .int(Int64(configuration.maxConnections)),
-            "maxConnectionsPerUid": .int(Int64(configuration.maxConnectionsPerUID)),
-            "maxEntries": .int(Int64(configuration.maxEntries)),
-            "maxEntriesPerClient": .int(Int64(configuration.maxEntriesPerClient)),
-            "maxBatch": .int(Int64(configuration.maxBatch)),
-            "maxDeferredReplies": .int(Int64(configuration.maxDeferredReplies)),
-            "maxQueuedBytes": .int(Int64(configuration.maxQueuedBytes)),
-            "maxDuration": .double(configuration.limits.maxDuration),
-            "maxNameLength": .int(Int64(configuration.limits.maxNameLength)),
-            "maxOutputs": .int(Int64(configuration.limits.maxOutputs)),
-            "shouldDismissTimeout": .double(configuration.shouldDismissTimeout),
-            "resumeGrace": .double(configuration.resumeGrace),
-         ],
+         "limits": configuration.helloLimits,
          "container": CoreEncoding.container(main.stack.container)]
     }
 

@@ -79,9 +79,6 @@ public struct ServerConfiguration: Sendable {
 
     public init() {}
 
-    public static let fpsRange = ProtocolLimits.fpsRange
-    public static let maxConnectionsRange = 1...65536
-    public static let exitIdleTimeRange = 0.0...86400
 }
 
 /// Where the daemon keeps its stack between runs.

@@ -1,0 +1,183 @@
+// The numeric settings, once: each row says where the setting lives in the configuration
+// file, its command-line flag, its bounds and unit, whether a reload (SIGHUP) applies it,
+// and whether `hello` reports it. The file reader, `--print-config`, the command line, its
+// `--help`, `hello`'s limits and the reload's restart-only list all walk this table, so a
+// name or a bound cannot differ between them.
+
+import PresentCore
+import PresentJSON
+import PresentProtocol
+
+/// One numeric setting of the daemon.
+public struct Setting: Sendable {
+    /// Where the value lives in a ServerConfiguration, and the values it may take.
+    public enum Value: Sendable {
+        case int(any WritableKeyPath<ServerConfiguration, Int> & Sendable, ClosedRange<Int>)
+        case double(any WritableKeyPath<ServerConfiguration, Double> & Sendable, ClosedRange<Double>)
+    }
+
+    /// When a changed value takes effect.
+    public enum Applies: Sendable {
+        /// At once, on a reload.
+        case live
+        /// At the next start (a reload logs that it waits).
+        case atRestart
+    }
+
+    /// The section of the file (nil: the top level) and the member's name; the name is
+    /// also how `hello` reports it.
+    public let section: String?
+    public let name: String
+    /// Other spellings the file accepts (names that were once written differently).
+    public let formerNames: [String]
+    /// The command-line flag, if there is one.
+    public let flag: String?
+    public let value: Value
+    /// For error messages and `--help`: "seconds", "bytes".
+    public let unit: String?
+    public let applies: Applies
+    /// Reported in `hello`'s `limits`.
+    public let inHello: Bool
+    /// One line for `--help`.
+    public let help: String
+
+    /// The dotted path in the file: `limits.maxEntries`, `fps`.
+    public var key: String { section.map { "\($0).\(name)" } ?? name }
+
+    /// The value in `configuration`, as JSON.
+    public func json(in configuration: ServerConfiguration) -> JSONValue {
+        switch value {
+        case .int(let path, _): return .int(Int64(configuration[keyPath: path]))
+        case .double(let path, _): return .double(configuration[keyPath: path])
+        }
+    }
+
+    /// Reads the member (or a former spelling of it) from `section`, checking the bounds;
+    /// nil when absent.
+    func read(from section: ParamReader) throws(RPCError) -> ((inout ServerConfiguration) -> Void)? {
+        guard let member = ([name] + formerNames).first(where: section.contains) else { return nil }
+        switch value {
+        case .int(let path, let range):
+            guard let n = try section.optionalInt(member, range: range, unit: unit) else { return nil }
+            return { $0[keyPath: path] = n }
+        case .double(let path, let range):
+            guard let d = try section.optionalDouble(member, range: range, unit: unit) else { return nil }
+            return { $0[keyPath: path] = d }
+        }
+    }
+
+    /// Parses the flag's argument, checking the bounds.
+    public func parse(_ text: String) -> (@Sendable (inout ServerConfiguration) -> Void)? {
+        switch value {
+        case .int(let path, let range):
+            guard let n = Int(text), range.contains(n) else { return nil }
+            return { $0[keyPath: path] = n }
+        case .double(let path, let range):
+            guard let d = Double(text), d.isFinite, range.contains(d) else { return nil }
+            return { $0[keyPath: path] = d }
+        }
+    }
+
+    /// "a whole number from 1 to 65536", for errors and `--help`.
+    public var bounds: String {
+        switch value {
+        case .int(_, let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .double(_, let range): return "a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
+        }
+    }
+
+    /// "N" or "S" (seconds) after the flag in `--help`.
+    public var metavariable: String {
+        if case .int = value { return "N" }
+        return unit?.hasPrefix("seconds") == true ? "S" : "X"
+    }
+
+    /// "1-240", for `--help`.
+    public var shortBounds: String {
+        switch value {
+        case .int(_, let range): return "\(range.lowerBound)-\(range.upperBound)"
+        case .double(_, let range): return "\(Self.format(range.lowerBound))-\(Self.format(range.upperBound))"
+        }
+    }
+
+    private static func format(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    }
+}
+
+extension ServerConfiguration {
+    /// Every numeric setting, in the order `--print-config` writes them.
+    public static let settings: [Setting] = [
+        Setting(section: nil, name: "fps", formerNames: [], flag: "--fps", value: .int(\.fps, ProtocolLimits.fpsRange),
+                unit: "frames per second", applies: .live, inHello: false,
+                help: "frames per second while anything moves (default 60)"),
+        Setting(section: nil, name: "shouldDismissTimeout", formerNames: [], flag: nil,
+                value: .double(\.shouldDismissTimeout, 0...60), unit: "seconds", applies: .live, inHello: true,
+                help: "how long an owner may take to answer shouldDismiss"),
+        Setting(section: nil, name: "exitIdleTime", formerNames: [], flag: "--exit-idle-time",
+                value: .double(\.exitIdleTime, 0...86400), unit: "seconds; 0 = never", applies: .live, inHello: false,
+                help: "when socket-activated: exit after this long with no clients and an empty stack (default 0: never)"),
+        Setting(section: nil, name: "resumeGrace", formerNames: [], flag: "--resume-grace",
+                value: .double(\.resumeGrace, 0...86400), unit: "seconds", applies: .atRestart, inHello: true,
+                help: "how long restored presentations wait for their owners to resume them (default 10)"),
+        Setting(section: "limits", name: "maxConnections", formerNames: [], flag: "--max-connections",
+                value: .int(\.maxConnections, 1...65536), unit: nil, applies: .live, inHello: true,
+                help: "simultaneous connections (default 1024)"),
+        // The file once spelt it maxConnectionsPerUID, unlike hello: both are read.
+        Setting(section: "limits", name: "maxConnectionsPerUid", formerNames: ["maxConnectionsPerUID"],
+                flag: "--max-connections-per-uid", value: .int(\.maxConnectionsPerUID, 1...65536), unit: nil,
+                applies: .live, inHello: true, help: "simultaneous connections from one uid (default 256)"),
+        Setting(section: "limits", name: "maxEntries", formerNames: [], flag: nil, value: .int(\.maxEntries, 1...65536),
+                unit: nil, applies: .live, inHello: true, help: "presentations on the stacks and in the queues"),
+        Setting(section: "limits", name: "maxEntriesPerClient", formerNames: [], flag: nil,
+                value: .int(\.maxEntriesPerClient, 1...65536), unit: nil, applies: .live, inHello: true,
+                help: "presentations of one connection"),
+        Setting(section: "limits", name: "maxBatch", formerNames: [], flag: nil, value: .int(\.maxBatch, 1...1024),
+                unit: nil, applies: .live, inHello: true, help: "requests in one batch"),
+        Setting(section: "limits", name: "maxDeferredReplies", formerNames: [], flag: nil,
+                value: .int(\.maxDeferredReplies, 1...1024), unit: nil, applies: .live, inHello: true,
+                help: "gestures of one connection waiting for an owner's answer"),
+        Setting(section: "limits", name: "maxLineBytes", formerNames: [], flag: nil,
+                value: .int(\.maxLineBytes, 1024...(64 << 20)), unit: "bytes", applies: .live, inHello: true,
+                help: "longest request line"),
+        Setting(section: "limits", name: "maxQueuedBytes", formerNames: [], flag: nil,
+                value: .int(\.maxQueuedBytes, (64 << 10)...(1 << 30)), unit: "bytes", applies: .live, inHello: true,
+                help: "replies and events waiting for a slow reader before it is disconnected"),
+        Setting(section: "limits", name: "maxDuration", formerNames: [], flag: nil,
+                value: .double(\.limits.maxDuration, 0.1...longestDuration), unit: "seconds", applies: .live, inHello: true,
+                help: "longest transition, keyboard or container change"),
+        Setting(section: "limits", name: "maxNameLength", formerNames: [], flag: nil,
+                value: .int(\.limits.maxNameLength, 1...4096), unit: "characters", applies: .live, inHello: true,
+                help: "ids, kinds, labels and client names"),
+        Setting(section: "limits", name: "maxOutputs", formerNames: [], flag: nil,
+                value: .int(\.limits.maxOutputs, 1...64), unit: "screens", applies: .live, inHello: true,
+                help: "screens, main included"),
+    ]
+
+    /// The longest `limits.maxDuration` may be, and so any default duration.
+    public static let longestDuration = 3600.0
+
+    /// The members of a file section that the table holds (nil: the top level).
+    static func settingNames(in section: String?) -> [String] {
+        settings.filter { $0.section == section }.flatMap { [$0.name] + $0.formerNames }
+    }
+
+    /// The setting a flag sets.
+    public static func setting(flag: String) -> Setting? {
+        settings.first { $0.flag == flag }
+    }
+
+    /// The table's settings of `section` with their values, as the file writes them.
+    func settingsJSON(in section: String?) -> JSONObject {
+        var o: JSONObject = [:]
+        for setting in Self.settings where setting.section == section { o[setting.name] = setting.json(in: self) }
+        return o
+    }
+
+    /// `hello`'s `limits`.
+    var helloLimits: JSONValue {
+        var o: JSONObject = [:]
+        for setting in Self.settings where setting.inHello { o[setting.name] = setting.json(in: self) }
+        return .object(o)
+    }
+}
