@@ -46,6 +46,7 @@ extension ServerConfiguration {
             "statusBar": CoreEncoding.statusBar(stack.baseStatusBar),
             "defaults": defaults,
             "outputs": .array(outputs.map(\.fileJSON)),
+            "roles": roles?.fileJSON ?? .null,
         ]
     }
 
