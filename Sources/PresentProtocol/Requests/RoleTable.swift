@@ -143,10 +143,12 @@ public enum RoleTable {
             let cells = Role.allCases.map { role in access.allows(RoleSet(role)) ? "✓" : "" }
             return "| \(name) | " + cells.joined(separator: " | ") + " |"
         }
-        let everyone = methods.filter { $0.access == .everyone }.map { "`\($0.method)`" }
+        // Methods this version does not have yet are marked, so the table can list them.
+        func name(_ method: String) -> String { "`\(method)`" + (Request.methods.contains(method) ? "" : "¹") }
+        let everyone = methods.filter { $0.access == .everyone }.map { name($0.method) }
         lines.append("| " + everyone.joined(separator: ", ") + " | ✓ | ✓ | ✓ | ✓ |")
         for (method, access) in methods where access != .everyone {
-            lines.append(row("`\(method)`", access))
+            lines.append(row(name(method), access))
         }
         for (topic, access) in topics {
             lines.append(row("`subscribe` to `\(topic.rawValue)`", access))

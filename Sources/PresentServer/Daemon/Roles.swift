@@ -114,12 +114,15 @@ extension Daemon {
         return unit(inCgroupFile: text)
     }
 
-    /// From /proc/PID/cgroup: cgroup v2's line `0::/path`, else v1's `N:name=systemd:/path`.
+    /// From /proc/PID/cgroup: cgroup v2's line `0::/path`, else (a hybrid or v1 hierarchy,
+    /// where that may be just `/`) the systemd hierarchy's `N:name=systemd:/path`.
     static func unit(inCgroupFile text: String) -> String? {
         let lines = text.split(separator: "\n")
-        let path = lines.first { $0.hasPrefix("0::") }.map { $0.dropFirst(3) }
-            ?? lines.first { $0.contains(":name=systemd:") }.flatMap { $0.split(separator: ":", maxSplits: 2).last }
-        return path?.split(separator: "/").last { $0.hasSuffix(".service") || $0.hasSuffix(".scope") }.map(String.init)
+        let paths = lines.filter { $0.hasPrefix("0::") }.map { $0.dropFirst(3) }
+            + lines.filter { $0.contains(":name=systemd:") }.compactMap { $0.split(separator: ":", maxSplits: 2).last }
+        return paths.lazy.compactMap { path in
+            path.split(separator: "/").last { $0.hasSuffix(".service") || $0.hasSuffix(".scope") }.map(String.init)
+        }.first
     }
 
     private static func readSmallFile(_ path: String) -> String? {
