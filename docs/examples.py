@@ -33,10 +33,14 @@ def presentd_binary():
 class Session:
     """One daemon, some named clients, and the transcript of what they sent and received."""
 
-    def __init__(self, binary, args):
+    def __init__(self, binary, args, config=None):
         self.dir = tempfile.mkdtemp(prefix="presentd-doc-")
         self.path = os.path.join(self.dir, "presentd.sock")
         self.log = open(os.path.join(self.dir, "stderr.log"), "w+b")
+        if config is not None:  # a configuration file (presentd --config)
+            with open(os.path.join(self.dir, "presentd.json"), "w") as f:
+                json.dump(config, f)
+            args = ("--config", os.path.join(self.dir, "presentd.json"), *args)
         self.proc = subprocess.Popen([binary, "--socket", self.path, *args], stderr=self.log)
         self.clients = {}     # name → [socket, pending bytes, still open]
         # (client, kind, text); kind: "→" sent, "←" received, "×" an event, "#" a note
@@ -268,9 +272,9 @@ def render(session):
 EXAMPLES = {}
 
 
-def example(name, *args):
+def example(name, *args, config=None):
     def register(body):
-        EXAMPLES[name] = (args or ("--clock", "manual"), body)
+        EXAMPLES[name] = (args or ("--clock", "manual"), body, config)
         return body
     return register
 
@@ -642,6 +646,20 @@ def _(s):
     s.call("shell", rq(3, "removeOutput", {"name": "cluster"}))
 
 
+KIOSK = {"rootIsAdmin": False, "roles": {"app": {"anyone": True}}}
+
+
+@example("roles", config=KIOSK)
+def _(s):
+    s.connect("app")
+    s.note("presentd --clock manual --config kiosk.json: " + json.dumps(KIOSK, separators=(",", ":")))
+    s.call("app", rq(1, "hello", {"client": "kiosk-app"}))
+    s.call("app", rq(2, "present", {"id": "promo", "style": "alert", "priority": 900}))
+    s.call("app", rq(3, "tap", {"x": 10, "y": 10}))
+    s.call("app", rq(4, "subscribe", {"topics": ["lifecycle", "frames"]}))
+    s.call("app", rq(5, "ping"))
+
+
 # ---------------------------------------------------------------- the document
 
 MARKER = re.compile(r"(<!-- example (\S+) -->\n```text\n)(.*?)(```\n<!-- /example -->)", re.S)
@@ -650,8 +668,8 @@ MARKER = re.compile(r"(<!-- example (\S+) -->\n```text\n)(.*?)(```\n<!-- /exampl
 def generate(binary, names):
     results = {}
     for name in names:
-        args, body = EXAMPLES[name]
-        session = Session(binary, args)
+        args, body, config = EXAMPLES[name]
+        session = Session(binary, args, config)
         try:
             body(session)
         finally:

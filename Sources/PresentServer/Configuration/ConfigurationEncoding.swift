@@ -35,6 +35,7 @@ extension ServerConfiguration {
             "statusBar": CoreEncoding.statusBar(stack.baseStatusBar),
             "defaults": defaults,
             "outputs": .array(outputs.map(\.fileJSON)),
+            "roles": roles?.fileJSON ?? .null,
         ]
         for (key, value) in rest { file[key] = value }
         return .object(file)

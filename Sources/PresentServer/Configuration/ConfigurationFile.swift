@@ -64,7 +64,7 @@ struct ConfigurationFileReader {
         }
         check(root, allowed: Set(ServerConfiguration.settingNames(in: nil)).union([
             "socket", "clock", "logLevel", "dismissPolicy", "adminGroup", "rootIsAdmin", "stateFile", "limits",
-            "container", "statusBar", "defaults", "outputs"]))
+            "container", "statusBar", "defaults", "outputs", "roles"]))
         readSettings(root, section: nil, into: &configuration)
         readTopLevel(root, into: &configuration)
         if let socket = section(root, "socket") { readSocket(socket, into: &configuration) }
@@ -76,6 +76,7 @@ struct ConfigurationFileReader {
         }
         if let defaults = section(root, "defaults") { readDefaults(defaults, into: &configuration) }
         readOutputs(root, into: &configuration)
+        readRoles(root, into: &configuration)
         crossCheck(configuration)
     }
 
@@ -229,8 +230,13 @@ struct ConfigurationFileReader {
 
     // MARK: Collecting problems
 
+    /// Records a problem found by a rule of its own (not a field reader's error).
+    mutating func recordIssue(field: String, reason: String) {
+        issues.append(ConfigurationIssue(field: field, reason: reason))
+    }
+
     /// Runs one field's reader; a failure is recorded and yields nil.
-    private mutating func attempt<T>(_ read: () throws(RPCError) -> T) -> T? {
+    mutating func attempt<T>(_ read: () throws(RPCError) -> T) -> T? {
         do {
             return try read()
         } catch {
@@ -240,19 +246,19 @@ struct ConfigurationFileReader {
     }
 
     /// Replaces `setting` with the field's value when it is present and valid.
-    private mutating func set<T>(_ setting: inout T, _ read: () throws(RPCError) -> T?) {
+    mutating func set<T>(_ setting: inout T, _ read: () throws(RPCError) -> T?) {
         if let value = attempt(read), let value { setting = value }
     }
 
     /// A nested object member (nil when absent, null or invalid).
-    private mutating func section(_ p: ParamReader, _ key: String) -> ParamReader? {
+    mutating func section(_ p: ParamReader, _ key: String) -> ParamReader? {
         attempt { () throws(RPCError) in try p.optionalObject(key) } ?? nil
     }
 
     /// Records every member not in `allowed` (a misspelt setting must not be ignored), and
     /// returns `p` with only the allowed members, for readers that refuse unknown ones.
     @discardableResult
-    private mutating func check(_ p: ParamReader, allowed: Set<String>) -> ParamReader {
+    mutating func check(_ p: ParamReader, allowed: Set<String>) -> ParamReader {
         var known = p.object
         for key in p.object.keys where !allowed.contains(key) {
             known[key] = nil

@@ -2,7 +2,8 @@
 // An invalid file is refused as a whole and the running configuration stays.
 //
 // Live: fps, logLevel, dismissPolicy, shouldDismissTimeout, exitIdleTime, limits (new
-// requests; line and queue bounds also for connected clients), statusBar, defaults.
+// requests; line and queue bounds also for connected clients), statusBar, defaults, roles
+// (for connections made after the reload: a connection's roles are fixed at connect()).
 // At the next start only: socket.path, socket.group, clock, container, outputs, stateFile,
 // resumeGrace (a running daemon's screens change by addOutput and removeOutput).
 

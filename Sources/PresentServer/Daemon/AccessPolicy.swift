@@ -124,7 +124,11 @@ extension Daemon {
         guard entry.owner != client.id else { return true }
         switch configuration.dismissPolicy {
         case .anyone: return true
-        case .user: return ownerUID(of: entry) == client.peer.uid || isAdministrator(client)
+        case .user:
+            // A configured `admin` role counts too (without `roles`, the socket's owner holds it
+            // by default, and that must not widen what it may dismiss).
+            return ownerUID(of: entry) == client.peer.uid || isAdministrator(client)
+                || (configuration.roles != nil && client.roles.contains(.admin))
         case .owner: return false
         }
     }

@@ -2,7 +2,7 @@
 
 import PresentProtocol
 
-/// A connection as the daemon sees it. Every connection may present and subscribe.
+/// A connection as the daemon sees it: what it may do is its `roles`.
 final class Client {
     let connection: Connection
     var id: UInt64 { connection.id }
@@ -19,6 +19,12 @@ final class Client {
     var isYielding = false
     /// Given by `hello`; proves ownership of its entries after a daemon restart.
     var resumeToken: String?
+    /// What it may do, fixed at connect() (Roles.swift).
+    var roles = RoleSet()
+    /// Its systemd unit, read at connect() when a role is granted by unit.
+    var unit: String?
+    /// The highest priority it may present at (nil: it may not present).
+    var maxPriority: Int?
 
     init(connection: Connection) { self.connection = connection }
 

@@ -82,6 +82,7 @@ extension Daemon {
         case .present where result["deduplicated"] != true:
             var object = params?.objectValue ?? [:]
             object["id"] = .string(id)
+            if result["clamped"] == true { object["priority"] = result["priority"] }  // as presented
             continuity.params[id] = .object(object)
         case .update:
             guard var saved = continuity.params[id]?.objectValue else { return }

@@ -21,7 +21,7 @@ extension Daemon {
             switch event {
             case .lifecycle(let notice):
                 if notice.event == .didDismiss { confirmDismiss.remove(notice.id) }
-                broadcast(.lifecycle, method: "lifecycle", params: CoreEncoding.lifecycle(notice), on: screen)
+                broadcast(.lifecycle, method: "lifecycle", params: CoreEncoding.lifecycle(notice), on: screen, owner: notice.owner)
             case .statusBar(let appearance, let duration, let time):
                 broadcast(.statusBar, method: "statusBar",
                           params: CoreEncoding.statusBarChange(appearance, duration: duration, time: time), on: screen)
@@ -46,7 +46,7 @@ extension Daemon {
     private func publishMotion(of screen: Screen) {
         let retargets = screen.stack.drainRetargets()
         for notice in retargets {
-            broadcast(.lifecycle, method: "lifecycle", on: screen) {
+            broadcast(.lifecycle, method: "lifecycle", on: screen, owner: notice.owner) {
                 AnimationEncoding.retargeted(notice, in: screen.stack.animations(at: notice.time))
             }
         }
@@ -67,16 +67,18 @@ extension Daemon {
     }
 
     /// One lossless notification to every subscriber of `topic` (that watches `screen`,
-    /// when the notification is about one), numbered by `seq`.
-    func broadcast(_ topic: Topic, method: String, params: JSONValue, on screen: Screen? = nil) {
-        broadcast(topic, method: method, on: screen) { params }
+    /// when the notification is about one), numbered by `seq`. `owner`: an entry's
+    /// lifecycle, which a connection that is only an app hears only about its own entries.
+    func broadcast(_ topic: Topic, method: String, params: JSONValue, on screen: Screen? = nil, owner: OwnerID? = nil) {
+        broadcast(topic, method: method, on: screen, owner: owner) { params }
     }
 
     /// The same, with params made only when someone listens.
-    func broadcast(_ topic: Topic, method: String, on screen: Screen? = nil, params: () -> JSONValue) {
+    func broadcast(_ topic: Topic, method: String, on screen: Screen? = nil, owner: OwnerID? = nil,
+                   params: () -> JSONValue) {
         eventSeq += 1
         let seq = eventSeq
-        fanOut(to: topic, of: screen?.name, send: { $0.send(shared: $1) }) {
+        fanOut(to: topic, of: screen?.name, owner: owner, send: { $0.send(shared: $1) }) {
             var numbered: JSONObject = ["seq": .int(Int64(truncatingIfNeeded: seq))]
             if let screen { numbered["output"] = .string(screen.name) }
             for (key, value) in params().objectValue ?? [:] { numbered[key] = value }
@@ -102,10 +104,11 @@ extension Daemon {
     /// over the clients, no intermediate array, and nothing is encoded when nobody
     /// listens: with 1000 subscribers at 120 fps this loop runs 120 000 times a second.
     @discardableResult
-    private func fanOut(to topic: Topic, of output: String?, send: (Connection, SharedBuffer) -> Void,
+    private func fanOut(to topic: Topic, of output: String?, owner: OwnerID? = nil, send: (Connection, SharedBuffer) -> Void,
                         encode: () -> [UInt8]) -> Bool {
         var buffer: SharedBuffer?
-        for client in clients.values where client.topics.contains(topic) && client.watches(output) {
+        for client in clients.values where client.topics.contains(topic) && client.watches(output)
+            && (owner == nil || client.id == owner || client.hearsEveryLifecycle) {
             if buffer == nil { buffer = SharedBuffer(encode()) }
             send(client.connection, buffer!)
         }

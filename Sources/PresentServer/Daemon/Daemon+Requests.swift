@@ -89,7 +89,9 @@ extension Daemon {
             }
         }
         do {
+            try authorize(method: request.method, for: client)
             let typed = try decoder.decode(method: request.method, params: request.params)
+            try authorize(typed, method: request.method, for: client)
             let outcome = try execute(typed, for: client) { [unowned self] result in
                 self.publishEvents()
                 respond(.success(result))
@@ -113,7 +115,8 @@ extension Daemon {
         case .ping:
             return .result([:])
         case .present(let present):
-            return .result(try self.present(present, for: client))
+            let (allowed, clampedTo) = withinCeiling(present, for: client)
+            return .result(Self.noting(clampedTo, in: try self.present(allowed, for: client)))
         case .dismiss(let id, let animated, let override):
             return .result(try dismiss(id, animated: animated, override: override, for: client))
         case .dismissAll(let animated, let output):

@@ -19,6 +19,8 @@ public final class Daemon {
     var listener: UnixListener?
     var clients: [UInt64: Client] = [:]
     let access: AccessControl
+    /// The uid that owns the socket (Roles.swift): without `roles`, it gets every role.
+    var socketOwnerUID = geteuid()
     let continuity: Continuity
     /// The outputs, `main` first, then in the order they were added (Screen.swift).
     var screens: [Screen]
@@ -89,6 +91,7 @@ public final class Daemon {
         }
         listener.onAccept = { [unowned self] connection in self.accept(connection) }
         self.listener = listener
+        socketOwnerUID = Self.socketOwner(path: listener.path, adopted: configuration.inheritedListener != nil)
     }
 
     static func groupID(_ name: String) throws -> gid_t {
@@ -119,6 +122,7 @@ public final class Daemon {
         connection.onOverflow = { [unowned self, unowned client] in self.overflowed(client) }
         connection.onClose = { [unowned self, unowned client] in self.disconnected(client) }
         guard admit(client) else { return }
+        assignRoles(client)
         log.info("\(client.label) connected")
         serviceStateChanged()
     }

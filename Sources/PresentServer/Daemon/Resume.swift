@@ -174,6 +174,7 @@ extension Daemon {
         }
         if client.resumeToken == nil { client.resumeToken = Continuity.makeToken() }
         var result = helloResult().objectValue ?? [:]
+        for (key, value) in roleFields(of: client) { result[key] = value }
         result["resumeToken"] = .string(client.resumeToken ?? "")
         if resume != nil { result["resumed"] = .array(resumed.map { .string($0) }) }
         return .object(result)

@@ -45,6 +45,8 @@ public struct ServerConfiguration: Sendable {
     public var adminGroup: String?
     /// Root counts as an administrator.
     public var rootIsAdmin = true
+    /// Who holds which role (`roles` in the file, RoleGrants.swift); nil: the defaults.
+    public var roles: RoleGrants?
     /// How long an owner may take to answer `shouldDismiss` before the dismissal is allowed.
     public var shouldDismissTimeout = 1.0
     /// Longest request line, bytes (longer: error −32600, then the connection is closed).

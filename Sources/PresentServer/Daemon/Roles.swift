@@ -1,0 +1,147 @@
+// Roles at run time: what each connection was granted at connect() (by uid, gid or systemd
+// unit, RoleGrants.swift), the checks every request passes (RoleTable.swift says who may
+// call what), and the priority ceiling of `present`.
+//
+// Without `roles` in the configuration the socket's owner — the daemon's own euid when it
+// binds the socket, the socket file's owner when it adopts one — and root (unless
+// rootIsAdmin is false) get every role, and any other connection app, renderer and shell:
+// everything but the administrator's methods, as before there were roles. Members of
+// adminGroup, and root unless rootIsAdmin is false, are administrators in every case.
+//
+// A connection's roles, its unit and its ceiling are fixed when it connects: a reload
+// (SIGHUP) changes them for the connections that come after it.
+//
+// The unit is the last component of the peer's cgroup path (/proc/PID/cgroup, PID from
+// SO_PEERCRED) that ends in .service or .scope, read once at connect() and only when a
+// grant names units. PRESENTD_TEST_CGROUP_ROOT, for tests only, names a directory that
+// stands in for /proc there (DIR/PID/cgroup), for machines without systemd.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import PresentCore
+import PresentJSON
+import PresentProtocol
+
+extension Daemon {
+    /// What a connection gets when the configuration has no `roles` and it is not the
+    /// socket's owner.
+    static let defaultRoles: RoleSet = [.shell, .renderer, .app]
+    /// Test-only: a directory standing in for /proc when reading a peer's cgroup.
+    static let testCgroupRootVariable = "PRESENTD_TEST_CGROUP_ROOT"
+
+    /// Works out `client`'s roles and ceiling, once, as it connects.
+    func assignRoles(_ client: Client) {
+        let peer = client.peer
+        var roles: RoleSet
+        if let grants = configuration.roles {
+            if grants.usesUnits { client.unit = Self.systemdUnit(ofPID: peer.pid) }
+            let groups = grants.usesGIDs ? Self.peerGroups(of: client.connection) : []
+            roles = grants.roles(uid: peer.uid, gids: [peer.gid] + groups, unit: client.unit)
+        } else {
+            roles = peer.uid == socketOwnerUID ? .all : Self.defaultRoles
+        }
+        if isAdministrator(client) { roles.insert(.admin) }
+        if roles.contains(.admin) { roles = .all }   // admin: everything
+        client.roles = roles
+        client.maxPriority = (configuration.roles ?? RoleGrants()).maxPriority(for: roles)
+        log.debug("\(client.label): roles \(roles)" + (client.unit.map { " (unit \($0))" } ?? ""))
+    }
+
+    /// The socket's owner: who started the daemon, or who owns the adopted socket's file.
+    static func socketOwner(path: String, adopted: Bool) -> UInt32 {
+        var info = stat()
+        guard adopted, path.hasPrefix("/"), stat(path, &info) == 0 else { return geteuid() }
+        return info.st_uid
+    }
+
+    // MARK: Checks
+
+    /// Before decoding: a method the table lists and `client`'s roles do not allow is
+    /// refused (−32005), whatever its params.
+    func authorize(method: String, for client: Client) throws(RPCError) {
+        guard let access = RoleTable.access(for: method), !access.allows(client.roles) else { return }
+        throw RoleTable.refusal("\"\(method)\"", field: "method", access: access, granted: client.roles)
+    }
+
+    /// After decoding: a method the decoder knows and the table does not list is the
+    /// administrator's alone; `subscribe` is refused for a topic outside the roles.
+    func authorize(_ request: Request, method: String, for client: Client) throws(RPCError) {
+        if RoleTable.access(for: method) == nil, !client.roles.contains(.admin) {
+            throw RoleTable.refusal("\"\(method)\"", field: "method", access: .roles([]), granted: client.roles)
+        }
+        guard case .subscribe(let topics, _) = request else { return }
+        for (index, topic) in topics.enumerated() {
+            let access = RoleTable.access(for: topic)
+            guard !access.allows(client.roles) else { continue }
+            throw RoleTable.refusal("subscribing to \"\(topic.rawValue)\"", field: "topics[\(index)]",
+                                    access: access, granted: client.roles)
+        }
+    }
+
+    // MARK: The priority ceiling
+
+    /// `request` with its priority lowered to `client`'s ceiling, and the ceiling when it was.
+    func withinCeiling(_ request: PresentRequest, for client: Client) -> (PresentRequest, clampedTo: Int?) {
+        guard let ceiling = client.maxPriority, request.presentation.priority > ceiling else { return (request, nil) }
+        var lowered = request
+        lowered.presentation.priority = ceiling
+        log.info("\(client.label): priority \(request.presentation.priority) lowered to its ceiling \(ceiling)")
+        return (lowered, ceiling)
+    }
+
+    /// A present result saying the priority was clamped (`priority`, `clamped: true`).
+    static func noting(_ clampedTo: Int?, in result: JSONValue) -> JSONValue {
+        guard let clampedTo, var object = result.objectValue else { return result }
+        object["priority"] = .int(Int64(clampedTo))
+        object["clamped"] = true
+        return .object(object)
+    }
+
+    /// What `hello` says about roles: `roles`, and `maxPriority` when it may present.
+    func roleFields(of client: Client) -> JSONObject {
+        var fields: JSONObject = ["roles": .array(client.roles.names.map { .string($0) })]
+        if let ceiling = client.maxPriority { fields["maxPriority"] = .int(Int64(ceiling)) }
+        return fields
+    }
+
+    // MARK: The peer's systemd unit
+
+    /// The unit of process `pid`: the last .service or .scope of its cgroup path.
+    static func systemdUnit(ofPID pid: Int32) -> String? {
+        let root = getenv(testCgroupRootVariable).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/proc"
+        guard pid > 0, let text = readSmallFile("\(root)/\(pid)/cgroup") else { return nil }
+        return unit(inCgroupFile: text)
+    }
+
+    /// From /proc/PID/cgroup: cgroup v2's line `0::/path`, else (a hybrid or v1 hierarchy,
+    /// where that may be just `/`) the systemd hierarchy's `N:name=systemd:/path`.
+    static func unit(inCgroupFile text: String) -> String? {
+        let lines = text.split(separator: "\n")
+        let paths = lines.filter { $0.hasPrefix("0::") }.map { $0.dropFirst(3) }
+            + lines.filter { $0.contains(":name=systemd:") }.compactMap { $0.split(separator: ":", maxSplits: 2).last }
+        return paths.lazy.compactMap { path in
+            path.split(separator: "/").last { $0.hasSuffix(".service") || $0.hasSuffix(".scope") }.map(String.init)
+        }.first
+    }
+
+    private static func readSmallFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 16 << 10)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            count += n
+        }
+        return String(decoding: bytes[..<count], as: UTF8.self)
+    }
+}
+
+extension Client {
+    /// Whether it hears every entry's lifecycle; an app alone hears only its own entries'.
+    var hearsEveryLifecycle: Bool { roles.contains(.renderer) || roles.contains(.admin) }
+}
