@@ -88,6 +88,7 @@ extension Daemon {
             case .failure(let error): reply(RPCEncoding.error(id: id, error))
             }
         }
+        counters.count(request.method)
         do {
             let typed = try decoder.decode(method: request.method, params: request.params)
             let outcome = try execute(typed, for: client) { [unowned self] result in
@@ -196,6 +197,10 @@ extension Daemon {
             return .result(try removeOutput(name))
         case .outputs:
             return .result(["outputs": outputList()])
+        case .discover:
+            return .result(OpenRPC.document(version: presentdVersion))
+        case .stats:
+            return .result(stats())
         }
     }
 
@@ -305,7 +310,8 @@ extension Daemon {
             "shouldDismissTimeout": .double(configuration.shouldDismissTimeout),
             "resumeGrace": .double(configuration.resumeGrace),
          ],
-         "container": CoreEncoding.container(main.stack.container)]
+         "container": CoreEncoding.container(main.stack.container),
+         "capabilities": .array(Capability.names.map { .string($0) })]
     }
 
     /// The full state a new subscriber starts from, and the event sequence it is at:
