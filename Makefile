@@ -238,3 +238,11 @@ bench bench-quick: release $(BENCH_BIN)/baseline $(BENCH_BIN)/loadgen
 	python3 bench/bench.py --presentd "$$($(SWIFT) build -c release --show-bin-path)/presentd" \
 	  --baseline $(BENCH_BIN)/baseline --loadgen $(BENCH_BIN)/loadgen \
 	  $(if $(filter bench-quick,$@),--quick --out bench/out/results-quick.json) $(BENCH_ARGS)
+
+## openrpc: docs/openrpc.json, the OpenRPC document rpc.discover returns (generated from
+## the method table the decoder uses; SelfDescriptionTests fails when it is stale).
+.PHONY: openrpc
+openrpc:
+	$(SWIFT) build --product presentd $(BUILD_FLAGS)
+	"$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/presentd" --print-openrpc | \
+	  $(PYTHON) -m json.tool --indent 2 --no-ensure-ascii > docs/openrpc.json

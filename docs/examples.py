@@ -96,6 +96,9 @@ class Session:
         text = line.decode()
         # Resume tokens are random: show a fixed one so the examples stay reproducible.
         text = re.sub(r'"resumeToken":"[0-9a-f]{32}"', '"resumeToken":"5f0c3d6a9b2e4f718a1c0d2e3f4a5b6c"', text)
+        # stats: the processes and the real time differ from run to run.
+        text = re.sub(r'"pid":\d+,"uid":\d+,"gid":\d+', '"pid":4242,"uid":1000,"gid":1000', text)
+        text = re.sub(r'"uptime":[0-9.e+-]+', '"uptime":0.25', text)
         self.transcript.append((name, "←", text))
         return text
 
@@ -529,7 +532,7 @@ def _(s):
     s.call("c", '{"jsonrpc":"2.0","id":1,"method":"ping"')
     s.call("c", "", shown="(an empty line)")
     s.call("c", '{"id":2,"method":"ping"}')
-    s.call("c", '{"jsonrpc":"2.0","id":null,"method":"ping"}')
+    s.call("c", '{"jsonrpc":"2.0","id":true,"method":"ping"}')
     s.call("c", '{"jsonrpc":"2.0","id":3,"method":"ping","params":"x"}')
     s.call("c", "[]")
     s.call("c", '{"jsonrpc":"2.0","id":4,"method":"teleport"}')
@@ -658,6 +661,51 @@ def _(s):
     s.call("app", rq(3, "tap", {"x": 10, "y": 10}))
     s.call("app", rq(4, "subscribe", {"topics": ["lifecycle", "frames"]}))
     s.call("app", rq(5, "ping"))
+
+
+@example("conformance")
+def _(s):
+    s.connect("c")
+    s.call("c", '{"jsonrpc":"2.0","id":null,"method":"ping"}')
+    s.call("c", '{"jsonrpc":"2.0","id":1,"method":"ping","params":[]}')
+    s.call("c", '{"jsonrpc":"2.0","id":2,"method":"foobar","params":[42,23]}')
+    s.call("c", '{"jsonrpc":"2.0","id":3,"method":"sync","params":[42,23]}')
+    s.send("c", '{"jsonrpc":"2.0","method":"foobar"}')
+    s.note("a notification: no reply, not even an error; the next reply is the batch's")
+    s.call("c", '[1,2,3]')
+    s.call("c", '[{"jsonrpc":"2.0","method":"sync","params":{"nonce":7},"id":"1"},'
+                '{"jsonrpc":"2.0","method":"notify_hello","params":[7]},{"foo":"boo"},'
+                '{"jsonrpc":"2.0","method":"foo.get","params":{"name":"myself"},"id":"5"}]')
+
+
+def abbreviate_methods(s, keep):
+    """Keeps the first `keep` methods of the OpenRPC document in the last reply shown, and
+    says how many more there are (docs/openrpc.json has them all)."""
+    name, arrow, text = s.transcript.pop()
+    reply = json.loads(text)
+    methods = reply["result"]["methods"]
+    reply["result"]["methods"] = methods[:keep]
+    s.transcript.append((name, arrow, json.dumps(reply, separators=(",", ":"), ensure_ascii=False)))
+    s.note(f"… and {len(methods) - keep} more methods, as in docs/openrpc.json")
+
+
+@example("rpc.discover")
+def _(s):
+    s.connect("c")
+    s.call("c", rq(1, "rpc.discover"))
+    abbreviate_methods(s, 2)
+
+
+@example("stats", "--clock", "manual", "--fps", "10")
+def _(s):
+    s.connect("renderer", "app")
+    s.call("renderer", rq(1, "hello", {"client": "renderer"}), quiet=True)
+    s.call("renderer", rq(2, "subscribe", {"topics": ["frames"]}), quiet=True)
+    s.call("app", rq(1, "present", {"id": "a", "style": "alert"}), quiet=True)
+    s.call("app", rq(2, "present", {"id": "b", "style": "alert", "deduplicate": False}), quiet=True)
+    s.call("app", rq(3, "advance", {"seconds": 0.1}), quiet=True)
+    s.note("renderer subscribed to frames; app presented a, queued b behind it, advanced 0.1 s")
+    s.call("app", rq(4, "stats"))
 
 
 # ---------------------------------------------------------------- the document

@@ -57,6 +57,7 @@ Options (each overrides the configuration file):
   --check-config FILE     check a configuration file, list every error; exit 0 or 1
   --print-config          print the effective configuration (file and flags) as JSON
   --version               print the version and exit
+  --print-openrpc         print the OpenRPC document rpc.discover returns and exit
   -h, --help              print this help and exit
 
 Under systemd, presentd adopts the socket of presentd.socket (LISTEN_FDS) and reports
@@ -85,6 +86,7 @@ func parseInvocation(_ arguments: [String]) throws -> Invocation {
         switch name {
         case "-h", "--help": print(usage); return .exit
         case "--version": print("presentd \(presentdVersion)"); return .exit
+        case "--print-openrpc": print(OpenRPC.document(version: presentdVersion).serializedString); return .exit
         case "--config": configPath = try scanner.value(for: name, inline: inline)
         case "--check-config": checkPath = try scanner.value(for: name, inline: inline)
         case "--print-config": printConfig = true

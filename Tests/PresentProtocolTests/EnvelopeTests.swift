@@ -50,19 +50,24 @@ struct EnvelopeTests {
         EnvelopeCase(#"{"jsonrpc":2.0,"id":"a","method":"x"}"#, invalid("a", #""jsonrpc" must be "2.0", got 2.0"#)),
 
         // Ids of every JSON type.
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":null,"method":"x"}"#, invalid(nil, "id must be a string or an integer, got null")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":true,"method":"x"}"#, invalid(nil, "id must be a string or an integer, got boolean")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#, invalid(nil, "id must be a string or an integer, got fractional number")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":1.0,"method":"x"}"#, invalid(nil, "id must be a string or an integer, got fractional number")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":[1],"method":"x"}"#, invalid(nil, "id must be a string or an integer, got array")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":{"n":1},"method":"x"}"#, invalid(nil, "id must be a string or an integer, got object")),
+        EnvelopeCase(#"{"jsonrpc":"2.0","id":null,"method":"x"}"#,
+                     .message(.request(RPCRequest(id: .null, method: "x")))),
+        EnvelopeCase(#"{"jsonrpc":"2.0","id":true,"method":"x"}"#, invalid(nil, "id must be a string, an integer or null, got boolean")),
+        EnvelopeCase(#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#, invalid(nil, "id must be a string, an integer or null, got fractional number")),
+        EnvelopeCase(#"{"jsonrpc":"2.0","id":1.0,"method":"x"}"#, invalid(nil, "id must be a string, an integer or null, got fractional number")),
+        EnvelopeCase(#"{"jsonrpc":"2.0","id":[1],"method":"x"}"#, invalid(nil, "id must be a string, an integer or null, got array")),
+        EnvelopeCase(#"{"jsonrpc":"2.0","id":{"n":1},"method":"x"}"#, invalid(nil, "id must be a string, an integer or null, got object")),
 
         // Method.
         EnvelopeCase(#"{"jsonrpc":"2.0","id":2}"#, invalid(2, #"missing "method""#)),
         EnvelopeCase(#"{"jsonrpc":"2.0","id":2,"method":7}"#, invalid(2, "method must be a string, got integer")),
         EnvelopeCase(#"{"jsonrpc":"2.0","method":1,"params":"bar"}"#, invalid(nil, "method must be a string, got integer")),
         EnvelopeCase(#"{"jsonrpc":"2.0","id":3,"method":"rpc.discover"}"#,
-                     .failure(id: 3, code: .methodNotFound, message: "method not found: rpc.discover")),
+                     .message(.request(RPCRequest(id: 3, method: "rpc.discover")))),
+        EnvelopeCase(#"{"jsonrpc":"2.0","id":3,"method":"rpc.frob"}"#,
+                     .failure(id: 3, code: .methodNotFound, message: "method not found: rpc.frob")),
+        EnvelopeCase(#"{"jsonrpc":"2.0","id":null,"method":"rpc.frob"}"#,
+                     .failure(id: .null, code: .methodNotFound, message: "method not found: rpc.frob")),
         EnvelopeCase(#"{"jsonrpc":"2.0","method":"rpc.ping"}"#,
                      .failure(id: nil, code: .methodNotFound, message: "method not found: rpc.ping", notification: true)),
         EnvelopeCase(#"{"jsonrpc":"2.0","id":3,"method":"rpcx"}"#,
@@ -153,7 +158,8 @@ struct EnvelopeTests {
         #expect(RPCID(.string("a")) == "a")
         #expect(RPCID(.int(-3)) == -3)
         #expect(RPCID(.double(1)) == nil)
-        #expect(RPCID(.null) == nil)
+        #expect(RPCID(.null) == .null)
+        #expect(RPCID.null.json == .null)
         #expect(RPCID(.bool(true)) == nil)
         #expect(RPCID.int(5).json == 5)
         #expect(RPCID.string("x").json == "x")

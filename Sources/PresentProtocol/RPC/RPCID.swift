@@ -1,19 +1,22 @@
 import PresentJSON
 
-/// A JSON-RPC request id: a string or an integer.
+/// A JSON-RPC request id: a string, an integer, or null.
 ///
-/// JSON-RPC 2.0 also tolerates null and fractional ids; presentd does not: a null id cannot
-/// be told apart from "unknown" in error replies, and a fractional one does not survive
-/// every client's number handling. Both are invalid requests.
+/// JSON-RPC 2.0 allows a null id ("its use is discouraged"): the request is still a request,
+/// not a notification, and its reply carries `"id": null`. It also tolerates fractional ids
+/// ("SHOULD NOT"); presentd does not: one does not survive every client's number handling,
+/// so it is an invalid request.
 public enum RPCID: Hashable, Sendable {
     case string(String)
     case int(Int64)
+    case null
 
-    /// The id `value` holds, or nil for any other JSON type (including null and `1.5`).
+    /// The id `value` holds, or nil for any other JSON type (`1.5`, booleans, arrays, objects).
     public init?(_ value: JSONValue) {
         switch value {
         case .string(let s): self = .string(s)
         case .int(let i): self = .int(i)
+        case .null: self = .null
         default: return nil
         }
     }
@@ -23,6 +26,7 @@ public enum RPCID: Hashable, Sendable {
         switch self {
         case .string(let s): return .string(s)
         case .int(let i): return .int(i)
+        case .null: return .null
         }
     }
 }

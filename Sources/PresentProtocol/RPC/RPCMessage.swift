@@ -69,10 +69,12 @@ extension RPCMessage {
     /// Decodes a parsed message, applying JSON-RPC 2.0's rules:
     /// - an object with `"jsonrpc": "2.0"`; with a string `method` it is a request, without
     ///   one but with `result` or `error` it is a response;
-    /// - `id`, when present, is a string or an integer (null, fractional numbers, booleans,
-    ///   arrays and objects are invalid and reported with a null id);
+    /// - `id`, when present, is a string, an integer or null (a request with `"id": null` is
+    ///   answered with that id; fractional numbers, booleans, arrays and objects are invalid
+    ///   and reported with a null id);
     /// - `params`, when present, is an object or an array;
-    /// - methods starting with `rpc.` are reserved: method not found;
+    /// - methods starting with `rpc.` are reserved: method not found, but for those
+    ///   MethodTable lists (`rpc.discover`);
     /// - a non-empty array is a batch (only when `allowBatch`; batches do not nest).
     ///
     /// Errors carry the id whenever it could be read.
@@ -111,7 +113,7 @@ extension RPCMessage {
     private static func decodeRequest(_ object: JSONObject,
                                       id: RPCID?) throws(RPCEnvelopeError) -> RPCRequest {
         if let raw = object["id"], id == nil {
-            throw invalid(nil, "id must be a string or an integer, got \(idTypeName(raw))")
+            throw invalid(nil, "id must be a string, an integer or null, got \(idTypeName(raw))")
         }
         guard let methodValue = object["method"] else { throw invalid(id, #"missing "method""#) }
         guard let method = methodValue.stringValue else {
@@ -121,7 +123,7 @@ extension RPCMessage {
         if let params, params.objectValue == nil && params.arrayValue == nil {
             throw invalid(id, "params must be an object or an array, got \(params.typeName)")
         }
-        if method.hasPrefix("rpc.") {
+        if method.hasPrefix("rpc."), MethodTable.spec(method) == nil {
             throw RPCEnvelopeError(id: id, error: .methodNotFound(method), isNotification: id == nil)
         }
         return RPCRequest(id: id, method: method, params: params)
@@ -137,7 +139,8 @@ extension RPCMessage {
 
     private static func decodeResponse(_ object: JSONObject) throws(RPCEnvelopeError) -> RPCMessage {
         guard let idValue = object["id"] else { throw invalid(nil, #"a response needs an "id""#) }
-        let id = RPCID(idValue)
+        // A response's null id is "unknown" (only an error may have one): nil here.
+        let id = RPCID(idValue).flatMap { $0 == .null ? nil : $0 }
         if id == nil && !(idValue.isNull && object["error"] != nil) {
             throw invalid(nil, "response id must be a string or an integer, got \(idTypeName(idValue))")
         }

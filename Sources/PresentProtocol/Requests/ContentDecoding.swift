@@ -140,15 +140,13 @@ extension RequestDecoder {
 }
 
 extension RequestDecoder {
-    /// What an update changes; with `id` and how a change animates, every member it takes.
+    /// What an update changes (its params, in MethodTable, add `id` and how a change animates).
     static let updatedMembers = ["content", "style", "background", "cornerRadius", "shadow", "preferredContentSize",
                                  "autoDismiss"]
-    static let updateFields = Set(updatedMembers + ["id", "duration", "timing"])
 
     /// `update {id, …}`: each member given replaces the entry's; `null` clears the members
     /// that can be absent (content, shadow, preferredContentSize, autoDismiss).
     func update(_ p: ParamReader) throws(RPCError) -> Request {
-        try p.rejectUnknownKeys(allowed: Self.updateFields)
         guard Self.updatedMembers.contains(where: p.contains) else {
             throw .invalidParams(field: "params",
                                  reason: "nothing to update; give at least one of \(Self.updatedMembers.joined(separator: ", "))")

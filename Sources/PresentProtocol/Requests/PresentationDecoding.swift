@@ -5,16 +5,8 @@ import PresentCore
 import PresentJSON
 
 extension RequestDecoder {
-    static let presentationFields: Set<String> = [
-        "id", "kind", "deduplicate", "content", "style", "respectsSafeArea", "transition", "dismissTransition",
-        "background", "cornerRadius", "shadow", "dismissOnTap", "dismissOnSwipe", "confirmDismiss", "keyboard",
-        "statusBar", "adaptive", "priority", "precedence", "dimsPresenterTint",
-        "preferredContentSize", "autoDismiss", "dismissOnEscape",
-        "level", "interaction", "position", "margin", "context", "output",
-    ]
-
+    /// `present`'s params, which `decode` has checked against MethodTable's names.
     func presentRequest(_ p: ParamReader) throws(RPCError) -> PresentRequest {
-        try p.rejectUnknownKeys(allowed: Self.presentationFields)
         let style = try self.style(try p.field("style"))
         let presentation = Presentation(
             id: try p.optionalField("id").map(name),

@@ -128,12 +128,13 @@ public enum Request: Sendable {
     /// Takes a screen away; its entries leave with reason `outputGone`.
     case removeOutput(name: String)
     case outputs
+    /// `rpc.discover`: the OpenRPC document of every method.
+    case discover
+    /// The daemon's counters: clients, queues, frames, requests per method, uptime.
+    case stats
 
-    /// The method names, as on the wire.
-    public static let methods = ["hello", "ping", "present", "dismiss", "dismissAll", "stack", "subscribe",
-                                 "unsubscribe", "setContainer", "keyboard", "tap", "swipe", "advance", "sync",
-                                 "update", "activate", "key", "focus", "defineContext", "removeContext",
-                                 "addOutput", "removeOutput", "outputs"]
+    /// The method names, as on the wire (MethodTable's, in its order).
+    public static let methods = MethodTable.methods.map(\.name)
 }
 
 /// The bounds every value is checked against (documented in docs/PROTOCOL.md).

@@ -18,14 +18,26 @@ public struct RequestDecoder: Sendable {
     var coordinates: ClosedRange<Double> { -limits.maxCoordinate...limits.maxCoordinate }
     var dimensions: ClosedRange<Double> { 0...limits.maxDimension }
 
+    /// The method is looked up first (an unknown one is −32601 whatever its params), then
+    /// its params are checked against its entry in `MethodTable`: an object of the names
+    /// listed there (an empty array stands for no params), each decoded below.
     public func decode(method: String, params: JSONValue?) throws(RPCError) -> Request {
-        if case .array? = params {
-            throw .invalidParams(field: "params", reason: "presentd takes named params (an object), not an array")
+        guard let spec = MethodTable.spec(method) else {
+            throw RPCError(code: .methodNotFound,
+                           message: "unknown method \"\(method)\"; methods: \(Request.methods.joined(separator: ", "))",
+                           data: ["method": .string(method)])
+        }
+        var params = params
+        if case .array(let elements)? = params {
+            guard elements.isEmpty && spec.params.allSatisfy({ !$0.required }) else {
+                throw .invalidParams(field: "params", reason: "presentd takes named params (an object), not an array")
+            }
+            params = nil
         }
         let p = try ParamReader(params)
+        try p.rejectUnknownKeys(allowed: spec.paramNames)
         switch method {
         case "hello":
-            try p.rejectUnknownKeys(allowed: ["client", "protocol", "resume"])
             let version = try p.optionalInt("protocol", range: 0...Int(Int32.max)) ?? ProtocolLimits.protocolVersion
             guard version == ProtocolLimits.protocolVersion else {
                 throw p.invalid("protocol", "unsupported protocol version \(version); this daemon speaks \(ProtocolLimits.protocolVersion)")
@@ -33,64 +45,49 @@ public struct RequestDecoder: Sendable {
             return .hello(client: try p.optionalField("client").map(name), protocolVersion: version,
                           resume: try p.optionalField("resume").map(name))
         case "ping":
-            try p.rejectUnknownKeys(allowed: [])
             return .ping
         case "present":
             return .present(try presentRequest(p))
         case "dismiss":
-            try p.rejectUnknownKeys(allowed: ["id", "animated", "transition"])
             return .dismiss(id: try name(p.field("id")), animated: try p.optionalBool("animated") ?? true,
                             transition: try p.optionalObject("transition").map(transitionOverride))
         case "dismissAll":
-            try p.rejectUnknownKeys(allowed: ["animated", "output"])
             return .dismissAll(animated: try p.optionalBool("animated") ?? true, output: try output(p))
         case "stack":
-            try p.rejectUnknownKeys(allowed: ["output"])
             return .stack(output: try output(p))
         case "subscribe":
-            try p.rejectUnknownKeys(allowed: ["topics", "outputs"])
             return .subscribe(try topics(p), outputs: try p.optionalField("outputs").map { v throws(RPCError) in
                 try v.array(count: 1...limits.maxOutputs, each: name) })
         case "unsubscribe":
-            try p.rejectUnknownKeys(allowed: ["topics"])
             return .unsubscribe(try topics(p))
         case "setContainer":
-            try p.rejectUnknownKeys(allowed: Self.containerFields.union(["duration", "output"]))
             return .setContainer(try containerChange(p), output: try output(p))
         case "keyboard":
-            try p.rejectUnknownKeys(allowed: ["height", "duration", "curve", "output"])
             return .keyboard(height: try p.double("height", range: dimensions, unit: "points"),
                              duration: try p.optionalDouble("duration", range: durations, unit: "seconds"),
                              curve: try p.optionalField("curve").map(timing), output: try output(p))
         case "tap":
-            try p.rejectUnknownKeys(allowed: ["x", "y", "output"])
             return .tap(Point(x: try p.double("x", range: coordinates), y: try p.double("y", range: coordinates)),
                         output: try output(p))
         case "swipe":
-            try p.rejectUnknownKeys(allowed: ["phase", "dx", "dy", "vx", "vy", "output"])
             return .swipe(try p.enumValue("phase"),
                           translation: Point(x: try p.double("dx", range: coordinates), y: try p.double("dy", range: coordinates)),
                           velocity: Point(x: try p.optionalDouble("vx", range: coordinates) ?? 0,
                                           y: try p.optionalDouble("vy", range: coordinates) ?? 0),
                           output: try output(p))
         case "advance":
-            try p.rejectUnknownKeys(allowed: ["seconds"])
             return .advance(seconds: try p.double("seconds", range: 0...limits.maxAdvance, unit: "seconds"))
         case "sync":
-            try p.rejectUnknownKeys(allowed: ["nonce"])
             return .sync(nonce: p.value("nonce") ?? .null)
         case "update":
             return try update(p)
         case "activate":
-            try p.rejectUnknownKeys(allowed: ["id", "action", "fields"])
             return .activate(id: try name(p.field("id")), action: try contentID(p.field("action")),
                              fields: try fieldValues(p))
         case "key":
-            try p.rejectUnknownKeys(allowed: ["key", "id", "fields", "output"])
             return .key(try p.enumValue("key"), id: try p.optionalField("id").map(name), fields: try fieldValues(p),
                         output: try output(p))
         case "defineContext":
-            try p.rejectUnknownKeys(allowed: ["name", "frame", "output", "duration"])
             let f = try p.object("frame")
             try f.rejectUnknownKeys(allowed: ["x", "y", "width", "height"])
             let frame = Rect(x: try f.double("x", range: coordinates), y: try f.double("y", range: coordinates),
@@ -100,25 +97,22 @@ public struct RequestDecoder: Sendable {
                                   duration: try p.optionalDouble("duration", range: durations, unit: "seconds"),
                                   output: try output(p))
         case "removeContext":
-            try p.rejectUnknownKeys(allowed: ["name"])
             return .removeContext(name: try name(p.field("name")))
         case "addOutput":
-            try p.rejectUnknownKeys(allowed: Self.containerFields.union(["name", "fps"]))
             return .addOutput(OutputDefinition(name: try name(p.field("name")), container: try containerChange(p),
                                                fps: try p.optionalInt("fps", range: ProtocolLimits.fpsRange)))
         case "removeOutput":
-            try p.rejectUnknownKeys(allowed: ["name"])
             return .removeOutput(name: try name(p.field("name")))
         case "outputs":
-            try p.rejectUnknownKeys(allowed: [])
             return .outputs
         case "focus":
-            try p.rejectUnknownKeys(allowed: ["id", "field"])
             return .focus(id: try name(p.field("id")), field: try p.optionalField("field").map(contentID))
+        case "rpc.discover":
+            return .discover
+        case "stats":
+            return .stats
         default:
-            throw RPCError(code: .methodNotFound,
-                           message: "unknown method \"\(method)\"; methods: \(Request.methods.joined(separator: ", "))",
-                           data: ["method": .string(method)])
+            preconditionFailure("MethodTable lists \(method), which RequestDecoder does not decode")
         }
     }
 
@@ -147,10 +141,6 @@ public struct RequestDecoder: Sendable {
         try o.rejectUnknownKeys(allowed: ["x", "y"])
         return Point(x: try o.double("x", range: coordinates), y: try o.double("y", range: coordinates))
     }
-
-    /// A container's members, as setContainer and addOutput take them.
-    static let containerFields: Set<String> = ["width", "height", "safeArea", "scale", "horizontalSizeClass",
-                                               "verticalSizeClass"]
 
     /// The container members of `p` (the caller refuses the members it does not take).
     private func containerChange(_ p: ParamReader) throws(RPCError) -> ContainerChange {

@@ -88,6 +88,7 @@ extension Daemon {
             case .failure(let error): reply(RPCEncoding.error(id: id, error))
             }
         }
+        counters.count(request.method)
         do {
             try authorize(method: request.method, for: client)
             let typed = try decoder.decode(method: request.method, params: request.params)
@@ -199,6 +200,10 @@ extension Daemon {
             return .result(try removeOutput(name))
         case .outputs:
             return .result(["outputs": outputList()])
+        case .discover:
+            return .result(OpenRPC.document(version: presentdVersion))
+        case .stats:
+            return .result(stats())
         }
     }
 
@@ -294,7 +299,8 @@ extension Daemon {
         ["server": "presentd", "version": .string(presentdVersion), "protocol": .int(Int64(ProtocolLimits.protocolVersion)),
          "clock": .string(configuration.clock.rawValue), "time": .double(now), "fps": .int(Int64(configuration.fps)),
          "limits": configuration.helloLimits,
-         "container": CoreEncoding.container(main.stack.container)]
+         "container": CoreEncoding.container(main.stack.container),
+         "capabilities": .array(Capability.names.map { .string($0) })]
     }
 
     /// The full state a new subscriber starts from, and the event sequence it is at:

@@ -42,10 +42,13 @@ public final class Daemon {
     var shuttingDown = false
     var shutdownTimer: Timer?
     public private(set) var exitCode: Int32 = 0
+    /// What `stats` reports (Daemon+Stats.swift).
+    var counters: DaemonCounters
 
     public init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
         self.loop = try EventLoop()
+        self.counters = DaemonCounters(startedAt: loop.monotonicNow())
         self.screens = [Screen(name: Screen.mainName,
                                stack: ModalStack(container: configuration.container, configuration: configuration.stack, time: 0))]
         self.decoder = RequestDecoder(limits: configuration.limits, defaults: configuration.stack)

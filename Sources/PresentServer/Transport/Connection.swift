@@ -56,6 +56,10 @@ final class Connection: LoopOwned {
     /// Items (lossless or frame) queued or being written.
     var queuedItems: Int { queue.count }
     private(set) var isReadingPaused = false
+    /// Frames handed to `sendFrame` while open, and how many of them a newer one replaced
+    /// before they reached the kernel (`stats`).
+    private(set) var framesSent = 0
+    var framesCoalesced: Int { queue.framesCoalesced }
 
     private let pipe: UnsafeMutablePointer<uv_pipe_t>
     private let writeRequest: UnsafeMutablePointer<uv_write_t>
@@ -235,6 +239,7 @@ final class Connection: LoopOwned {
     /// is dropped for this one, so a slow reader gets the newest frame, not a backlog.
     func sendFrame(_ buffer: SharedBuffer) {
         guard state == .open, buffer.count > 0 else { return }
+        framesSent += 1
         enqueue(buffer, kind: .frame)
     }
 

@@ -30,6 +30,8 @@ struct OutboundQueue {
     private var head = 0
     /// `items[head..<writeEnd]` are in the current `uv_write`.
     private var writeEnd = 0
+    /// Frames dropped for a newer one since the queue was made (`stats`).
+    private(set) var framesCoalesced = 0
     /// The frame that may still be replaced: queued whole, not yet in a write.
     private var replaceableFrame: Int?
     /// Lossless bytes queued or in flight.
@@ -51,6 +53,7 @@ struct OutboundQueue {
             if let index = replaceableFrame {
                 items[index].buffer?.release()
                 items[index].buffer = nil
+                framesCoalesced += 1
             }
             // A partly written frame is already on the wire: it must finish, unreplaced.
             replaceableFrame = offset == 0 ? items.count : nil

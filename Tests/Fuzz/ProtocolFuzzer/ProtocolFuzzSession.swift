@@ -145,7 +145,8 @@ struct ProtocolFuzzSession {
                 stack.defineContext(name, frame: frame, duration: duration, at: time)
             case .removeContext(let name):
                 try stack.removeContext(name, at: time)
-            case .hello, .ping, .stack, .subscribe, .unsubscribe, .sync, .addOutput, .removeOutput, .outputs:
+            case .hello, .ping, .stack, .subscribe, .unsubscribe, .sync, .addOutput, .removeOutput, .outputs,
+                 .discover, .stats:
                 // One screen here: the daemon's routing between screens is not the core's.
                 stack.advance(to: time)
             }

@@ -55,3 +55,22 @@ extension JSONValue {
         return items[index]
     }
 }
+
+extension PresentClient {
+    /// Sends `line` and then a `sync` with id `marker`, and returns every message the
+    /// daemon writes before the sync's reply: the line's reply, or none at all (a
+    /// notification) — which a reply coming first proves, with no waiting for silence.
+    func messagesBeforeSync(after line: [UInt8], marker: String) throws -> [JSONValue] {
+        try sendRaw(line + [10])
+        try sendRaw(Array(#"{"jsonrpc":"2.0","id":"\#(marker)","method":"sync"}"#.utf8) + [10])
+        var messages: [JSONValue] = []
+        while true {
+            guard let line = try readLine(timeout: generousTimeout) else {
+                throw HarnessError.setup("no reply to the sync \(marker): the connection stopped answering")
+            }
+            let message = try JSONValue.parse(line)
+            if message["id"] == .string(marker) && message["method"] == nil { return messages }
+            messages.append(message)
+        }
+    }
+}

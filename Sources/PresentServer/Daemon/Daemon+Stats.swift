@@ -1,0 +1,58 @@
+// `stats`: what an operator asks a running daemon — who is connected and what they
+// subscribed to, how full each screen's stack and queue are, how many frames each
+// subscriber was sent and how many were coalesced away, requests per method, uptime.
+
+import PresentCore
+import PresentJSON
+import PresentProtocol
+
+/// The counters `stats` reports that nothing else keeps.
+struct DaemonCounters {
+    /// CLOCK_MONOTONIC when the daemon was made (uptime is real time, whatever the clock).
+    let startedAt: Double
+    /// Requests (and notifications) by method, for the methods MethodTable lists.
+    private(set) var requests: [String: Int] = [:]
+    /// Requests for a method that does not exist (not by name: a client could make the
+    /// table grow without bound).
+    private(set) var unknownMethods = 0
+
+    init(startedAt: Double) { self.startedAt = startedAt }
+
+    mutating func count(_ method: String) {
+        if MethodTable.spec(method) != nil { requests[method, default: 0] += 1 } else { unknownMethods += 1 }
+    }
+}
+
+extension Daemon {
+    func stats() -> JSONValue {
+        for screen in screens { screen.stack.advance(to: now) }
+        let byMethod = MethodTable.methods.compactMap { spec in
+            counters.requests[spec.name].map { (spec.name, JSONValue.int(Int64($0))) }
+        }
+        return ["uptime": .double(loop.monotonicNow() - counters.startedAt),
+                "clients": .array(clients.keys.sorted().compactMap { clients[$0].map(clientStats) }),
+                "screens": .array(screens.map(screenStats)),
+                "requests": ["byMethod": .object(JSONObject(byMethod)),
+                             "unknownMethod": .int(Int64(counters.unknownMethods))]]
+    }
+
+    private func clientStats(_ client: Client) -> JSONValue {
+        let topics = Topic.allCases.filter(client.topics.contains).map { JSONValue.string($0.rawValue) }
+        return ["id": .int(Int64(client.id)), "pid": .int(Int64(client.peer.pid)), "uid": .int(Int64(client.peer.uid)),
+                "gid": .int(Int64(client.peer.gid)), "name": client.name.map { .string($0) } ?? .null,
+                "subscriptions": ["topics": .array(topics),
+                                  "outputs": client.outputs.map { .array($0.sorted().map { .string($0) }) } ?? .null],
+                "frames": ["sent": .int(Int64(client.connection.framesSent)),
+                           "coalesced": .int(Int64(client.connection.framesCoalesced))],
+                "queuedBytes": .int(Int64(client.connection.queuedBytes))]
+    }
+
+    private func screenStats(_ screen: Screen) -> JSONValue {
+        func listing(_ entries: [Entry]) -> JSONValue {
+            .array(entries.map { ["id": .string($0.id), "state": .string($0.state.rawValue), "owner": .int(Int64($0.owner))] })
+        }
+        return ["name": .string(screen.name), "depth": .int(Int64(screen.stack.entries.count)),
+                "queueDepth": .int(Int64(screen.stack.queue.count)),
+                "entries": listing(screen.stack.entries), "queue": listing(screen.stack.queue)]
+    }
+}

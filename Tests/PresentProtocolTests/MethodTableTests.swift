@@ -1,0 +1,101 @@
+// MethodTable is what RequestDecoder refuses unknown params by and what rpc.discover
+// publishes: these tests hold the two to each other, method by method and param by param,
+// (SelfDescriptionTests keeps docs/openrpc.json what the daemon's rpc.discover returns).
+
+import Testing
+import PresentJSON
+import PresentProtocol
+
+private func decodeError(_ method: String, _ params: JSONValue?) -> RPCError? {
+    do {
+        _ = try RequestDecoder().decode(method: method, params: params)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+private func isUnknownField(_ error: RPCError?, _ name: String) -> Bool {
+    error?.code == .invalidParams && error?.data?["field"] == .string(name) && error?.data?["reason"] == "unknown field"
+}
+
+@Suite("MethodTable")
+struct MethodTableTests {
+    @Test func requestMethodsAreTheTables() {
+        #expect(Request.methods == MethodTable.methods.map(\.name))
+        #expect(Set(Request.methods).count == Request.methods.count, "a method is listed twice")
+    }
+
+    /// Every method of the table is one the decoder decodes (never −32601), and a name
+    /// outside it is −32601 whatever its params.
+    @Test(arguments: MethodTable.methods.map(\.name))
+    func theDecoderKnowsEveryMethod(_ method: String) {
+        #expect(decodeError(method, [:])?.code != .methodNotFound)
+    }
+
+    @Test func anUnknownMethodIsNotFoundWhateverItsParams() {
+        for params: JSONValue? in [nil, [:], [], [1, 2], ["x": "y"]] {
+            #expect(decodeError("teleport", params)?.code == .methodNotFound)
+        }
+    }
+
+    /// Each documented param is accepted (whatever else its value makes the decoder say,
+    /// it is never "unknown field"), and one the table does not list is refused.
+    @Test(arguments: MethodTable.methods.map(\.name))
+    func documentedParamsAreAcceptedAndOthersRefused(_ method: String) throws {
+        let spec = try #require(MethodTable.spec(method))
+        for param in spec.params {
+            let error = decodeError(method, .object([param.name: .null]))
+            #expect(!isUnknownField(error, param.name), "\(method) refuses its documented param \(param.name)")
+        }
+        #expect(isUnknownField(decodeError(method, ["undocumented": 1]), "undocumented"),
+                "\(method) accepts a param the table does not list")
+    }
+
+    /// Without params, a method with required params fails on one of them (update first
+    /// asks for something to change); one without any decodes.
+    @Test(arguments: MethodTable.methods.map(\.name))
+    func requiredParamsAreTheOnesTheDecoderAsksFor(_ method: String) throws {
+        let spec = try #require(MethodTable.spec(method))
+        let required = Set(spec.params.filter(\.required).map(\.name))
+        let error = decodeError(method, nil)
+        if required.isEmpty {
+            #expect(error == nil, "\(method) without params: \(error?.message ?? "")")
+        } else if let field = error?.data?["field"]?.stringValue, method != "update" {
+            #expect(required.contains(field) && error?.data?["reason"] == "required", "\(method): \(error?.message ?? "")")
+        } else {
+            #expect(error?.code == .invalidParams, "\(method) decodes without its required params")
+        }
+    }
+
+    /// JSON-RPC 2.0: `params: []` is no params, for methods that need none.
+    @Test func anEmptyArrayIsNoParams() {
+        for spec in MethodTable.methods where !spec.params.contains(where: \.required) {
+            #expect(decodeError(spec.name, []) == nil, "\(spec.name) refuses params: []")
+        }
+        #expect(decodeError("tap", [])?.data?["field"] == "params")
+        #expect(decodeError("ping", [1])?.message == "invalid params: params: presentd takes named params (an object), not an array")
+    }
+
+    @Test func theOpenRPCDocumentListsTheTable() throws {
+        let document = OpenRPC.document(version: "9.9.9")
+        #expect(document["openrpc"] == "1.2.6")
+        #expect(document["info"]?["title"] == "presentd")
+        #expect(document["info"]?["version"] == "9.9.9")
+        let methods = try #require(document["methods"]?.arrayValue)
+        #expect(methods.compactMap { $0["name"]?.stringValue } == Request.methods)
+        for (method, spec) in zip(methods, MethodTable.methods) {
+            let params = try #require(method["params"]?.arrayValue)
+            #expect(params.compactMap { $0["name"]?.stringValue } == spec.params.map(\.name))
+            #expect(params.compactMap { $0["required"]?.boolValue } == spec.params.map(\.required))
+            #expect(params.allSatisfy { $0["schema"]?.objectValue != nil })
+            #expect(method["result"]?["name"]?.stringValue?.isEmpty == false)
+        }
+    }
+
+    @Test func capabilitiesNameMethodsThatExist() {
+        #expect(Capability.names.contains("rpc.discover") && MethodTable.spec("rpc.discover") != nil)
+        #expect(Capability.names.contains("stats") && MethodTable.spec("stats") != nil)
+        #expect(Set(Capability.names).count == Capability.names.count)
+    }
+}
