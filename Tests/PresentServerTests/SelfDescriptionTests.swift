@@ -168,6 +168,7 @@ struct SelfDescriptionTests {
         let r = try #require(clients.first { $0["name"] == "renderer" })
         #expect(r["pid"] == .int(Int64(getpid())))
         #expect(r["uid"] == .int(Int64(getuid())))
+        #expect(r["roles"] == ["shell", "renderer", "app", "admin"], "the socket's owner has every role by default")
         #expect(r["subscriptions"]?["topics"] == ["frames", "lifecycle"])
         #expect(r["subscriptions"]?["outputs"] == ["main"])
         let sent = r["frames"]?["sent"]?.int64Value ?? 0

@@ -40,6 +40,7 @@ extension Daemon {
         let topics = Topic.allCases.filter(client.topics.contains).map { JSONValue.string($0.rawValue) }
         return ["id": .int(Int64(client.id)), "pid": .int(Int64(client.peer.pid)), "uid": .int(Int64(client.peer.uid)),
                 "gid": .int(Int64(client.peer.gid)), "name": client.name.map { .string($0) } ?? .null,
+                "roles": .array(client.roles.names.map { .string($0) }),
                 "subscriptions": ["topics": .array(topics),
                                   "outputs": client.outputs.map { .array($0.sorted().map { .string($0) }) } ?? .null],
                 "frames": ["sent": .int(Int64(client.connection.framesSent)),
