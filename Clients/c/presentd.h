@@ -40,6 +40,12 @@
  * have an _on variant that names it (presentd_tap_on(), presentd_key_on()), the plain ones
  * keep meaning "main", so code written for one screen is unchanged.
  *
+ * Drawing without frames: a renderer subscribed to "animations" gets the motion in force as
+ * analytic segments, reads it with presentd_animations_parse() and computes the layers itself
+ * at any time, at its own rate, with presentd_animations_layers_at() — the daemon's own
+ * arithmetic, so the layers equal the frames the daemon would send (see "Animations" below;
+ * examples/renderer.c --interpolate).
+ *
  * Ownership follows json-c: params passed in are consumed (json_object_put), results
  * and event params handed out belong to the caller. Not thread-safe: one thread per
  * client. Protocol: docs/PROTOCOL.md.

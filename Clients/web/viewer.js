@@ -17,6 +17,26 @@
 // (an entry in a presentation context) is drawn inside a wrapper that clips it to the
 // context, and every context is outlined and labelled. A tap the daemon forwarded to the
 // app underneath is marked where it landed.
+//
+// Two modes. "frames" (the default): the page draws the daemon's `frame` notifications.
+// "interpolate" (?mode=interpolate, or the checkbox, which reloads the page with it): the
+// render-server model. The page subscribes to `animations` (with lifecycle, stack and
+// statusBar) but not to frames, keeps the last payload of each output, and draws every
+// layer itself on requestAnimationFrame: base + Σ segments (from + p·(to − from)), with the
+// timing curves evaluated as the core does (Sources/PresentCore/Motion: a Bézier's parameter
+// solved from x by an 11-point bracket, Newton steps and bisection to 1e-14; a damped spring
+// in closed form, an overdamped one moving as critically damped). The daemon's clock:
+//   - monotonic: the page estimates the offset between performance.now() and the daemon's
+//     time from `hello` (its `time`, taken at the midpoint of the round trip, keeping the
+//     sample with the shortest round trip), asked at start and at every refresh (1 s);
+//   - manual: time moves only with `advance`, which no notification announces, so the page
+//     draws at the latest time it knows — the `time` of hello, of the snapshot, of every
+//     animations payload and lifecycle event, of its own advances' results — and, while
+//     something moves, asks `hello` for the time again every 50 ms. Between two answers it
+//     shows the last time it knows (a manual clock does not run between advances).
+// A payload is never drawn before its own `time`. window.presentdViewer.mode says which
+// mode, .evaluate(payload, t) computes a payload's layers at t, .layersAt(t, output) those of
+// the output's last payload, .daemonTime() the time the page draws at.
 "use strict";
 
 // Content without a colour of its own is filled from its id (as presentd.render does).
@@ -36,6 +56,9 @@ function makeOutput(name) {
     container: { width: 390, height: 844, safeArea: { top: 47 } },
     zoom: 1,
     layers: [],        // as last drawn
+    animations: null,  // interpolate mode: the last animations payload (with .compiled)
+    drawnFrom: null,   // …the payload last drawn, and whether it was still then (nothing moves any more)
+    drawnStill: false,
     entries: [],
     contexts: {},      // name → {x, y, width, height}
     statusBar: { style: "default", hidden: false },
@@ -43,7 +66,10 @@ function makeOutput(name) {
   };
 }
 
+const MODE = new URLSearchParams(location.search).get("mode") === "interpolate" ? "interpolate" : "frames";
+
 const viewer = (window.presentdViewer = {
+  mode: MODE,        // "frames" or "interpolate" (see the top of this file)
   ready: false,      // subscribed and the snapshot drawn
   clock: null,       // "monotonic" or "manual"
   outputs: new Map(),    // name → output (makeOutput); "main" first
@@ -64,7 +90,8 @@ const viewer = (window.presentdViewer = {
   },
 });
 // The main output's state, as the page had it before there were several outputs.
-for (const field of ["seq", "time", "fps", "container", "zoom", "layers", "entries", "contexts", "statusBar"]) {
+for (const field of ["seq", "time", "fps", "container", "zoom", "layers", "animations", "entries", "contexts",
+                     "statusBar"]) {
   Object.defineProperty(viewer, field, {
     get: () => viewer.outputs.get(MAIN)[field],
     set: (value) => { viewer.outputs.get(MAIN)[field] = value; },
@@ -127,6 +154,229 @@ class Connection {
     }
   }
 }
+
+// MARK: Interpolation: the animations topic, evaluated as the core does
+
+// The named Bézier curves (TimingCurve.controlPoints).
+const NAMED_CURVES = { easeIn: [0.42, 0, 1, 1], easeOut: [0, 0, 0.58, 1], easeInEaseOut: [0.42, 0, 0.58, 1],
+                       default: [0.25, 0.1, 0.25, 1] };
+// Order of the animated properties in a segment's offsets.
+const PROPERTIES = ["x", "y", "width", "height", "alpha", "scale", "rotation"];
+
+/** A timing curve as the daemon writes it: {kind: "linear"}, {kind: "bezier", x1, y1, x2, y2}
+ * or {kind: "spring", mass, stiffness, damping, initialVelocity, duration}. */
+function timingOf(json) {
+  if (json === "linear") return { kind: "linear" };
+  if (json === "system") return { kind: "spring", mass: 3, stiffness: 1000, damping: 500, initialVelocity: 0, duration: 0.5 };
+  if (typeof json === "string" && NAMED_CURVES[json]) {
+    const [x1, y1, x2, y2] = NAMED_CURVES[json];
+    return { kind: "bezier", x1, y1, x2, y2 };
+  }
+  if (json && Array.isArray(json.bezier) && json.bezier.length === 4) {
+    const [x1, y1, x2, y2] = json.bezier;
+    return { kind: "bezier", x1, y1, x2, y2 };
+  }
+  if (json && json.spring) {
+    const s = json.spring;
+    return { kind: "spring", mass: s.mass, stiffness: s.stiffness, damping: s.damping,
+             initialVelocity: s.initialVelocity, duration: Math.max(0, s.duration) };
+  }
+  throw new Error("unknown timing " + JSON.stringify(json));
+}
+
+// Swift's min and max (not Math.min/max, which differ only for NaN and -0, but to be the same).
+const swiftMin = (x, y) => (y < x ? y : x);
+const swiftMax = (x, y) => (y >= x ? y : x);
+
+/** One coordinate of a Bézier: ((a·t + b)·t + c)·t (CubicBezier.swift's Polynomial). */
+function polynomial(p1, p2) {
+  const c = 3 * p1;
+  const b = 3 * (p2 - p1) - c;
+  const a = 1 - c - b;
+  return { value: (t) => ((a * t + b) * t + c) * t, derivative: (t) => (3 * a * t + 2 * b) * t + c };
+}
+
+/** CubicBezier.parameter(for:): the curve parameter whose x is `x`. */
+function bezierParameter(x1, x2, x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const curve = polynomial(x1, x2);
+  const step = 1 / 10;
+  let lo = 1 - step, hi = 1;
+  for (let i = 1; i < 11; i++) {
+    if (x <= curve.value(i * step)) { lo = (i - 1) * step; hi = i * step; break; }
+  }
+  const xlo = curve.value(lo), xhi = curve.value(hi);
+  let t = xhi > xlo ? swiftMin(swiftMax(lo + (hi - lo) * (x - xlo) / (xhi - xlo), lo), hi) : lo;
+  for (let i = 0; i < 8; i++) {
+    const error = curve.value(t) - x;
+    if (error === 0) return t;
+    if (error < 0) lo = t; else hi = t;
+    const slope = curve.derivative(t);
+    if (!(slope > 0)) break;
+    const next = t - error / slope;
+    if (!(next >= lo && next <= hi)) break;
+    if (Math.abs(next - t) < 1e-14) return next;
+    t = next;
+  }
+  while (hi - lo > 1e-14) {
+    const mid = (lo + hi) / 2;
+    if (curve.value(mid) < x) lo = mid; else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/** A Bézier timing function's progress at time fraction x (CubicBezier.value(at:)). */
+function bezierValue(b, x) {
+  x = swiftMin(swiftMax(x, 0), 1);
+  return polynomial(b.y1, b.y2).value(bezierParameter(b.x1, b.x2, x));
+}
+
+/** A spring's progress at t (Spring.position(at:)): 0 up to 0, exactly 1 from its duration on. */
+function springPosition(s, t) {
+  if (t >= s.duration) return 1;
+  if (t <= 0) return 0;
+  const omega0 = Math.sqrt(s.stiffness / s.mass);
+  let beta = s.damping / (2 * s.mass), omega, q;
+  const p = -1;
+  if (beta >= omega0 * (1 - 1e-12)) {  // critical, or overdamped moving as critical
+    omega = 0;
+    q = s.initialVelocity - omega0;
+    beta = omega0;
+  } else {
+    omega = Math.sqrt((omega0 - beta) * (omega0 + beta));
+    q = (s.initialVelocity - beta) / omega;
+  }
+  const decay = Math.exp(-beta * t);
+  if (decay === 0) return 1;
+  return 1 + (omega > 0 ? decay * (p * Math.cos(omega * t) + q * Math.sin(omega * t)) : decay * (p + q * t));
+}
+
+/** TimingCurve.progress(at:duration:). */
+function timingProgress(timing, elapsed, duration) {
+  if (timing.kind === "spring") return springPosition(timing, elapsed);
+  if (elapsed >= duration) return 1;
+  if (elapsed <= 0) return 0;
+  const x = elapsed / duration;
+  return timing.kind === "linear" ? x : bezierValue(timing, x);
+}
+
+/** Offsets by PROPERTIES (absent: 0). */
+function offsets(o) {
+  const f = (o && o.frame) || {};
+  return [f.x, f.y, f.width, f.height, o && o.alpha, o && o.scale, o && o.rotation].map((v) => v || 0);
+}
+
+/** A payload's layers with their segments read once: base values and segments by property. */
+function compile(payload) {
+  if (!payload.compiled) {
+    payload.compiled = (payload.layers || []).map((l) => {
+      const layer = { ...l };
+      delete layer.segments;
+      return {
+        layer,
+        base: [l.frame.x, l.frame.y, l.frame.width, l.frame.height, l.alpha, l.scale, l.rotation],
+        segments: (l.segments || []).map((s) => {
+          const timing = timingOf(s.timing);
+          // Animation.init: a spring runs for its own duration.
+          const duration = Math.max(0, timing.kind === "spring" ? timing.duration : s.duration);
+          return { start: s.start, duration, end: s.start + duration, timing, from: offsets(s.from), to: offsets(s.to) };
+        }),
+      };
+    });
+  }
+  return payload.compiled;
+}
+
+/** The layers of an animations payload at time t, as a frame at t would carry them. */
+function evaluate(payload, t) {
+  return compile(payload).map(({ layer, base, segments }) => {
+    const c = base.slice();
+    for (const s of segments) {
+      const done = t >= s.end;  // Animation.value: `to` from the end on
+      let p = 1;
+      if (!done) p = s.duration > 0 ? timingProgress(s.timing, swiftMax(0, t - s.start), s.duration) : (t >= s.start ? 1 : 0);
+      for (let k = 0; k < 7; k++) c[k] += done ? s.to[k] : s.from[k] + p * (s.to[k] - s.from[k]);
+    }
+    return { ...layer, frame: { ...layer.frame, x: c[0], y: c[1], width: c[2], height: c[3] }, alpha: c[4], scale: c[5],
+             rotation: c[6] };
+  });
+}
+
+/** Whether a segment of the payload still runs at t. */
+const moving = (payload, t) => compile(payload).some((l) => l.segments.some((s) => t < s.end));
+
+// The daemon's clock, as the page knows it (see the top of this file).
+const clock = { manual: false, known: 0, offset: 0, roundTrip: Infinity, asking: null, askedAt: -Infinity };
+
+function learnTime(t) {
+  if (typeof t === "number" && t > clock.known) clock.known = t;
+}
+
+function daemonTime() {
+  return clock.manual ? clock.known : performance.now() / 1000 + clock.offset;
+}
+
+/** Asks the daemon what time it is (hello), once at a time. */
+function askTime() {
+  if (clock.asking) return clock.asking;
+  const sent = performance.now();
+  clock.askedAt = sent;
+  clock.asking = connection.call("hello", { client: "presentd-web-viewer", protocol: 1 }).then((hello) => {
+    const back = performance.now();
+    if (clock.manual) {
+      learnTime(hello.time);
+    } else if (back - sent <= clock.roundTrip * 2 + 1) {  // a slow answer says less about when it was
+      clock.offset = hello.time - (sent + back) / 2000;
+      clock.roundTrip = Math.min(clock.roundTrip, back - sent);
+    }
+  }).catch((e) => log("hello: " + e.message)).finally(() => { clock.asking = null; });
+  return clock.asking;
+}
+
+/** Output's last animations payload (a notification, or its part of the snapshot). */
+function setAnimations(output, payload) {
+  if (!payload || !Array.isArray(payload.layers)) return;
+  try {
+    compile(payload);
+  } catch (e) {
+    return log("animations: " + e.message);
+  }
+  output.animations = payload;
+  learnTime(payload.time);
+}
+
+/** Interpolate mode: draws every output from its last payload at the daemon's time. */
+function animate() {
+  requestAnimationFrame(animate);
+  if (!viewer.ready) return;
+  const now = daemonTime();
+  let anyMoving = false, drew = false;
+  for (const output of viewer.outputs.values()) {
+    const a = output.animations;
+    if (!a || (output.drawnFrom === a && output.drawnStill)) continue;
+    drew = true;
+    const t = Math.max(now, a.time);
+    draw(output, evaluate(a, t));
+    output.time = t;
+    output.drawnFrom = a;
+    output.drawnStill = !moving(a, t);
+    anyMoving = anyMoving || !output.drawnStill;
+  }
+  if (clock.manual && anyMoving && performance.now() - clock.askedAt > 50) askTime();
+  if (drew) showClock();
+}
+
+Object.assign(viewer, {
+  evaluate,
+  /** Output `name`'s layers at t, from its last animations payload (null: none yet). */
+  layersAt(t, name = MAIN) {
+    const output = viewer.outputs.get(name);
+    return output && output.animations ? evaluate(output.animations, t) : null;
+  },
+  daemonTime,
+  timingProgress: (json, elapsed, duration) => timingProgress(timingOf(json), elapsed, duration),
+});
 
 // MARK: Content, by entry and revision
 
@@ -626,7 +876,8 @@ function log(text) {
 function showClock() {
   const main = viewer.outputs.get(MAIN);
   const others = [...viewer.outputs.values()].filter((o) => o.name !== MAIN).map((o) => ` · ${o.name} ${o.seq}`);
-  $("clock-readout").textContent = `${viewer.clock} clock · t = ${main.time.toFixed(3)} s · frame ${main.seq}${others.join("")}`;
+  const what = MODE === "interpolate" ? `animations ${main.animations ? main.animations.seq || 0 : 0}` : `frame ${main.seq}`;
+  $("clock-readout").textContent = `${viewer.clock} clock · t = ${main.time.toFixed(3)} s · ${what}${others.join("")}`;
 }
 
 // MARK: The connection
@@ -639,6 +890,9 @@ const outputOf = (p) => outputNamed(typeof p.output === "string" ? p.output : MA
 connection.onNotification = (method, p) => {
   if (typeof p.output === "string" && gone.has(p.output) && method !== "lifecycle") return;
   switch (method) {
+    case "animations":  // interpolate mode: drawn on the next animation frame
+      setAnimations(outputOf(p), p);
+      break;
     case "frame": {
       const output = outputOf(p);
       output.seq = p.seq;
@@ -673,6 +927,7 @@ connection.onNotification = (method, p) => {
       break;
     }
     case "lifecycle":
+      learnTime(p.time);
       if (p.event === "willPresent" || p.event === "updated" || p.event === "adapted") {
         storeContent(p.id, p.contentRevision, p.content);
       } else if (p.event === "didDismiss") {
@@ -711,7 +966,12 @@ function applySnapshot(output, s) {
   layoutScreen(output);
   drawStatusBar(output);
   setEntries(output, s.entries || []);
-  draw(output, s.layers || []);
+  if (MODE === "interpolate" && s.animations) {
+    setAnimations(output, s.animations);
+    draw(output, evaluate(s.animations, Math.max(daemonTime(), s.animations.time)));
+  } else {
+    draw(output, s.layers || []);
+  }
 }
 
 // No notification says that a context was defined or an output added or removed while
@@ -741,6 +1001,7 @@ function refresh() {
           hasOutputs = false;  // a daemon with one screen
         }
       }
+      if (MODE === "interpolate" && !clock.manual) askTime();  // the clock's offset, again
       for (const output of [...viewer.outputs.values()]) {
         const r = await connection.call("stack", on(output.name));
         if (viewer.outputs.get(output.name) === output) setContexts(output, r.contexts || {});
@@ -769,9 +1030,18 @@ async function start() {
   await connection.opened;
   const hello = await connection.call("hello", { client: "presentd-web-viewer", protocol: 1 });
   viewer.clock = hello.clock;
+  clock.manual = hello.clock === "manual";
+  learnTime(hello.time);
   viewer.outputs.get(MAIN).fps = hello.fps;
   $("manual-controls").hidden = hello.clock !== "manual";
-  const { snapshot } = await connection.call("subscribe", { topics: ["frames", "lifecycle", "stack", "statusBar"] });
+  $("interpolate").checked = MODE === "interpolate";
+  let topics = ["frames", "lifecycle", "stack", "statusBar"];
+  if (MODE === "interpolate") {
+    topics = ["animations", "lifecycle", "stack", "statusBar"];
+    if (!clock.manual) await askTime();
+  }
+  const { snapshot } = await connection.call("subscribe", { topics });
+  learnTime(snapshot.time);
   if (Array.isArray(snapshot.outputs)) {
     for (const o of snapshot.outputs) outputNamed(o.name);  // every panel first: they share the stage
     for (const o of snapshot.outputs) applySnapshot(viewer.outputs.get(o.name), { time: snapshot.time, ...o });
@@ -781,9 +1051,11 @@ async function start() {
   layoutAll();
   drawStack();
   drawOutputChoices();
-  $("connection").textContent = `presentd ${hello.version}, ${hello.fps} fps`;
+  $("connection").textContent = `presentd ${hello.version}, ${hello.fps} fps` +
+    (MODE === "interpolate" ? ", interpolating the animations topic" : "");
   showClock();
   viewer.ready = true;
+  if (MODE === "interpolate") requestAnimationFrame(animate);
   refresh();
   setInterval(refresh, 1000);
 }
@@ -876,9 +1148,18 @@ $("keyboard").onclick = () => {
   act(connection.call("keyboard", on(o.name, { height })).then(() => { o.container.keyboardHeight = height; }));
 };
 
-// The manual clock: step it, or let it follow the browser's own clock.
-$("step-frame").onclick = () => act(connection.call("advance", { seconds: 1 / viewer.fps }));
-$("step-tenth").onclick = () => act(connection.call("advance", { seconds: 0.1 }));
+// The mode: the page again, with or without ?mode=interpolate.
+$("interpolate").onchange = () => {
+  const params = new URLSearchParams(location.search);
+  if ($("interpolate").checked) params.set("mode", "interpolate"); else params.delete("mode");
+  location.search = params.toString();
+};
+
+// The manual clock: step it, or let it follow the browser's own clock. (Its answers say the
+// time, which interpolate mode draws at.)
+const advance = (seconds) => connection.call("advance", { seconds }).then((r) => { learnTime(r && r.time); return r; });
+$("step-frame").onclick = () => act(advance(1 / viewer.fps));
+$("step-tenth").onclick = () => act(advance(0.1));
 let playing = false;
 $("play").onclick = () => {
   playing = !playing;
@@ -886,7 +1167,7 @@ $("play").onclick = () => {
   let last = performance.now();
   const tick = async (now) => {
     if (!playing) return;
-    await act(connection.call("advance", { seconds: Math.min(0.1, (now - last) / 1000) }));
+    await act(advance(Math.min(0.1, (now - last) / 1000)));
     last = now;
     requestAnimationFrame(tick);
   };

@@ -1273,6 +1273,62 @@ static void test_example_renderer(const char *renderer) {
     stop_daemon(&d);
 }
 
+/* The example renderer with --interpolate: no frames subscribed, the layers computed at every
+ * 1/60 s of the daemon's clock from the animations topic. On the manual clock it learns the
+ * time by asking (hello): advancing 0.4 s draws the ticks 1/60 … 24/60, the last at rest. */
+static void test_example_renderer_interpolates(const char *renderer) {
+    int before = failed_checks;
+    daemon_proc d;
+    if (!CHECK(start_daemon(&d, "manual") == 0)) return;
+    char command[512];
+    snprintf(command, sizeof command, "timeout 60 %s --socket %s --present alert --interpolate --until-idle </dev/null",
+             renderer, d.socket);
+    FILE *out = popen(command, "r");
+    if (CHECK(out != NULL)) {
+        presentd_client *c = connect_or_die(&d);
+        presentd_error err;
+        int presented = 0;
+        for (double deadline = monotonic_now() + 60; !presented && monotonic_now() < deadline; ) {
+            json_object *r = NULL, *entries;
+            if (!CHECK_OK(presentd_call_json(c, "stack", NULL, &r, WAIT_MS, &err), &err)) break;
+            presented = json_object_object_get_ex(r, "entries", &entries) && json_object_array_length(entries) == 1;
+            json_object_put(r);
+            if (!presented) usleep(10000);
+        }
+        if (CHECK(presented)) {  /* in two steps: it draws what it learnt each time */
+            CHECK_OK(presentd_call_json(c, "advance", "{\"seconds\":0.2}", NULL, WAIT_MS, &err), &err);
+            usleep(100000);
+            CHECK_OK(presentd_call_json(c, "advance", "{\"seconds\":0.2}", NULL, WAIT_MS, &err), &err);
+        }
+        char line[1024], last[1024] = "", rest[1024] = "";
+        int interpolated = 0, frames = 0, in_order = 1, moving = 0;
+        double previous = 0;
+        while (fgets(line, sizeof line, out)) {
+            frames += strncmp(line, "frame ", 6) == 0;
+            double t;
+            int animating;
+            if (sscanf(line, "interpolated t=%lf layers=2 animating=%d", &t, &animating) == 2) {
+                if (interpolated && fabs(t - previous - 1.0 / 60) > 1e-3) in_order = 0;
+                previous = t;
+                interpolated++;
+                moving += animating;
+                snprintf(last, sizeof last, "%s", line);
+            } else if (strstr(line, "  content") == line) {
+                snprintf(rest, sizeof rest, "%s", line);
+            }
+        }
+        CHECK(pclose(out) == 0);
+        CHECK(frames == 0);
+        CHECK(interpolated == 24 || interpolated == 25);  /* 25 if it drew t = 0 too */
+        CHECK(in_order && moving == interpolated - 1);
+        CHECK(strcmp(last, "interpolated t=0.4000 layers=2 animating=0\n") == 0);
+        CHECK(strstr(rest, "x=60.0 y=332.0 w=270.0 h=180.0 alpha=1.000 scale=1.000") != NULL);  /* the alert at rest */
+        if (failed_checks != before) printf("  its last frame: %s  its last content layer: %s", last, rest);
+        presentd_close(c);
+    }
+    stop_daemon(&d);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
@@ -1285,6 +1341,7 @@ int main(int argc, char **argv) {
     RUN("shouldDismiss", test_should_dismiss(&real));
     RUN("non-blocking poll loop", test_non_blocking_poll_loop(&real));
     if (argc > 1) RUN("example renderer", test_example_renderer(argv[1]));
+    if (argc > 1) RUN("example renderer --interpolate", test_example_renderer_interpolates(argv[1]));
     stop_daemon(&manual);
     stop_daemon(&real);
     daemon_proc conversation;  /* a stack of its own: these tests look at whole stacks */

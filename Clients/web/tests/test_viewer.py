@@ -38,8 +38,18 @@ PATIENCE = 30
 @pytest.fixture
 def bridge(manual):
     """`python -m presentd.web` on a free port, relaying to the manual-clock daemon."""
+    yield from run_bridge(manual.path)
+
+
+@pytest.fixture
+def real_bridge(daemon):
+    """The same, relaying to a daemon on the real (monotonic) clock."""
+    yield from run_bridge(daemon.path)
+
+
+def run_bridge(path: str):
     env = {**os.environ, "PYTHONPATH": str(Path(presentd.__file__).parents[1])}
-    process = subprocess.Popen([sys.executable, "-m", "presentd.web", "--socket", manual.path, "--port", "0"],
+    process = subprocess.Popen([sys.executable, "-m", "presentd.web", "--socket", path, "--port", "0"],
                                stdout=subprocess.PIPE, text=True, env=env)
     # It prints its address once it listens (one line, flushed); a cold start of Python on a
     # loaded machine can take seconds. Its stderr is pytest's, shown on failure.
@@ -759,3 +769,150 @@ def test_a_second_output_gets_its_own_panel_with_its_own_layers(manual, bridge, 
         page.wait_for(f"{query('.output[data-output=cluster]')} === null && !{query(dialog('speed'))}",
                       what="cluster's panel gone with its output")
         assert page.evaluate("window.presentdViewer.failures") == []
+
+
+# MARK: - Interpolate mode: the page computes every layer from the animations topic
+
+
+def difference(a, b) -> float:
+    """The largest difference in any number between two JSON values; infinity when they
+    differ in anything else."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if set(a) != set(b):
+            return float("inf")
+        return max((difference(a[k], b[k]) for k in a), default=0.0)
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return float("inf")
+        return max((difference(x, y) for x, y in zip(a, b)), default=0.0)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and not isinstance(b, bool):
+        return abs(a - b)
+    return 0.0 if a == b else float("inf")
+
+
+class Interpolation:
+    """What the Owner connection (subscribed to frames and animations) received, checked
+    against the page: every frame against the page's arithmetic on the payload received
+    before it, and the frames after the newest payload against the page's own last payload."""
+
+    def __init__(self, owner: Owner, page):
+        self.owner, self.page = owner, page
+        self.payload = None     # the last animations payload the owner received
+        self.frames = 0
+        self.worst = 0.0
+
+    def check(self, times: tuple[float, ...] = ()) -> list[dict]:
+        """Takes what the owner received since the last check; returns its frames. `times`:
+        more instants (inside the current payload's span) at which the page's layers must
+        equal the same arithmetic in Python's reach: its own evaluate of the owner's copy."""
+        self.owner.call("sync", {"nonce": 1})
+        received, self.owner.notifications = self.owner.notifications, []
+        frames, latest = [], []
+        for n in received:
+            if n.get("method") == "animations":
+                self.payload, latest = n["params"], []
+            elif n.get("method") == "frame":
+                p = n["params"]
+                assert self.payload is not None, "a frame before any animations payload"
+                computed = self.page.evaluate(f"window.presentdViewer.evaluate({json.dumps(self.payload)}, {p['time']!r})")
+                gap = difference(computed, p["layers"])
+                assert gap <= 1e-6, (p["time"], gap, computed, p["layers"])
+                self.worst = max(self.worst, gap)
+                self.frames += 1
+                frames.append(p)
+                latest.append(p)
+        # The page's own copy: the same payload, and the same layers at the frames' times.
+        seq = self.payload["seq"]
+        self.page.wait_for(f"(window.presentdViewer.animations || {{}}).seq === {seq}",
+                           what=f"the page received animations payload {seq}")
+        for p in latest:
+            mine = self.page.evaluate(f"window.presentdViewer.layersAt({p['time']!r})")
+            gap = difference(mine, p["layers"])
+            assert gap <= 1e-6, ("the page's own payload", p["time"], gap, mine, p["layers"])
+        for t in times:
+            mine = self.page.evaluate(f"window.presentdViewer.layersAt({t!r})")
+            theirs = self.page.evaluate(f"window.presentdViewer.evaluate({json.dumps(self.payload)}, {t!r})")
+            assert difference(mine, theirs) == 0, (t, mine, theirs)
+        return frames
+
+
+def assert_rect_drawn(image, geometry: dict, r: dict, container: dict) -> None:
+    """Magenta near the corners and edges of rect r (in points), not just outside it."""
+    z, left, top = geometry["zoom"], geometry["left"], geometry["top"]
+    x0, x1 = left + r["x"] * z, left + (r["x"] + r["width"]) * z
+    y0, y1 = top + max(0, r["y"]) * z, top + min(container["height"], r["y"] + r["height"]) * z
+    assert y1 - y0 > 12 and x1 - x0 > 12, "the layer is not on screen"
+    for x, y in [(x0 + 4, y0 + 6), (x1 - 5, y0 + 6), (x0 + 4, y1 - 5), (x1 - 5, y1 - 5), (x0 + 4, (y0 + y1) / 2)]:
+        assert close(image.getpixel((round(x), round(y))), MAGENTA), (x, y, image.getpixel((round(x), round(y))))
+    for x, y in [(x0 - 4, (y0 + y1) / 2), (x1 + 4, (y0 + y1) / 2), ((x0 + x1) / 2, y0 - 4)]:
+        if top < y < top + container["height"] * z:
+            assert not close(image.getpixel((round(x), round(y))), MAGENTA), (x, y)
+
+
+@needs_chromium
+def test_interpolate_mode_draws_every_layer_from_the_animations_topic(bridge, manual, browser):
+    browser.open(f"http://127.0.0.1:{bridge}/?mode=interpolate")
+    browser.wait_for("window.presentdViewer && window.presentdViewer.ready", what="the viewer in interpolate mode")
+    assert browser.evaluate("window.presentdViewer.mode") == "interpolate"
+    assert browser.evaluate("document.getElementById('interpolate').checked") is True
+    # The curves, at the worked example's point (docs/PROTOCOL.md, "animations topic").
+    assert browser.evaluate("window.presentdViewer.timingProgress('easeInEaseOut', 0.25, 0.4)") == 0.7072291976232149
+    with Owner(manual.path) as owner:
+        owner.call("subscribe", {"topics": ["frames", "animations"]})
+        check = Interpolation(owner, browser)
+        owner.call("present", {"id": "probe", "style": "popup", "content": "#ff00ff",
+                               "transition": {"type": "coverVertical", "duration": 0.4, "timing": "easeInEaseOut"}})
+        owner.call("advance", {"seconds": 0.15})
+        assert [f["time"] for f in check.check(times=(0.05, 0.125))] == [0.1]
+        # Rotated mid-transition: the motion is retargeted (a second segment), and keeps its end.
+        owner.call("setContainer", {"width": 844, "height": 390, "duration": 0.3})
+        owner.call("advance", {"seconds": 0.1})
+        assert [f["time"] for f in check.check(times=(0.175,))] == [0.2]
+        assert len(check.payload["layers"][1]["segments"]) == 2
+        owner.call("advance", {"seconds": 0.6})
+        frames = check.check()
+        assert frames[-1]["animating"] is False
+        rest = owner.call("stack")["entries"][0]["frame"]
+        # The page drew it at rest, where the stack says, in the rotated container.
+        browser.wait_for(at_rest("probe"), what="the page drew probe at rest")
+        browser.wait_for("window.presentdViewer.container.width === 844", what="the page laid out the rotated screen")
+        assert browser.evaluate("window.presentdViewer.layers.find((l) => l.role === 'content').frame") == rest
+        browser.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        image = browser.screenshot()
+        keep(image, "viewer-interpolated-at-rest.png")
+        assert_rect_drawn(image, browser.evaluate("window.presentdViewer.geometry()"), rest,
+                          browser.evaluate("window.presentdViewer.container"))
+        # A spring dismissal, rotated back while it runs.
+        owner.call("dismiss", {"id": "probe", "transition": {"timing": {"spring": {"duration": 0.5, "dampingRatio": 0.6}}}})
+        owner.call("advance", {"seconds": 0.1})
+        check.check()
+        owner.call("setContainer", {"width": 390, "height": 844, "duration": 0.3})
+        owner.call("advance", {"seconds": 1})
+        check.check()
+        assert check.payload["layers"] == []
+        browser.wait_for("window.presentdViewer.layers.length === 0", what="the page drew the entry gone")
+        assert check.frames >= 8, check.frames
+        print(f"interpolate mode: {check.frames} frames computed by the page, worst difference {check.worst}")
+        # It never drew a frame notification: it is not subscribed to them.
+        assert browser.evaluate("window.presentdViewer.seq") == 0
+        assert browser.evaluate("window.presentdViewer.failures") == []
+
+
+@needs_chromium
+def test_interpolate_mode_on_the_real_clock_knows_the_daemons_time(real_bridge, daemon, browser):
+    """On the monotonic clock the page draws at performance.now() plus the offset it measured
+    with hello: within a round trip of the daemon's own time."""
+    browser.open(f"http://127.0.0.1:{real_bridge}/?mode=interpolate")
+    browser.wait_for("window.presentdViewer && window.presentdViewer.ready", what="the viewer in interpolate mode")
+    with Owner(daemon.path) as owner:
+        for _ in range(3):
+            before = owner.call("hello", {"protocol": 1})["time"]
+            page = browser.evaluate("window.presentdViewer.daemonTime()")
+            after = owner.call("hello", {"protocol": 1})["time"]
+            # The page's estimate is good to half its round trip to the daemon (through the
+            # bridge): a quarter of a second either side leaves room for a loaded machine.
+            assert before - 0.25 <= page <= after + 0.25, (before, page, after)
+        owner.call("present", {"id": "live", "style": "alert", "content": "#ff00ff",
+                               "transition": {"type": "zoom", "duration": 0.3}})
+        browser.wait_for(at_rest("live"), what="the page drew live at rest, on the real clock")
+        assert browser.evaluate("window.presentdViewer.seq") == 0
