@@ -1,7 +1,8 @@
 import CJSONC
 
-// Serialising builds a json-c tree for the value, asks json-c for its compact text, copies
-// it out and frees the tree.
+// Serialising writes the text directly (JSONWriter). JSONCBuilder — a json-c tree, its
+// compact text copied out — is the reference that writer matches, and still writes the
+// rare value with a NUL in a key, which only json-c's own rules can say how to cut.
 
 extension JSONValue {
     /// The compact JSON text as UTF-8 bytes, without a trailing newline.
@@ -14,12 +15,25 @@ extension JSONValue {
     /// - A non-finite double (NaN, ±infinity) has no JSON form and is written as `null`.
     /// - A key containing U+0000 is cut at it: json-c keeps keys as C strings.
     public func serialized() -> [UInt8] {
-        JSONCBuilder.text(for: self, newline: false)
+        text(newline: false)
     }
 
     /// The compact JSON text followed by `\n`: one line of the wire protocol.
     public func serializedLine() -> [UInt8] {
-        JSONCBuilder.text(for: self, newline: true)
+        text(newline: true)
+    }
+
+    /// The same text, made by json-c (the reference JSONWriter is tested against).
+    public func serializedByJSONC() -> [UInt8] {
+        JSONCBuilder.text(for: self, newline: false)
+    }
+
+    private func text(newline: Bool) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.write(self)
+        guard !writer.sawKeyWithNUL else { return JSONCBuilder.text(for: self, newline: newline) }
+        if newline { writer.endLine() }
+        return writer.bytes
     }
 
     /// The compact JSON text as a string. See `serialized()`.
