@@ -213,3 +213,79 @@ struct OutputsTests {
         #expect(report.contains("outputs[1].name"), "\(report)")
     }
 }
+
+/// Random sessions over several screens against the real daemon, with --check-invariants:
+/// screens come and go, entries are presented, dismissed, tapped and re-laid out on random
+/// screens, contexts are defined on them. After every step each screen's stack keeps the
+/// core's invariants (the daemon logs any it breaks), every entry is listed on exactly one
+/// screen and names it, and no screen that was removed still holds anything.
+@Suite("Several screens, at random")
+struct RandomOutputsTests {
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state ^= state >> 12; state ^= state << 25; state ^= state >> 27
+            return state &* 2685821657736338717
+        }
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func invariantsHoldAcrossScreens(seed: UInt64) throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--check-invariants", "--fps", "30"])
+        let shell = try daemon.connect(), app = try daemon.connect()
+        var g = Generator(state: 0x9E3779B97F4A7C15 &* seed)
+        let names = ["main", "cluster", "rear"]
+        var outputs: Set<String> = ["main"]
+        var presented = 0
+        for step in 0..<150 {
+            let output = names.randomElement(using: &g)!
+            let id = "e\(Int.random(in: 0..<12, using: &g))"
+            switch Int.random(in: 0..<10, using: &g) {
+            case 0:
+                _ = try? shell.call("addOutput", ["name": .string(output), "width": .double(Double.random(in: 200...1400, using: &g)),
+                                                  "height": .double(Double.random(in: 200...900, using: &g)), "fps": 30])
+            case 1 where output != "main":
+                _ = try? shell.call("removeOutput", ["name": .string(output)])
+            case 2, 3, 4:
+                let level = ["normal", "overlay", "alert"].randomElement(using: &g)!
+                var params: JSONObject = ["id": .string(id), "style": level == "overlay" ? "popup" : "alert",
+                                          "level": .string(level), "output": .string(output),
+                                          "transition": ["duration": .double(Double.random(in: 0...0.5, using: &g))]]
+                if Bool.random(using: &g) { params["output"] = nil }
+                if (try? app.call("present", .object(params))) != nil { presented += 1 }
+            case 5:
+                _ = try? app.call("dismiss", ["id": .string(id)])
+            case 6:
+                _ = try? shell.call("tap", ["x": .double(Double.random(in: 0...800, using: &g)),
+                                            "y": .double(Double.random(in: 0...800, using: &g)), "output": .string(output)])
+            case 7:
+                _ = try? shell.call("setContainer", ["width": .double(Double.random(in: 200...1400, using: &g)),
+                                                     "height": .double(Double.random(in: 200...900, using: &g)),
+                                                     "output": .string(output)])
+            case 8:
+                _ = try? shell.call("defineContext", ["name": "ctx", "output": .string(output),
+                                                      "frame": ["x": 0, "y": 0, "width": 200, "height": 200]])
+            default:
+                try app.call("advance", ["seconds": .double(Double.random(in: 0...0.3, using: &g))])
+            }
+            outputs = Set(try shell.call("outputs")["outputs"]?.arrayValue?.compactMap(\.["name"]?.stringValue) ?? [])
+            #expect(outputs.contains("main"), "step \(step): main is always there")
+            var seen: [String: String] = [:]
+            for name in outputs {
+                for entry in try shell.call("stack", ["output": .string(name)])["entries"]?.arrayValue ?? [] {
+                    let entryID = entry["id"]?.stringValue ?? "?"
+                    #expect(seen[entryID] == nil, "step \(step): \(entryID) on \(seen[entryID] ?? "") and \(name)")
+                    #expect(entry["output"] == .string(name), "step \(step): \(entryID) listed on \(name)")
+                    seen[entryID] = name
+                }
+            }
+            for gone in Set(names).subtracting(outputs) {
+                #expect(shell.expectError("stack", ["output": .string(gone)])?.data?["field"] == "output")
+            }
+        }
+        // (Many presents are refused on purpose: ids taken on another screen, screens gone.)
+        #expect(presented > 10, "the session presented \(presented) entries")
+        let log = daemon.stderrText
+        #expect(!log.contains("invariant broken"), "\(log)")
+    }
+}

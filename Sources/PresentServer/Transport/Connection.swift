@@ -8,8 +8,10 @@ import Glibc
 /// run (after which `onClose` is called, once). Closures stored here may capture the
 /// connection; they are cleared when it closes, which breaks such cycles.
 ///
-/// Writes: when nothing is queued a send first tries `uv_try_write`; whatever the kernel does
-/// not take is queued, and one `uv_write` at a time (of up to 16 queued items) drains the
+/// Writes: the replies to the lines of one read are gathered and written together when
+/// the read's lines are handled (one syscall, one wake-up of the reader, for a pipeline of
+/// requests). Otherwise, when nothing is queued a send first tries `uv_try_write`; whatever
+/// the kernel does not take is queued, and one `uv_write` at a time (of up to 16 queued items) drains the
 /// queue, continuing from its callback. Lossless sends are bounded by `maxQueuedBytes`;
 /// frames are coalesced (see `OutboundQueue`) and never count against the bound.
 final class Connection: LoopOwned {
@@ -52,7 +54,7 @@ final class Connection: LoopOwned {
     /// The read or write error that closed the connection (nil for EOF or a local close).
     private(set) var closeError: TransportError?
     /// Lossless bytes queued or being written.
-    var queuedBytes: Int { queue.losslessBytes }
+    var queuedBytes: Int { queue.losslessBytes + gathered.count }
     /// Items (lossless or frame) queued or being written.
     var queuedItems: Int { queue.count }
     private(set) var isReadingPaused = false
@@ -68,6 +70,10 @@ final class Connection: LoopOwned {
     private var framer = LineFramer()
     private var isReading = false
     private var drainScheduled = false
+    /// While the lines of one read are handled, lossless bytes for this connection gather
+    /// here (only while nothing is queued, so they stay in order) and go out together after.
+    private var corked = false
+    private var gathered: [UInt8] = []
     private var overflowed = false
     private var flushTimer: Timer?
 
@@ -189,6 +195,11 @@ final class Connection: LoopOwned {
         var framer = self.framer
         self.framer = LineFramer(maxLineBytes: maxLineBytes)
         framer.maxLineBytes = maxLineBytes
+        corked = true
+        defer {
+            corked = false
+            writeGathered()
+        }
         framer.feed(chunk) { event in
             switch event {
             case .line(let line): self.onLine(line)
@@ -216,7 +227,16 @@ final class Connection: LoopOwned {
     /// Sends `bytes` losslessly (copied only if the kernel does not take them at once).
     func send(_ bytes: [UInt8]) {
         guard state == .open, !bytes.isEmpty, admitLossless(bytes.count) else { return }
+        if corked && queue.isEmpty { return gathered.append(contentsOf: bytes) }
         enqueueCopy(bytes)
+    }
+
+    /// Writes what the lines of a read gathered.
+    private func writeGathered() {
+        guard !gathered.isEmpty else { return }
+        let bytes = gathered
+        gathered.removeAll(keepingCapacity: gathered.capacity <= 1 << 16)
+        if state == .open || state == .draining { enqueueCopy(bytes) }
     }
 
     /// Writes or queues `bytes` without checking the bound.
@@ -232,6 +252,7 @@ final class Connection: LoopOwned {
     /// Sends shared broadcast bytes losslessly; retains `buffer` while it is queued.
     func send(shared buffer: SharedBuffer) {
         guard state == .open, buffer.count > 0, admitLossless(buffer.count) else { return }
+        if corked && queue.isEmpty { return gathered.append(contentsOf: buffer.bytes) }
         enqueue(buffer, kind: .lossless)
     }
 
@@ -240,6 +261,7 @@ final class Connection: LoopOwned {
     func sendFrame(_ buffer: SharedBuffer) {
         guard state == .open, buffer.count > 0 else { return }
         framesSent += 1
+        writeGathered()   // what came before it goes first; the frame itself may be coalesced
         enqueue(buffer, kind: .frame)
     }
 
@@ -254,7 +276,7 @@ final class Connection: LoopOwned {
     /// message is checked before any of it is written, so none is ever cut short.
     private func admitLossless(_ count: Int) -> Bool {
         guard !overflowed else { return false }
-        if queue.losslessBytes + count <= maxQueuedBytes { return true }
+        if queue.losslessBytes + gathered.count + count <= maxQueuedBytes { return true }
         overflowed = true
         onOverflow()
         return false
@@ -315,6 +337,7 @@ final class Connection: LoopOwned {
     func closeAfterFlush(sending finalMessage: [UInt8] = [],
                          timeout: Double = Connection.defaultFlushTimeout) {
         guard state == .open else { return }
+        writeGathered()
         if !finalMessage.isEmpty { enqueueCopy(finalMessage) }
         guard state == .open else { return }   // the write may have failed and closed us
         stopReading()
