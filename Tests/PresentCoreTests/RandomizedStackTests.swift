@@ -259,7 +259,7 @@ struct RandomRun {
     mutating func record(_ event: StackEvent) {
         let time: Double
         switch event {
-        case .stackChanged: return
+        case .stackChanged, .mode: return
         case .statusBar(let appearance, let duration, let at):
             reportedStatusBar = appearance
             if duration < 0 { fail("negative status-bar duration") }

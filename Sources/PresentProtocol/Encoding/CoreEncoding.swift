@@ -168,6 +168,7 @@ public enum CoreEncoding {
         var o: JSONObject = ["id": .string(n.id), "event": .string(n.event.rawValue), "time": .number(n.time),
                              "owner": .int(Int64(truncatingIfNeeded: n.owner))]
         if let r = n.reason { o["reason"] = .string(r.rawValue) }
+        if let h = n.heldBy { o["heldBy"] = .string(h.rawValue) }
         if let a = n.action { o["action"] = .string(a) }
         if let a = n.animation { o["animation"] = animation(a) }
         if let c = n.content {

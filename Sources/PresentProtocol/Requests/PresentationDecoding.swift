@@ -10,7 +10,7 @@ extension RequestDecoder {
         "background", "cornerRadius", "shadow", "dismissOnTap", "dismissOnSwipe", "confirmDismiss", "keyboard",
         "statusBar", "adaptive", "priority", "precedence", "dimsPresenterTint",
         "preferredContentSize", "autoDismiss", "dismissOnEscape",
-        "level", "interaction", "position", "margin", "context", "output",
+        "level", "interaction", "position", "margin", "context", "output", "droppable", "dryRun",
     ]
 
     func presentRequest(_ p: ParamReader) throws(RPCError) -> PresentRequest {
@@ -47,6 +47,7 @@ extension RequestDecoder {
                                           margin: try p.optionalDouble("margin", range: dimensions, unit: "points")
                                               ?? OverlayPlacement.defaultMargin)
         placed.context = try p.optionalField("context").map(name)
+        placed.droppable = try p.optionalBool("droppable") ?? false
         if placed.level == .overlay, placed.interaction != nil, placed.interaction != .forward {
             throw p.invalid("interaction", "an overlay never blocks taps outside itself: only \"forward\"")
         }
@@ -55,8 +56,10 @@ extension RequestDecoder {
                 throw p.invalid(key, "only for level \"overlay\"")
             }
         }
-        return PresentRequest(presentation: placed, confirmDismiss: try p.optionalBool("confirmDismiss") ?? false,
-                              output: try output(p))
+        var request = PresentRequest(presentation: placed, confirmDismiss: try p.optionalBool("confirmDismiss") ?? false,
+                                     output: try output(p))
+        request.dryRun = try p.optionalBool("dryRun") ?? false
+        return request
     }
 
     // MARK: Style

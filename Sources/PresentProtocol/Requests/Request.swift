@@ -23,6 +23,8 @@ public struct PresentRequest: Hashable, Sendable {
     public var confirmDismiss: Bool
     /// The screen to present on; nil: the one holding the entry's context, else `main`.
     public var output: String?
+    /// Only say what would happen (Daemon+Modes); change nothing.
+    public var dryRun = false
     public init(presentation: Presentation, confirmDismiss: Bool = false, output: String? = nil) {
         self.presentation = presentation; self.confirmDismiss = confirmDismiss; self.output = output
     }
@@ -125,12 +127,28 @@ public enum Request: Sendable {
     /// Takes a screen away; its entries leave with reason `outputGone`.
     case removeOutput(name: String)
     case outputs
+    /// Do not disturb on (or changed) or, with nil, off, on one screen (nil: `main`).
+    case setMode(doNotDisturb: ModeRequest?, output: String?)
+    /// Why an entry is where it is.
+    case explain(id: String)
 
     /// The method names, as on the wire.
     public static let methods = ["hello", "ping", "present", "dismiss", "dismissAll", "stack", "subscribe",
                                  "unsubscribe", "setContainer", "keyboard", "tap", "swipe", "advance", "sync",
                                  "update", "activate", "key", "focus", "defineContext", "removeContext",
-                                 "addOutput", "removeOutput", "outputs"]
+                                 "addOutput", "removeOutput", "outputs", "setMode", "explain"]
+}
+
+/// `setMode`'s `doNotDisturb`: it ends at `until` (the daemon's clock) or `duration`
+/// seconds from now (at most one of them; neither: when turned off).
+public struct ModeRequest: Hashable, Sendable {
+    public var until: Double?
+    public var duration: Double?
+    public var allowPriorityAbove: Int
+    public init(until: Double? = nil, duration: Double? = nil,
+                allowPriorityAbove: Int = DoNotDisturb.defaultAllowPriorityAbove) {
+        self.until = until; self.duration = duration; self.allowPriorityAbove = allowPriorityAbove
+    }
 }
 
 /// The bounds every value is checked against (documented in docs/PROTOCOL.md).

@@ -115,6 +115,11 @@ public struct RequestDecoder: Sendable {
         case "focus":
             try p.rejectUnknownKeys(allowed: ["id", "field"])
             return .focus(id: try name(p.field("id")), field: try p.optionalField("field").map(contentID))
+        case "setMode":
+            return try setMode(p)   // ModeDecoding.swift
+        case "explain":
+            try p.rejectUnknownKeys(allowed: ["id"])
+            return .explain(id: try name(p.field("id")))
         default:
             throw RPCError(code: .methodNotFound,
                            message: "unknown method \"\(method)\"; methods: \(Request.methods.joined(separator: ", "))",

@@ -79,7 +79,7 @@ extension Daemon {
     func rememberPresentation(_ request: Request, params: JSONValue?, result: JSONValue) {
         guard continuity.path != nil, let id = result["id"]?.stringValue else { return }
         switch request {
-        case .present where result["deduplicated"] != true:
+        case .present(let present) where result["deduplicated"] != true && !present.dryRun:
             var object = params?.objectValue ?? [:]
             object["id"] = .string(id)
             continuity.params[id] = .object(object)

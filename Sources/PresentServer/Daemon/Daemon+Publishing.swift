@@ -27,6 +27,8 @@ extension Daemon {
                           params: CoreEncoding.statusBarChange(appearance, duration: duration, time: time), on: screen)
             case .stackChanged:
                 screen.stackChanged = true
+            case .mode(let change):
+                broadcastMode(change, on: screen)   // Daemon+Modes
             }
         }
         if screen.stackChanged {

@@ -113,6 +113,7 @@ extension Daemon {
         case .ping:
             return .result([:])
         case .present(let present):
+            if present.dryRun { return .result(try dryRun(present, for: client)) }   // Daemon+Modes
             return .result(try self.present(present, for: client))
         case .dismiss(let id, let animated, let override):
             return .result(try dismiss(id, animated: animated, override: override, for: client))
@@ -196,6 +197,10 @@ extension Daemon {
             return .result(try removeOutput(name))
         case .outputs:
             return .result(["outputs": outputList()])
+        case .setMode(let mode, let output):
+            return .result(try setMode(mode, output: output))   // Daemon+Modes
+        case .explain(let id):
+            return .result(try explain(id, for: client))
         }
     }
 
@@ -228,25 +233,32 @@ extension Daemon {
         do {
             return try body(&screen.stack)
         } catch {
-            let stack = screen.stack
-            switch error {
-            case .notFound(let id):
-                throw Self.notFound(id)
-            case .duplicateID(let id):
-                throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is already on the stack or queued")
-            case .unknownAction(let id, let action):
-                let known = stack.entry(id: id)?.effectiveContent?.actions.map { "\"\($0.id)\"" } ?? []
-                throw RPCError.invalidParams(field: "action", reason: "\"\(id)\" has no action \"\(action)\"; "
-                                             + (known.isEmpty ? "it has no actions" : "its actions: \(known.joined(separator: ", "))"))
-            case .unknownField(let id, let field):
-                throw RPCError.invalidParams(field: "field", reason: "\"\(id)\" has no field \"\(field)\"")
-            case .unknownContext(let name):
-                let known = stack.contexts.keys.sorted().map { "\"\($0)\"" }
-                throw RPCError.invalidParams(field: "context", reason: "no presentation context \"\(name)\"; "
-                                             + (known.isEmpty ? "the shell has defined none (defineContext)" : "defined: \(known.joined(separator: ", "))"))
-            case .notShown(let id, let state):
-                throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is \(state.rawValue), not on screen to be answered")
-            }
+            throw rpcError(for: error, on: screen)
+        }
+    }
+
+    /// The protocol error for a stack's refusal.
+    func rpcError(for error: StackError, on screen: Screen) -> RPCError {
+        let stack = screen.stack
+        switch error {
+        case .notFound(let id):
+            return Self.notFound(id)
+        case .duplicateID(let id):
+            return RPCError.invalidParams(field: "id", reason: "\"\(id)\" is already on the stack or queued")
+        case .unknownAction(let id, let action):
+            let known = stack.entry(id: id)?.effectiveContent?.actions.map { "\"\($0.id)\"" } ?? []
+            return RPCError.invalidParams(field: "action", reason: "\"\(id)\" has no action \"\(action)\"; "
+                                         + (known.isEmpty ? "it has no actions" : "its actions: \(known.joined(separator: ", "))"))
+        case .unknownField(let id, let field):
+            return RPCError.invalidParams(field: "field", reason: "\"\(id)\" has no field \"\(field)\"")
+        case .unknownContext(let name):
+            let known = stack.contexts.keys.sorted().map { "\"\($0)\"" }
+            return RPCError.invalidParams(field: "context", reason: "no presentation context \"\(name)\"; "
+                                         + (known.isEmpty ? "the shell has defined none (defineContext)" : "defined: \(known.joined(separator: ", "))"))
+        case .notShown(let id, let state):
+            return RPCError.invalidParams(field: "id", reason: "\"\(id)\" is \(state.rawValue), not on screen to be answered")
+        case .dropped(let hold):
+            return droppedError(hold, on: screen)   // Daemon+Modes
         }
     }
 
@@ -268,6 +280,17 @@ extension Daemon {
 
     private func present(_ request: PresentRequest, for client: Client) throws(RPCError) -> JSONValue {
         let screen = try screen(presenting: request)
+        try checkPresentLimits(for: client)
+        let outcome = try stackCall(on: screen) { s throws(StackError) in try s.present(request.presentation, owner: client.id, at: now) }
+        if !outcome.deduplicated && request.confirmDismiss { confirmDismiss.insert(outcome.id) }
+        screen.visualsDirty = true
+        var result: JSONObject = ["id": .string(outcome.id), "state": .string(outcome.state.rawValue)]
+        result["deduplicated"] = .bool(outcome.deduplicated)
+        return .object(result)
+    }
+
+    /// The stack-size limits a present must stay within.
+    func checkPresentLimits(for client: Client) throws(RPCError) {
         let all = screens.flatMap(\.stack.allEntries)
         let everyone = all.count
         let mine = all.filter { $0.owner == client.id }.count
@@ -279,12 +302,6 @@ extension Daemon {
             throw .limitExceeded("this connection has \(mine) presentations; at most \(configuration.maxEntriesPerClient)",
                                  limit: configuration.maxEntriesPerClient)
         }
-        let outcome = try stackCall(on: screen) { s throws(StackError) in try s.present(request.presentation, owner: client.id, at: now) }
-        if !outcome.deduplicated && request.confirmDismiss { confirmDismiss.insert(outcome.id) }
-        screen.visualsDirty = true
-        var result: JSONObject = ["id": .string(outcome.id), "state": .string(outcome.state.rawValue)]
-        result["deduplicated"] = .bool(outcome.deduplicated)
-        return .object(result)
     }
 
     func helloResult() -> JSONValue {
