@@ -47,6 +47,10 @@ public struct ModeChange: Hashable, Sendable {
     public var reason: Reason
     /// The entries the change releases (they start as the queue allows).
     public var released: [String]
+
+    public init(doNotDisturb: DoNotDisturb?, time: Double, reason: Reason, released: [String]) {
+        self.doNotDisturb = doNotDisturb; self.time = time; self.reason = reason; self.released = released
+    }
 }
 
 extension ModalStack {
