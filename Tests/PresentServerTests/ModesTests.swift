@@ -21,7 +21,7 @@ struct ModesTests {
     @Test func heldPresentationsDrainInPriorityOrderWhenTurnedOff() throws {
         let daemon = try DaemonHarness(["--clock", "manual", "--fps", "10"])
         let admin = try daemon.connect(), app = try daemon.connect(), watcher = try daemon.connect()
-        try watcher.call("subscribe", ["topics": ["lifecycle", "stack"]])
+        try watcher.call("subscribe", ["topics": ["lifecycle", "modes"]])
         let on = try admin.call("setMode", ["doNotDisturb": ["allowPriorityAbove": 500]])
         #expect(on["doNotDisturb"]?["until"] == .null && on["doNotDisturb"]?["allowPriorityAbove"] == 500)
         let quick: JSONValue = ["duration": 0.5]
@@ -70,7 +70,8 @@ struct ModesTests {
     @Test func untilEndsItOnTheManualClockAndTheHeldEntryStartsThen() throws {
         let daemon = try DaemonHarness(["--clock", "manual", "--fps", "10"])
         let app = try daemon.connect(), watcher = try daemon.connect()
-        try watcher.call("subscribe", ["topics": ["lifecycle", "stack"]])
+        let snapshot = try watcher.call("subscribe", ["topics": ["lifecycle", "modes"]])["snapshot"]
+        #expect(snapshot?["doNotDisturb"] == .null && snapshot?["outputs"]?[0]?["doNotDisturb"] == .null)
         try app.call("advance", ["seconds": 1])
         try app.call("setMode", ["doNotDisturb": ["duration": 2]])   // until 3
         #expect(try app.call("present", ["id": "later", "style": "popup", "transition": ["duration": 0.5]])["state"] == "queued")
@@ -155,6 +156,40 @@ struct ModesTests {
         }
         #expect(app.expectError("explain", ["id": "nope"])?.code == -32001)
         #expect(app.expectError("setMode", ["doNotDisturb": .null, "output": "nope"])?.data?["field"] == "output")
+    }
+
+    @Test func onTheMonotonicClockTheDaemonWakesForUntil() throws {
+        let daemon = try DaemonHarness(["--clock", "monotonic"])
+        let app = try daemon.connect(), watcher = try daemon.connect()
+        try watcher.call("subscribe", ["topics": ["modes", "lifecycle"]])
+        let until = try #require(try app.call("setMode", ["doNotDisturb": ["duration": 0.3]])["doNotDisturb"]?["until"]?.double)
+        #expect(try app.call("present", ["id": "a", "style": "popup", "priority": 1])["state"] == "queued")
+        // Nothing moves meanwhile: only the deadline timer can end it.
+        let ended = try watcher.awaitNotification("mode") { $0["reason"] == "until" }
+        #expect(ended?["time"]?.double == until)
+        let start = try watcher.awaitNotification("lifecycle") { $0["id"] == "a" && $0["event"] == "willPresent" }
+        #expect(start?["time"]?.double == until, "it starts at exactly until, however late the timer fired")
+    }
+
+    @Test func presentctlDndOnAndOffAndExplain() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let app = try daemon.connect()
+        let run = { (arguments: [String]) throws -> (status: Int32, output: String) in
+            try DaemonHarness.run(DaemonHarness.presentctlPath, ["--socket", daemon.socketPath] + arguments)
+        }
+        let on = try run(["dnd", "on", "--for", "5", "--allow-above", "100"])
+        #expect(on.status == 0)
+        let mode = try JSONValue.parse(on.output.split(separator: "\n").first.map(String.init) ?? "")
+        #expect(mode["doNotDisturb"]?["until"] == 5.0 && mode["doNotDisturb"]?["allowPriorityAbove"] == 100)
+        #expect(try app.call("present", ["id": "a", "style": "popup", "priority": 100])["state"] == "queued")
+        let dry = try run(["present", "--style", "alert", "--priority", "101", "--dry-run"])
+        #expect(dry.status == 0 && dry.output.contains("\"outcome\":\"presenting\""), "\(dry.output)")
+        let explained = try run(["explain", "a"])
+        #expect(explained.status == 0 && explained.output.contains("\"heldBy\":\"doNotDisturb\""), "\(explained.output)")
+        #expect(try run(["dnd", "off"]).status == 0)
+        #expect(try app.call("stack")["entries"]?[0]?["state"] == "presenting")
+        #expect(try run(["dnd", "maybe"]).status == 2)
+        #expect(try run(["dnd", "on", "--until", "9", "--for", "1"]).status == 2)
     }
 }
 

@@ -14,6 +14,8 @@ public enum Topic: String, Sendable, CaseIterable {
     case stack
     /// `statusBar` notifications.
     case statusBar
+    /// `mode` notifications (do not disturb on, changed, off).
+    case modes
 }
 
 /// A present request: the core's presentation plus what only the daemon cares about.

@@ -46,6 +46,7 @@ struct Topics {
         case .lifecycle: return 2
         case .stack: return 4
         case .statusBar: return 8
+        case .modes: return 16
         }
     }
 

@@ -1,5 +1,5 @@
 // Modes and the decisions the daemon can explain: `setMode` (do not disturb, per
-// screen), the `mode` notification (to `stack` subscribers), `present {dryRun: true}`
+// screen), the `mode` notification (topic `modes`), `present {dryRun: true}`
 // and `explain`. The core answers (ModalStack+DoNotDisturb, ModalStack+Explain); this
 // adds what only the daemon knows: the clock, the screens, owners and the dismiss policy.
 
@@ -28,10 +28,22 @@ extension Daemon {
                 "held": .array(screen.stack.queue.filter(screen.stack.isHeld).map { .string($0.id) })]
     }
 
-    /// The `mode` notification, to the subscribers of `stack` (the mode is part of the
-    /// screen's arbitration state, as the stack is).
+    /// The `mode` notification, to the subscribers of `modes`.
     func broadcastMode(_ change: ModeChange, on screen: Screen) {
-        broadcast(.stack, method: "mode", params: CoreEncoding.modeChange(change), on: screen)
+        broadcast(.modes, method: "mode", params: CoreEncoding.modeChange(change), on: screen)
+    }
+
+    /// A `modes` subscriber's snapshot says each screen's mode: main's at the top, each
+    /// watched screen's in `outputs`.
+    func addModes(to snapshot: inout JSONObject) {
+        snapshot["doNotDisturb"] = CoreEncoding.doNotDisturb(main.stack.doNotDisturb)
+        guard case .array(let outputs)? = snapshot["outputs"] else { return }
+        snapshot["outputs"] = .array(outputs.map { o in
+            guard var object = o.objectValue, let name = object["name"]?.stringValue,
+                  let screen = screens.first(where: { $0.name == name }) else { return o }
+            object["doNotDisturb"] = CoreEncoding.doNotDisturb(screen.stack.doNotDisturb)
+            return .object(object)
+        })
     }
 
     /// −32006: a droppable presentation that the mode would hold.
@@ -77,10 +89,7 @@ extension Daemon {
         o["doNotDisturb"] = CoreEncoding.doNotDisturb(screen.stack.doNotDisturb)
         var owner: JSONObject = ["client": .int(Int64(truncatingIfNeeded: entry.owner)),
                                  "connected": .bool(clients[entry.owner] != nil), "you": .bool(entry.owner == client.id)]
-        if let c = clients[entry.owner] {
-            owner["uid"] = .int(Int64(c.peer.uid))
-            if let name = c.name { owner["name"] = .string(name) }
-        }
+        if let name = clients[entry.owner]?.name { owner["name"] = .string(name) }
         o["owner"] = .object(owner)
         o["dismissal"] = dismissal(of: entry, by: client)
         return .object(o)

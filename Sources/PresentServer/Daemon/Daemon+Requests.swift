@@ -333,6 +333,7 @@ extension Daemon {
         snapshot["name"] = nil   // the top is main's, as before there were several screens
         snapshot["fps"] = nil
         snapshot["outputs"] = .array(screens.filter { client.watches($0.name) }.map(screenSnapshot))
+        if client.topics.contains(.modes) { addModes(to: &snapshot) }   // Daemon+Modes
         return ["seq": .int(Int64(truncatingIfNeeded: eventSeq)), "snapshot": .object(snapshot)]
     }
 
