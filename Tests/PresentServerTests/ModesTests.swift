@@ -29,6 +29,8 @@ struct ModesTests {
         #expect(try app.call("present", ["id": "mid", "style": "popup", "priority": 300, "transition": quick])["state"] == "queued")
         #expect(try app.call("present", ["id": "alarm", "style": "alert", "priority": 900, "transition": quick])["state"] == "presenting")
         try app.call("advance", ["seconds": 1])
+        #expect(try app.call("stack")["entries"]?.arrayValue?.compactMap { $0["heldBy"]?.stringValue }
+                == ["doNotDisturb", "doNotDisturb"], "the stack listing says it too")
         let held = try admin.call("explain", ["id": "low"])
         #expect(held["blockers"]?["heldBy"] == "doNotDisturb" && held["startsAt"] == .null)
         #expect(held["blockers"]?["queuedAhead"] == ["mid"])

@@ -147,6 +147,7 @@ public enum CoreEncoding {
         if let s = e.presentation.preferredContentSize { o["preferredContentSize"] = preferredContentSize(s) }
         if let a = e.presentation.autoDismiss { o["autoDismiss"] = autoDismiss(a) }
         if let f = e.focusedField { o["focusedField"] = .string(f) }
+        if stack.isHeld(e) { o["heldBy"] = .string(HoldReason.doNotDisturb.rawValue) }   // ModalStack+DoNotDisturb
         if let output { o["output"] = .string(output) }
         return .object(o)
     }
