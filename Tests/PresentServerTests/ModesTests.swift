@@ -173,6 +173,25 @@ struct ModesTests {
         #expect(start?["time"]?.double == until, "it starts at exactly until, however late the timer fired")
     }
 
+    @Test func aRestartKeepsDoNotDisturbAndWhatItHolds() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--resume-grace", "30"])
+        let app = try daemon.connect()
+        try app.call("present", ["id": "shown", "style": "popup", "transition": ["duration": 0]])
+        try app.call("setMode", ["doNotDisturb": ["duration": 50, "allowPriorityAbove": 300]])
+        try app.call("advance", ["seconds": 10])
+        #expect(try app.call("present", ["id": "held", "style": "popup", "priority": 300])["state"] == "queued")
+        #expect(daemon.stop() == 0)
+        try daemon.restart()
+        let again = try daemon.connect()
+        let x = try again.call("explain", ["id": "held"])
+        #expect(x["state"] == "queued" && x["blockers"]?["heldBy"] == "doNotDisturb", "\(x.serializedString)")
+        #expect(x["doNotDisturb"]?["until"] == 40.0 && x["doNotDisturb"]?["allowPriorityAbove"] == 300,
+                "the 40 s it had left, on the new daemon's clock")
+        #expect(try again.call("explain", ["id": "shown"])["state"] == "presented", "what was on screen stays")
+        try again.call("advance", ["seconds": 41])
+        #expect(try again.call("explain", ["id": "held"])["state"] != "queued")
+    }
+
     @Test func presentctlDndOnAndOffAndExplain() throws {
         let daemon = try DaemonHarness(["--clock", "manual"])
         let app = try daemon.connect()

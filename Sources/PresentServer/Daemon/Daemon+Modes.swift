@@ -12,20 +12,41 @@ extension Daemon {
 
     func setMode(_ request: ModeRequest?, output: String?) throws(RPCError) -> JSONValue {
         let screen = try screen(output)
-        var mode: DoNotDisturb?
-        if let request {
-            var until = request.until
-            if let until, until <= now {
-                throw .invalidParams(field: "doNotDisturb.until",
-                                     reason: "\(until) has passed: the daemon's time is \(now) (or give duration)")
-            }
-            if let duration = request.duration { until = now + duration }
-            mode = DoNotDisturb(until: until, allowPriorityAbove: request.allowPriorityAbove)
-        }
-        screen.stack.setDoNotDisturb(mode, at: now)
+        screen.stack.setDoNotDisturb(try mode(from: request), at: now)
         screen.visualsDirty = true
         return ["output": .string(screen.name), "doNotDisturb": CoreEncoding.doNotDisturb(screen.stack.doNotDisturb),
                 "held": .array(screen.stack.queue.filter(screen.stack.isHeld).map { .string($0.id) })]
+    }
+
+    /// The mode a request asks for, on the daemon's clock.
+    private func mode(from request: ModeRequest?) throws(RPCError) -> DoNotDisturb? {
+        guard let request else { return nil }
+        var until = request.until
+        if let until, until <= now {
+            throw .invalidParams(field: "doNotDisturb.until",
+                                 reason: "\(until) has passed: the daemon's time is \(now) (or give duration)")
+        }
+        if let duration = request.duration { until = now + duration }
+        return DoNotDisturb(until: until, allowPriorityAbove: request.allowPriorityAbove)
+    }
+
+    // MARK: The state file
+
+    /// A screen's mode as the state file keeps it: setMode's `doNotDisturb`, with the time
+    /// left as `duration` (the daemon's clock starts again; the time it was down does not
+    /// count). Nil when off.
+    func savedMode(of screen: Screen) -> JSONValue? {
+        guard let mode = screen.stack.doNotDisturb else { return nil }
+        var o: JSONObject = ["allowPriorityAbove": .int(Int64(mode.allowPriorityAbove))]
+        if let until = mode.until { o["duration"] = .double(max(0, until - now)) }
+        return .object(o)
+    }
+
+    /// A saved mode, through the decoder like everything the state file holds.
+    func restoredMode(_ saved: JSONValue?) throws -> DoNotDisturb? {
+        guard let saved, case .setMode(let request, _) = try decoder.decode(method: "setMode", params: ["doNotDisturb": saved])
+        else { return nil }
+        return try mode(from: request)
     }
 
     /// The `mode` notification, to the subscribers of `modes`.
