@@ -81,6 +81,16 @@ extension Daemon {
 
     // MARK: Dry run
 
+    /// The protocol error for a stack's refusal: the one `stackCall` maps it to.
+    func rpcError(for error: StackError, on screen: Screen) -> RPCError {
+        do {
+            try stackCall(on: screen) { _ throws(StackError) in throw error }
+        } catch {
+            return error
+        }
+        return .internalError("\(error) was not refused")   // not reached: the body always throws
+    }
+
     /// What `present` would do now: the same checks in the same order, on a copy.
     func dryRun(_ request: PresentRequest, for client: Client) throws(RPCError) -> JSONValue {
         let screen = try screen(presenting: request)

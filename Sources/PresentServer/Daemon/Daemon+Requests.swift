@@ -233,32 +233,27 @@ extension Daemon {
         do {
             return try body(&screen.stack)
         } catch {
-            throw rpcError(for: error, on: screen)
-        }
-    }
-
-    /// The protocol error for a stack's refusal.
-    func rpcError(for error: StackError, on screen: Screen) -> RPCError {
-        let stack = screen.stack
-        switch error {
-        case .notFound(let id):
-            return Self.notFound(id)
-        case .duplicateID(let id):
-            return RPCError.invalidParams(field: "id", reason: "\"\(id)\" is already on the stack or queued")
-        case .unknownAction(let id, let action):
-            let known = stack.entry(id: id)?.effectiveContent?.actions.map { "\"\($0.id)\"" } ?? []
-            return RPCError.invalidParams(field: "action", reason: "\"\(id)\" has no action \"\(action)\"; "
-                                         + (known.isEmpty ? "it has no actions" : "its actions: \(known.joined(separator: ", "))"))
-        case .unknownField(let id, let field):
-            return RPCError.invalidParams(field: "field", reason: "\"\(id)\" has no field \"\(field)\"")
-        case .unknownContext(let name):
-            let known = stack.contexts.keys.sorted().map { "\"\($0)\"" }
-            return RPCError.invalidParams(field: "context", reason: "no presentation context \"\(name)\"; "
-                                         + (known.isEmpty ? "the shell has defined none (defineContext)" : "defined: \(known.joined(separator: ", "))"))
-        case .notShown(let id, let state):
-            return RPCError.invalidParams(field: "id", reason: "\"\(id)\" is \(state.rawValue), not on screen to be answered")
-        case .dropped(let hold):
-            return droppedError(hold, on: screen)   // Daemon+Modes
+            let stack = screen.stack
+            switch error {
+            case .notFound(let id):
+                throw Self.notFound(id)
+            case .duplicateID(let id):
+                throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is already on the stack or queued")
+            case .unknownAction(let id, let action):
+                let known = stack.entry(id: id)?.effectiveContent?.actions.map { "\"\($0.id)\"" } ?? []
+                throw RPCError.invalidParams(field: "action", reason: "\"\(id)\" has no action \"\(action)\"; "
+                                             + (known.isEmpty ? "it has no actions" : "its actions: \(known.joined(separator: ", "))"))
+            case .unknownField(let id, let field):
+                throw RPCError.invalidParams(field: "field", reason: "\"\(id)\" has no field \"\(field)\"")
+            case .unknownContext(let name):
+                let known = stack.contexts.keys.sorted().map { "\"\($0)\"" }
+                throw RPCError.invalidParams(field: "context", reason: "no presentation context \"\(name)\"; "
+                                             + (known.isEmpty ? "the shell has defined none (defineContext)" : "defined: \(known.joined(separator: ", "))"))
+            case .notShown(let id, let state):
+                throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is \(state.rawValue), not on screen to be answered")
+            case .dropped(let hold):
+                throw droppedError(hold, on: screen)   // Daemon+Modes
+            }
         }
     }
 
