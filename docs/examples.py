@@ -708,6 +708,59 @@ def _(s):
     s.call("app", rq(4, "stats"))
 
 
+
+@example("setMode", "--clock", "manual", "--fps", "10")
+def _(s):
+    s.connect("shell", "app", "watcher")
+    s.call("watcher", rq(1, "subscribe", {"topics": ["lifecycle", "modes"]}), quiet=True)
+    s.note("watcher subscribed to lifecycle and modes")
+    s.call("shell", rq(1, "setMode", {"doNotDisturb": {"allowPriorityAbove": 500}}))
+    s.call("app", rq(1, "present", {"id": "digest", "style": "popup", "priority": 250,
+                                    "transition": {"type": "crossDissolve", "duration": 0.2}}))
+    s.call("app", rq(2, "present", {"id": "saved", "level": "overlay", "content": "Saved", "droppable": True,
+                                    "style": {"type": "custom", "width": {"points": 300}, "height": {"points": 50}}}))
+    s.call("shell", rq(2, "setMode", {"doNotDisturb": None}))
+
+
+@example("setMode-until", "--clock", "manual", "--fps", "10")
+def _(s):
+    s.connect("shell", "app", "watcher")
+    s.call("watcher", rq(1, "subscribe", {"topics": ["modes"]}), quiet=True)
+    s.call("shell", rq(1, "setMode", {"doNotDisturb": {"duration": 2}}), quiet=True)
+    s.call("app", rq(1, "present", {"id": "digest", "style": "popup", "priority": 250}), quiet=True)
+    s.note('watcher subscribed to modes; shell turned do not disturb on for 2 s; "digest" (priority 250) is held')
+    s.call("app", rq(2, "explain", {"id": "digest"}))
+    s.call("app", rq(3, "advance", {"seconds": 3}))
+
+
+@example("dryRun", "--clock", "manual", "--fps", "10")
+def _(s):
+    s.connect("app")
+    s.call("app", rq(1, "present", {"id": "sheet", "style": "bottomHalf", "kind": "compose",
+                                    "transition": {"duration": 0.5}}), quiet=True)
+    s.call("app", rq(2, "present", {"id": "tip", "style": "popup", "transition": {"duration": 0.3}}), quiet=True)
+    s.call("app", rq(3, "advance", {"seconds": 0.1}), quiet=True)
+    s.note('"sheet" presents from 0 to 0.5; "tip" (0.3 s) is queued behind it; the time is 0.1')
+    s.call("app", rq(4, "present", {"style": "alert", "transition": {"duration": 0.2}, "dryRun": True}))
+    s.call("app", rq(5, "present", {"style": "alert", "priority": 900, "precedence": "override", "dryRun": True}))
+    s.call("app", rq(6, "present", {"style": "popup", "kind": "compose", "dryRun": True}))
+    s.call("app", rq(7, "present", {"id": "tip", "style": "popup", "dryRun": True}))
+    s.call("app", rq(8, "present", {"style": "alert", "transition": {"duration": 0.2}}))
+
+
+@example("explain", "--clock", "manual", "--fps", "10", "--container", "844x390", "--dismiss-policy", "owner")
+def _(s):
+    s.connect("app", "other")
+    s.call("app", rq(1, "hello", {"client": "mail", "protocol": 1}), quiet=True)
+    s.call("app", rq(2, "present", {"id": "compose", "style": "bottomHalf", "adaptive": "fullScreen",
+                                    "transition": {"duration": 0.5}}), quiet=True)
+    s.call("app", rq(3, "present", {"id": "tip", "style": "popup"}), quiet=True)
+    s.note('a landscape phone (844x390: compact height); "compose" (bottomHalf, adaptive fullScreen) '
+           'presents over 0.5 s, "tip" waits for it')
+    s.call("other", rq(1, "explain", {"id": "compose"}))
+    s.call("other", rq(2, "explain", {"id": "tip"}))
+
+
 # ---------------------------------------------------------------- the document
 
 MARKER = re.compile(r"(<!-- example (\S+) -->\n```text\n)(.*?)(```\n<!-- /example -->)", re.S)

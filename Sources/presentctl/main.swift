@@ -35,6 +35,8 @@ Commands:
       --position WHERE           an overlay's place: top (default), bottom, center
       --margin PT                an overlay's distance from the safe area's edge (default 8)
       --context NAME             lay it out, dim and clip it in a context (see context)
+      --droppable                refused, not held, while do not disturb holds it
+      --dry-run                  only say what would happen (outcome, queuedBehind, startsAt)
     a dialog (a content object; --content LABEL is the other kind of content):
       --title T  --message M     its text
       --icon NAME|/PATH          a freedesktop icon name, or an absolute .png/.svg path
@@ -87,10 +89,17 @@ Commands:
   swipe PHASE DX DY [VX VY]      began, changed, ended or cancelled
   advance SECONDS                move the manual clock (presentd --clock manual)
   sync                           wait until every earlier event has been written
+  dnd on [--until T | --for S] [--allow-above N]
+                                 do not disturb: hold presentations of priority N or less
+                                 (default 500) until T (the daemon's clock), for S seconds,
+                                 or until dnd off; the held ones then come in priority order
+  dnd off                        end it
+  explain ID                     why ID is where it is: what it waits for and until when,
+                                 who may dismiss it, the adaptation in force
   call METHOD [PARAMS-JSON]      any method, raw
 
 Every command about one screen (present, toast, container, keyboard, tap, swipe, key,
-stack, context, watch) takes --output NAME: that screen instead of "main".
+stack, context, watch, dnd) takes --output NAME: that screen instead of "main".
 
 Exit status: 0 ok (present --wait: an action was chosen), 1 the daemon answered with an
 error or went away, 2 usage error, 3 cannot connect; present --wait: 4 the presentation
@@ -157,6 +166,7 @@ func presentParams(_ scanner: inout ArgumentScanner, toast: String? = nil) throw
         case "--kind": p["kind"] = .string(try scanner.value(for: name, inline: inline))
         case "--priority": p["priority"] = .int(Int64(try scanner.int(for: name, inline: inline, in: 0...1000)))
         case "--override": p["precedence"] = "override"
+        case "--droppable": p["droppable"] = true
         case "--status-bar": p["statusBar"] = ["style": .string(try scanner.value(for: name, inline: inline))]
         case _ where name == "--auto-dismiss" || (name == "--after" && toast != nil):
             p["autoDismiss"] = try autoDismiss(&scanner, name, inline: inline)
@@ -164,6 +174,7 @@ func presentParams(_ scanner: inout ArgumentScanner, toast: String? = nil) throw
             p[String(name.dropFirst(2))] = .string(try scanner.value(for: name, inline: inline))
         case "--margin": p["margin"] = .double(try scanner.double(for: name, inline: inline, in: 0...100_000))
         case "--wait": plan.wait = true
+        case "--dry-run": p["dryRun"] = true
         case "--json":
             // `--json OBJECT` merges fields; a bare `--json` (present takes no positional
             // words, and an object never starts with "-") asks for the answer as JSON.
@@ -352,6 +363,10 @@ func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> Plann
         return try contextRequest(&s)
     case "output":
         return try outputRequest(&s)
+    case "dnd":
+        return try dndRequest(&s)   // Modes.swift
+    case "explain":
+        return try explainRequest(&s)
     case "update":
         guard let id = s.next() else { throw UsageError("update needs an id") }
         return PlannedRequest(method: "update", params: try updateParams(id, &s))

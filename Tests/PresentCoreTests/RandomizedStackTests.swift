@@ -72,6 +72,7 @@ struct RandomRun {
             p.interaction = pick([nil, nil, .absorb, .dismiss, .forward])
         }
         p.context = pick([nil, nil, nil, "left", "right"])   // sometimes one not defined (refused)
+        p.droppable = chance(0.2)
         return p
     }
 
@@ -112,7 +113,13 @@ struct RandomRun {
         case ..<0.68:
             continuous = context(at: at, before: before)
             ignoreDimmingFrames = true   // a context's dimming is its rectangle: it moves at once
-        case ..<0.84: stack.advance(to: at)
+        case ..<0.84:
+            if chance(0.06) {   // do not disturb on (sometimes until a time), changed, or off
+                stack.setDoNotDisturb(chance(0.4) ? nil : DoNotDisturb(until: chance(0.5) ? at + number(0...2) : nil,
+                                                                       allowPriorityAbove: pick([-1, 250, 500, 750])), at: at)
+            } else {
+                stack.advance(to: at)
+            }
         case ..<0.90: tap(at: at)
         default: continuous = swipe(at: at)
         }
@@ -123,8 +130,11 @@ struct RandomRun {
 
     mutating func present(at: Double, before: ModalStack) {
         let p = presentation()
+        let owner = OwnerID.random(in: 1...3, using: &rng)
+        let forecast = stack.forecast(p, owner: owner, at: at)
         do {
-            let outcome = try stack.present(p, owner: OwnerID.random(in: 1...3, using: &rng), at: at)
+            let outcome = try stack.present(p, owner: owner, at: at)
+            checkForecast(forecast, outcome, at: at)
             if !outcome.deduplicated, before.entry(id: outcome.id) != nil { fail("\(outcome.id) given out twice") }
             if outcome.deduplicated, !known.contains(outcome.id) { fail("dedupe returned unknown \(outcome.id)") }
             if stack.entry(id: outcome.id)?.state != outcome.state { fail("outcome state of \(outcome.id) is stale") }
@@ -133,10 +143,33 @@ struct RandomRun {
             switch error {
             case .duplicateID(let id) where before.entry(id: id) != nil: break
             case .unknownContext(let name) where before.contexts[name] == nil: break
+            case .dropped where p.droppable && before.doNotDisturb != nil: break
             default: return fail("refused: \(error)")
             }
+            if forecast.error != error { fail("dry run said \(forecast), present refused with \(error)") }
             expectOnlyTimePassed(before)
         }
+    }
+
+    /// The dry run made just before agrees with the present: outcome, id, state, the
+    /// entries preempted, and the time it starts presenting if only time passes.
+    mutating func checkForecast(_ f: PresentForecast, _ outcome: PresentOutcome, at: Double) {
+        if f.id != outcome.id || f.state != outcome.state || (f.outcome == .deduplicated) != outcome.deduplicated {
+            return fail("dry run said \(f), present gave \(outcome)")
+        }
+        guard !outcome.deduplicated else { return }
+        var later = stack
+        let events = later.drainEvents() + { later.advance(to: at + 10_000); return later.drainEvents() }()
+        let preempted = events.compactMap { e -> String? in
+            guard case .lifecycle(let n) = e, n.event == .willDismiss, n.reason == .preempted else { return nil }
+            return n.id
+        }
+        if f.preempting != preempted { fail("dry run preempts \(f.preempting), present preempted \(preempted)") }
+        let start = events.lazy.compactMap { e -> Double? in
+            guard case .lifecycle(let n) = e, n.id == outcome.id, n.event == .willPresent else { return nil }
+            return n.time
+        }.first
+        if f.startsAt != start { fail("dry run said \(outcome.id) starts at \(String(describing: f.startsAt)), it starts at \(String(describing: start))") }
     }
 
     /// Defines, moves or removes a presentation context; false when the motion may jump
@@ -259,7 +292,7 @@ struct RandomRun {
     mutating func record(_ event: StackEvent) {
         let time: Double
         switch event {
-        case .stackChanged: return
+        case .stackChanged, .mode: return
         case .statusBar(let appearance, let duration, let at):
             reportedStatusBar = appearance
             if duration < 0 { fail("negative status-bar duration") }

@@ -89,6 +89,7 @@ extension Array where Element == StackEvent {
             case .lifecycle(let n): return n.time
             case .statusBar(_, _, let t): return t
             case .stackChanged: return nil
+            case .mode(let change): return change.time
             }
         }
     }

@@ -11,7 +11,7 @@ extension ModalStack {
         for e in queue where e.state != .queued { problems.append("\(e.id) is in the queue but \(e.state)") }
         for level in Level.allCases {
             let waiting = queue.filter { $0.level == level }
-            if !waiting.isEmpty && !isTransitionRunning(in: level) {
+            if waiting.contains(where: { !isHeld($0) }) && !isTransitionRunning(in: level) {
                 problems.append("\(level.rawValue) entries wait although no transition runs on that level")
             }
             for (a, b) in zip(waiting, waiting.dropFirst())

@@ -15,6 +15,8 @@ public enum StackError: Error, Hashable, Sendable {
     case notShown(id: String, state: EntryState)
     /// No presentation context has this name.
     case unknownContext(name: String)
+    /// A `droppable` presentation that a mode would hold (ModalStack+DoNotDisturb).
+    case dropped(by: HoldReason)
 }
 
 /// The answer to a present request.
@@ -39,6 +41,8 @@ public struct ModalStack: Sendable {
     public internal(set) var statusBar: StatusBarAppearance
     /// The presentation contexts: named rectangles entries can be confined to.
     public internal(set) var contexts: [String: Rect] = [:]
+    /// Do not disturb, while it is on (ModalStack+DoNotDisturb).
+    public internal(set) var doNotDisturb: DoNotDisturb?
     var events: [StackEvent] = []
     /// Entries whose motion changed course since the last `drainRetargets`.
     var retargets: [RetargetNotice] = []
@@ -105,6 +109,13 @@ public struct ModalStack: Sendable {
             guard let area = contexts[name] else { throw .unknownContext(name: name) }
             entry.area = area
         }
+        if let hold = holdReason(for: presentation) {   // ModalStack+DoNotDisturb
+            guard !presentation.droppable else { throw .dropped(by: hold) }
+            nextSequence += 1
+            enqueue(entry)
+            settle()
+            return PresentOutcome(id: id, state: .queued, deduplicated: false)
+        }
         nextSequence += 1
         let level = presentation.level
         if presentation.precedence == .override, let top = topStaying(in: level), presentation.priority >= top.priority {
@@ -145,7 +156,7 @@ public struct ModalStack: Sendable {
     private mutating func enqueue(_ entry: Entry) {
         let index = queue.firstIndex { $0.presentation.priority < entry.presentation.priority } ?? queue.count
         queue.insert(entry, at: index)
-        emit(entry, .queued, at: time)
+        emit(entry, .queued, at: time, heldBy: holdReason(for: entry.presentation))
         events.append(.stackChanged)
     }
 
@@ -189,7 +200,15 @@ public struct ModalStack: Sendable {
     /// countdown due by then, each at its own time, in time order.
     mutating func settle() {
         let now = time
-        while let due = earliestDue(by: now) {
+        while true {
+            let next = earliestDue(by: now)
+            if let end = doNotDisturbEnd(by: next?.time ?? now) {   // first on a tie
+                time = end
+                endDoNotDisturb(reason: .until)
+                startQueuedIfIdle()
+                continue
+            }
+            guard let due = next else { break }
             time = due.time
             switch due.kind {
             case .transitionEnd: complete(at: due.index)
@@ -224,7 +243,9 @@ public struct ModalStack: Sendable {
     /// When the next auto-dismiss countdown runs out if nothing else happens: the daemon
     /// wakes then even when nothing moves.
     public var nextDeadline: Double? {
-        entries.lazy.compactMap(\.autoDismissDeadline).min()   // asked after every publish: no array
+        let countdown = entries.lazy.compactMap(\.autoDismissDeadline).min()   // asked after every publish: no array
+        guard let end = doNotDisturb?.until else { return countdown }   // the mode's end wakes it too
+        return min(end, countdown ?? end)
     }
 
     private mutating func complete(at index: Int) {
@@ -246,9 +267,10 @@ public struct ModalStack: Sendable {
     }
 
     /// Each level presents its first queued entry once nothing moves in or out on it.
-    private mutating func startQueuedIfIdle() {
+    mutating func startQueuedIfIdle() {
         for level in Level.allCases {
-            while !isTransitionRunning(in: level), let next = queue.firstIndex(where: { $0.level == level }) {
+            while !isTransitionRunning(in: level),
+                  let next = queue.firstIndex(where: { $0.level == level && !isHeld($0) }) {
                 beginPresenting(queue.remove(at: next))
             }
         }
@@ -281,9 +303,11 @@ public struct ModalStack: Sendable {
 
     /// `content`: the notice carries the entry's content and revision (willPresent, updated).
     mutating func emit(_ e: Entry, _ event: LifecycleEvent, at t: Double, reason: DismissReason? = nil,
-                       animation: Animation? = nil, adaptation: LifecycleNotice.Adaptation? = nil, content: Bool = false) {
+                       animation: Animation? = nil, adaptation: LifecycleNotice.Adaptation? = nil, content: Bool = false,
+                       heldBy: HoldReason? = nil) {
         var notice = LifecycleNotice(id: e.id, owner: e.owner, event: event, time: t, reason: reason,
                                      animation: animation, adaptation: adaptation)
+        notice.heldBy = heldBy
         if reason == .action { notice.action = e.dismissAction }
         if content { notice.content = .init(content: e.effectiveContent, revision: e.contentRevision) }
         events.append(.lifecycle(notice))

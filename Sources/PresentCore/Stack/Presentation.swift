@@ -121,6 +121,9 @@ public struct Presentation: Hashable, Sendable {
     public var precedence: Precedence
     /// Dim the tint of what is underneath while presented (seed 000).
     public var dimsPresenterTint: Bool
+    /// Refused rather than held while a mode holds it (do not disturb): for toasts that
+    /// mean nothing later.
+    public var droppable = false
 
     public init(id: String? = nil, kind: String? = nil, deduplicate: Bool = true, content: Content? = nil,
                 preferredContentSize: PreferredContentSize? = nil, autoDismiss: AutoDismiss? = nil,

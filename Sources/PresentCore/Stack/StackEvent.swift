@@ -25,6 +25,8 @@ public struct LifecycleNotice: Hashable, Sendable {
     public var action: String?
     /// willPresent and updated: what the entry shows from now on.
     public var content: ContentState?
+    /// queued: a mode holds it until the mode ends (ModalStack+DoNotDisturb).
+    public var heldBy: HoldReason?
 
     /// An entry's content and the revision that names it.
     public struct ContentState: Hashable, Sendable {
@@ -46,4 +48,6 @@ public enum StackEvent: Hashable, Sendable {
     case statusBar(StatusBarAppearance, duration: Double, time: Double)
     /// Entries were added, removed or changed state.
     case stackChanged
+    /// Do not disturb began, changed or ended (ModalStack+DoNotDisturb).
+    case mode(ModeChange)
 }

@@ -147,6 +147,7 @@ public enum CoreEncoding {
         if let s = e.presentation.preferredContentSize { o["preferredContentSize"] = preferredContentSize(s) }
         if let a = e.presentation.autoDismiss { o["autoDismiss"] = autoDismiss(a) }
         if let f = e.focusedField { o["focusedField"] = .string(f) }
+        if stack.isHeld(e) { o["heldBy"] = .string(HoldReason.doNotDisturb.rawValue) }   // ModalStack+DoNotDisturb
         if let output { o["output"] = .string(output) }
         return .object(o)
     }
@@ -168,6 +169,7 @@ public enum CoreEncoding {
         var o: JSONObject = ["id": .string(n.id), "event": .string(n.event.rawValue), "time": .number(n.time),
                              "owner": .int(Int64(truncatingIfNeeded: n.owner))]
         if let r = n.reason { o["reason"] = .string(r.rawValue) }
+        if let h = n.heldBy { o["heldBy"] = .string(h.rawValue) }
         if let a = n.action { o["action"] = .string(a) }
         if let a = n.animation { o["animation"] = animation(a) }
         if let c = n.content {

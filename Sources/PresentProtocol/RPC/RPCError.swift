@@ -27,6 +27,8 @@ public struct RPCErrorCode: RawRepresentable, Hashable, Sendable {
     public static let limitExceeded = RPCErrorCode(rawValue: -32003)
     /// The request needs the frame clock in another mode (e.g. stepping a real-time clock).
     public static let wrongClockMode = RPCErrorCode(rawValue: -32004)
+    /// A mode of the screen refuses the request (a `droppable` presentation under do not disturb).
+    public static let refusedByMode = RPCErrorCode(rawValue: -32006)
 }
 
 /// A JSON-RPC error object: what a failed request is answered with.

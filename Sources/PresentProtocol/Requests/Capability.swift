@@ -26,6 +26,14 @@ public enum Capability: String, Sendable, CaseIterable {
     case rpcDiscover = "rpc.discover"
     /// `stats`: the daemon's counters.
     case stats
+    /// The `animations` topic and the `retargeted` lifecycle event: analytic motion.
+    case animations
+    /// `setMode {doNotDisturb}`, the `modes` topic, `droppable`.
+    case doNotDisturb
+    /// `present {dryRun: true}`.
+    case dryRun
+    /// `explain {id}`.
+    case explain
 
     /// The names `hello` returns, in this order.
     public static var names: [String] { allCases.map(\.rawValue) }

@@ -61,6 +61,7 @@ public enum MethodTable {
             .opt("dimsPresenterTint", .boolean), .opt("preferredContentSize", .object), .opt("autoDismiss", .object),
             .opt("dismissOnEscape", .boolean), .opt("level", .string), .opt("interaction", .string),
             .opt("position", .string), .opt("margin", .number), .opt("context", .string), output,
+            .opt("droppable", .boolean), .opt("dryRun", .boolean),
         ]),
         MethodSpec("dismiss", "Dismisses an entry and those above it.",
                    [.req("id", .string), .opt("animated", .boolean), .opt("transition", .object)]),
@@ -101,6 +102,10 @@ public enum MethodTable {
         MethodSpec("outputs", "Lists the screens."),
         MethodSpec("rpc.discover", "This daemon's methods as an OpenRPC 1.2.6 document."),
         MethodSpec("stats", "Clients, queues, frames, requests per method and uptime."),
+        MethodSpec("setMode", "Turns do not disturb on, changes it, or off, on one screen.",
+                   [.req("doNotDisturb", .object), output]),   // null turns it off
+        MethodSpec("explain", "Why an entry is where it is: what blocks it, until when, who may dismiss it.",
+                   [.req("id", .string)]),
     ]
 
     private static let byName: [String: MethodSpec] = Dictionary(uniqueKeysWithValues: methods.map { ($0.name, $0) })

@@ -39,6 +39,7 @@ extension RequestDecoder {
                                           margin: try p.optionalDouble("margin", range: dimensions, unit: "points")
                                               ?? OverlayPlacement.defaultMargin)
         placed.context = try p.optionalField("context").map(name)
+        placed.droppable = try p.optionalBool("droppable") ?? false
         if placed.level == .overlay, placed.interaction != nil, placed.interaction != .forward {
             throw p.invalid("interaction", "an overlay never blocks taps outside itself: only \"forward\"")
         }
@@ -47,8 +48,10 @@ extension RequestDecoder {
                 throw p.invalid(key, "only for level \"overlay\"")
             }
         }
-        return PresentRequest(presentation: placed, confirmDismiss: try p.optionalBool("confirmDismiss") ?? false,
-                              output: try output(p))
+        var request = PresentRequest(presentation: placed, confirmDismiss: try p.optionalBool("confirmDismiss") ?? false,
+                                     output: try output(p))
+        request.dryRun = try p.optionalBool("dryRun") ?? false
+        return request
     }
 
     // MARK: Style

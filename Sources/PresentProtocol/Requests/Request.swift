@@ -17,6 +17,8 @@ public enum Topic: String, Sendable, CaseIterable {
     /// `animations` notifications: the motion in force, at every change of it (a renderer
     /// that computes its frames itself needs nothing else).
     case animations
+    /// `mode` notifications (do not disturb on, changed, off).
+    case modes
 }
 
 /// A present request: the core's presentation plus what only the daemon cares about.
@@ -26,6 +28,8 @@ public struct PresentRequest: Hashable, Sendable {
     public var confirmDismiss: Bool
     /// The screen to present on; nil: the one holding the entry's context, else `main`.
     public var output: String?
+    /// Only say what would happen (Daemon+Modes); change nothing.
+    public var dryRun = false
     public init(presentation: Presentation, confirmDismiss: Bool = false, output: String? = nil) {
         self.presentation = presentation; self.confirmDismiss = confirmDismiss; self.output = output
     }
@@ -132,9 +136,25 @@ public enum Request: Sendable {
     case discover
     /// The daemon's counters: clients, queues, frames, requests per method, uptime.
     case stats
+    /// Do not disturb on (or changed) or, with nil, off, on one screen (nil: `main`).
+    case setMode(doNotDisturb: ModeRequest?, output: String?)
+    /// Why an entry is where it is.
+    case explain(id: String)
 
     /// The method names, as on the wire (MethodTable's, in its order).
     public static let methods = MethodTable.methods.map(\.name)
+}
+
+/// `setMode`'s `doNotDisturb`: it ends at `until` (the daemon's clock) or `duration`
+/// seconds from now (at most one of them; neither: when turned off).
+public struct ModeRequest: Hashable, Sendable {
+    public var until: Double?
+    public var duration: Double?
+    public var allowPriorityAbove: Int
+    public init(until: Double? = nil, duration: Double? = nil,
+                allowPriorityAbove: Int = DoNotDisturb.defaultAllowPriorityAbove) {
+        self.until = until; self.duration = duration; self.allowPriorityAbove = allowPriorityAbove
+    }
 }
 
 /// The bounds every value is checked against (documented in docs/PROTOCOL.md).

@@ -111,6 +111,10 @@ public struct RequestDecoder: Sendable {
             return .discover
         case "stats":
             return .stats
+        case "setMode":
+            return try setMode(p)   // ModeDecoding.swift
+        case "explain":
+            return .explain(id: try name(p.field("id")))
         default:
             preconditionFailure("MethodTable lists \(method), which RequestDecoder does not decode")
         }

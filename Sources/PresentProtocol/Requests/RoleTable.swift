@@ -112,6 +112,7 @@ public enum RoleTable {
         (.stack, .roles(.renderer)),
         (.statusBar, .roles(.renderer)),
         (.animations, .roles(.renderer)),
+        (.modes, .roles(.renderer)),
     ]
 
     private static let byMethod: [String: MethodAccess] = Dictionary(uniqueKeysWithValues: methods.map { ($0.method, $0.access) })

@@ -53,6 +53,7 @@ struct Topics {
         case .stack: return 4
         case .statusBar: return 8
         case .animations: return 16
+        case .modes: return 32
         }
     }
 

@@ -1,7 +1,8 @@
 // Continuity across crashes and restarts: what is on screen survives the daemon.
 //
-// - Whenever a stack changes, the state of every screen — its container and contexts
-//   (main's at the top, the others' under `outputs`), and per entry its screen, id, state,
+// - Whenever a stack changes, the state of every screen — its container, contexts and do
+//   not disturb with the time it has left (main's at the top, the others' under `outputs`),
+//   and per entry its screen, id, state,
 //   the `present` params it was made with (validated, its id filled in) and its owner's
 //   identity (uid, pid, hello name, resume token) — is written atomically (a temporary
 //   file renamed over the old one, mode 0600) to `$RUNTIME_DIRECTORY/presentd-state.json`,
@@ -79,7 +80,7 @@ extension Daemon {
     func rememberPresentation(_ request: Request, params: JSONValue?, result: JSONValue) {
         guard continuity.path != nil, let id = result["id"]?.stringValue else { return }
         switch request {
-        case .present where result["deduplicated"] != true:
+        case .present(let present) where result["deduplicated"] != true && !present.dryRun:
             var object = params?.objectValue ?? [:]
             object["id"] = .string(id)
             if result["clamped"] == true { object["priority"] = result["priority"] }  // as presented
@@ -136,10 +137,14 @@ extension Daemon {
             var o: JSONObject = ["name": .string(screen.name), "container": CoreEncoding.container(screen.stack.container),
                                  "contexts": CoreEncoding.contexts(of: screen.stack)]
             if let fps = screen.ownFPS { o["fps"] = .int(Int64(fps)) }
+            if let mode = savedMode(of: screen) { o["doNotDisturb"] = mode }   // Daemon+Modes
             return .object(o)
         }
-        return ["presentdState": 1, "container": CoreEncoding.container(main.stack.container),
-                "contexts": CoreEncoding.contexts(of: main.stack), "outputs": .array(outputs), "entries": .array(entries)]
+        var state: JSONObject = ["presentdState": 1, "container": CoreEncoding.container(main.stack.container),
+                                 "contexts": CoreEncoding.contexts(of: main.stack), "outputs": .array(outputs),
+                                 "entries": .array(entries)]
+        if let mode = savedMode(of: main) { state["doNotDisturb"] = mode }
+        return .object(state)
     }
 
     /// The identity behind an owner id: a connected client, or a restored stand-in.

@@ -17,19 +17,23 @@ extension Daemon {
         checkInvariantsIfEnabled(on: screen)
         let events = screen.stack.drainEvents()
         if !events.isEmpty || screen.visualsDirty { saveStateSoon() }
+        var announced: Set<String> = []   // entries whose willPresent/willDismiss went out now
         for event in events {
             switch event {
             case .lifecycle(let notice):
                 if notice.event == .didDismiss { confirmDismiss.remove(notice.id) }
+                if notice.event == .willPresent || notice.event == .willDismiss { announced.insert(notice.id) }
                 broadcast(.lifecycle, method: "lifecycle", params: CoreEncoding.lifecycle(notice), on: screen, owner: notice.owner)
             case .statusBar(let appearance, let duration, let time):
                 broadcast(.statusBar, method: "statusBar",
                           params: CoreEncoding.statusBarChange(appearance, duration: duration, time: time), on: screen)
             case .stackChanged:
                 screen.stackChanged = true
+            case .mode(let change):
+                broadcastMode(change, on: screen)   // Daemon+Modes
             }
         }
-        publishMotion(of: screen)
+        publishMotion(of: screen, announced: announced)
         if screen.stackChanged {
             screen.stackChanged = false
             broadcast(.stack, method: "stack", params: stackListing(of: screen), on: screen)
@@ -42,10 +46,14 @@ extension Daemon {
     /// `animations` notification when the motion in force differs from the one announced
     /// last. Segments carry absolute times, so a renderer that sums them is exact however
     /// late the notification comes; it comes at the request that changed the motion, or
-    /// at the frame tick where a transition ended.
-    private func publishMotion(of screen: Screen) {
+    /// at the frame tick where a transition ended. A retarget that a `willPresent` or
+    /// `willDismiss` of this publish already describes exactly (its `animation` is the one
+    /// segment in force) is not announced twice.
+    private func publishMotion(of screen: Screen, announced: Set<String>) {
         let retargets = screen.stack.drainRetargets()
         for notice in retargets {
+            if announced.contains(notice.id), screen.stack.animations(at: notice.time).layers
+                .allSatisfy({ $0.base.entryID != notice.id || $0.segments.count <= 1 }) { continue }
             broadcast(.lifecycle, method: "lifecycle", on: screen, owner: notice.owner) {
                 AnimationEncoding.retargeted(notice, in: screen.stack.animations(at: notice.time))
             }

@@ -117,6 +117,7 @@ extension Daemon {
             return .result([:])
         case .present(let present):
             let (allowed, clampedTo) = withinCeiling(present, for: client)
+            if present.dryRun { return .result(Self.noting(clampedTo, in: try dryRun(allowed, for: client))) }   // Daemon+Modes
             return .result(Self.noting(clampedTo, in: try self.present(allowed, for: client)))
         case .dismiss(let id, let animated, let override):
             return .result(try dismiss(id, animated: animated, override: override, for: client))
@@ -204,6 +205,10 @@ extension Daemon {
             return .result(OpenRPC.document(version: presentdVersion))
         case .stats:
             return .result(stats())
+        case .setMode(let mode, let output):
+            return .result(try setMode(mode, output: output))   // Daemon+Modes
+        case .explain(let id):
+            return .result(try explain(id, for: client))
         }
     }
 
@@ -254,6 +259,8 @@ extension Daemon {
                                              + (known.isEmpty ? "the shell has defined none (defineContext)" : "defined: \(known.joined(separator: ", "))"))
             case .notShown(let id, let state):
                 throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is \(state.rawValue), not on screen to be answered")
+            case .dropped(let hold):
+                throw droppedError(hold, on: screen)   // Daemon+Modes
             }
         }
     }
@@ -276,6 +283,17 @@ extension Daemon {
 
     private func present(_ request: PresentRequest, for client: Client) throws(RPCError) -> JSONValue {
         let screen = try screen(presenting: request)
+        try checkPresentLimits(for: client)
+        let outcome = try stackCall(on: screen) { s throws(StackError) in try s.present(request.presentation, owner: client.id, at: now) }
+        if !outcome.deduplicated && request.confirmDismiss { confirmDismiss.insert(outcome.id) }
+        screen.visualsDirty = true
+        var result: JSONObject = ["id": .string(outcome.id), "state": .string(outcome.state.rawValue)]
+        result["deduplicated"] = .bool(outcome.deduplicated)
+        return .object(result)
+    }
+
+    /// The stack-size limits a present must stay within.
+    func checkPresentLimits(for client: Client) throws(RPCError) {
         let all = screens.flatMap(\.stack.allEntries)
         let everyone = all.count
         let mine = all.filter { $0.owner == client.id }.count
@@ -287,12 +305,6 @@ extension Daemon {
             throw .limitExceeded("this connection has \(mine) presentations; at most \(configuration.maxEntriesPerClient)",
                                  limit: configuration.maxEntriesPerClient)
         }
-        let outcome = try stackCall(on: screen) { s throws(StackError) in try s.present(request.presentation, owner: client.id, at: now) }
-        if !outcome.deduplicated && request.confirmDismiss { confirmDismiss.insert(outcome.id) }
-        screen.visualsDirty = true
-        var result: JSONObject = ["id": .string(outcome.id), "state": .string(outcome.state.rawValue)]
-        result["deduplicated"] = .bool(outcome.deduplicated)
-        return .object(result)
     }
 
     func helloResult() -> JSONValue {
@@ -317,6 +329,7 @@ extension Daemon {
             // What the snapshot shows need not be announced again.
             for screen in screens { screen.announcedMotion = screen.stack.animations(at: screen.stack.time) }
         }
+        if client.topics.contains(.modes) { addModes(to: &snapshot) }   // Daemon+Modes
         return ["seq": .int(Int64(truncatingIfNeeded: eventSeq)), "snapshot": .object(snapshot)]
     }
 

@@ -31,7 +31,9 @@ extension Daemon {
             let kept = records.prefix(configuration.maxEntries)
             var restored = 0
             for screen in screens {
-                restored += restoreEntries(kept.filter { ($0["output"]?.stringValue ?? Screen.mainName) == screen.name }, on: screen)
+                let saved: JSONValue? = screen.isMain ? state : state["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == screen.name }
+                restored += restoreEntries(kept.filter { ($0["output"]?.stringValue ?? Screen.mainName) == screen.name }, on: screen,
+                                           mode: try restoredMode(saved?["doNotDisturb"]))   // Daemon+Modes
                 _ = screen.stack.drainEvents()   // nobody is connected yet
             }
             let ms = Int((loop.monotonicNow() - started) * 1000)
@@ -82,7 +84,8 @@ extension Daemon {
     /// in the past, a whole maximal transition after the one below, so each has finished
     /// before the next starts and none waits in the queue (which would reorder them by
     /// priority). Queued ones then present as new. Returns how many came back.
-    private func restoreEntries(_ records: [JSONValue], on screen: Screen) -> Int {
+    /// `mode`: do not disturb as it was, in force from the moment the queued ones come back.
+    private func restoreEntries(_ records: [JSONValue], on screen: Screen, mode: DoNotDisturb?) -> Int {
         let step = configuration.limits.maxDuration + 1
         let onScreen = records.filter { $0["state"] != "queued" }
         let now = self.now
@@ -93,8 +96,13 @@ extension Daemon {
         // over once the stack has caught up (entries brought back get their whole time).
         var countdowns: [(id: String, autoDismiss: AutoDismiss)] = []
         var count = 0
+        var mode = mode
         for record in onScreen + records.filter({ $0["state"] == "queued" }) {
             if record["state"] == "queued" { t = max(t, now) }
+            if record["state"] == "queued", let held = mode {
+                rebuilt.setDoNotDisturb(held, at: t)
+                mode = nil
+            }
             do {
                 var (request, params) = try decodeSaved(record)
                 let autoDismiss = request.presentation.autoDismiss
@@ -115,6 +123,7 @@ extension Daemon {
             t += step
         }
         rebuilt.advance(to: now)
+        if let mode { rebuilt.setDoNotDisturb(mode, at: now) }
         for (id, autoDismiss) in countdowns { _ = try? rebuilt.update(id: id, EntryUpdate(autoDismiss: .some(autoDismiss)), at: now) }
         screen.stack = rebuilt
         return count

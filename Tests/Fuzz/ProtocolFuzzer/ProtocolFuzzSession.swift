@@ -100,6 +100,8 @@ struct ProtocolFuzzSession {
     private mutating func apply(_ request: Request) throws(RPCError) {
         do {
             switch request {
+            case .present(let present) where present.dryRun:
+                _ = stack.forecast(present.presentation, owner: owner, at: time)
             case .present(let present):
                 guard stack.allEntries.count < Self.maxEntries else { return }
                 _ = try stack.present(present.presentation, owner: owner, at: time)
@@ -145,7 +147,12 @@ struct ProtocolFuzzSession {
                 stack.defineContext(name, frame: frame, duration: duration, at: time)
             case .removeContext(let name):
                 try stack.removeContext(name, at: time)
-            case .hello, .ping, .stack, .subscribe, .unsubscribe, .sync, .addOutput, .removeOutput, .outputs,
+            case .setMode(let mode, _):
+                stack.setDoNotDisturb(mode.map { DoNotDisturb(until: $0.until ?? $0.duration.map { time + $0 },
+                                                              allowPriorityAbove: $0.allowPriorityAbove) }, at: time)
+            case .explain(let id):
+                _ = stack.explanation(of: id, at: time)
+                        case .hello, .ping, .stack, .subscribe, .unsubscribe, .sync, .addOutput, .removeOutput, .outputs,
                  .discover, .stats:
                 // One screen here: the daemon's routing between screens is not the core's.
                 stack.advance(to: time)
@@ -188,6 +195,7 @@ struct ProtocolFuzzSession {
             case .statusBar(let appearance, let duration, let t):
                 outgoing.append(CoreEncoding.statusBarChange(appearance, duration: duration, time: t))
             case .stackChanged: break
+            case .mode(let change): outgoing.append(CoreEncoding.modeChange(change))
             }
         }
         for message in outgoing {

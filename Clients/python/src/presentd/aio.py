@@ -246,6 +246,18 @@ class AsyncClient:
                     vy: float | None = None, *, output: str | None = None) -> SwipeResult:
         return await self.run(calls.swipe(phase, dx, dy, vx, vy, output))
 
+    async def dry_run(self, presentation: Presentation | Mapping[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+        return await self.run(calls.dry_run(presentation, **fields))
+
+    async def do_not_disturb(self, **options: Any) -> dict[str, Any]:
+        return await self.run(calls.do_not_disturb(**options))
+
+    async def end_do_not_disturb(self, *, output: str | None = None) -> dict[str, Any]:
+        return await self.run(calls.end_do_not_disturb(output=output))
+
+    async def explain(self, id: str) -> dict[str, Any]:
+        return await self.run(calls.explain(id))
+
     async def advance(self, seconds: float) -> float:
         return await self.run(calls.advance(seconds))
 

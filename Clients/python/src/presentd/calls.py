@@ -182,6 +182,48 @@ def outputs() -> Call[dict[str, Output]]:
     return Call("outputs", None, parse_outputs)
 
 
+def dry_run(presentation: Presentation | Mapping[str, Any] | None = None, **fields: Any) -> Call[dict[str, Any]]:
+    """What ``present`` with these fields would do, changing nothing: ``outcome``
+    (presenting, queued, preempting, deduplicated, refused), ``queuedBehind``,
+    ``startsAt``, ``error``… as docs/PROTOCOL.md's dry run says."""
+    params = dict(presentation or {})
+    params.update(fields)
+    params["dryRun"] = True
+    return Call("present", params, dict)
+
+
+def do_not_disturb(*, until: float | None = None, duration: float | None = None,
+                   allow_priority_above: int | None = None, output: str | None = None) -> Call[dict[str, Any]]:
+    """Do not disturb on (or changed) on a screen: presentations of priority
+    ``allow_priority_above`` (default 500) or less are held until ``end_do_not_disturb``,
+    time ``until`` or ``duration`` seconds from now. Returns ``{output, doNotDisturb, held}``."""
+    mode: dict[str, Any] = {}
+    if until is not None:
+        mode["until"] = until
+    if duration is not None:
+        mode["duration"] = duration
+    if allow_priority_above is not None:
+        mode["allowPriorityAbove"] = allow_priority_above
+    params: dict[str, Any] = {"doNotDisturb": mode}
+    if output is not None:
+        params["output"] = output
+    return Call("setMode", params, dict)
+
+
+def end_do_not_disturb(*, output: str | None = None) -> Call[dict[str, Any]]:
+    """Do not disturb off: what it held comes in priority order."""
+    params: dict[str, Any] = {"doNotDisturb": None}
+    if output is not None:
+        params["output"] = output
+    return Call("setMode", params, dict)
+
+
+def explain(id: str) -> Call[dict[str, Any]]:
+    """Why entry ``id`` is where it is: ``blockers``, ``startsAt``, ``dismissal``,
+    ``adaptation``… as docs/PROTOCOL.md's explain says."""
+    return Call("explain", {"id": id}, dict)
+
+
 def advance(seconds: float) -> Call[float]:
     return Call("advance", {"seconds": seconds}, lambda r: float(r["time"]))
 

@@ -279,6 +279,21 @@ class Client:
               output: str | None = None) -> SwipeResult:
         return self.run(calls.swipe(phase, dx, dy, vx, vy, output))
 
+    def dry_run(self, presentation: Presentation | Mapping[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+        """What ``present`` would do, changing nothing (see ``calls.dry_run``)."""
+        return self.run(calls.dry_run(presentation, **fields))
+
+    def do_not_disturb(self, **options: Any) -> dict[str, Any]:
+        """Do not disturb on: ``until``, ``duration``, ``allow_priority_above``, ``output``."""
+        return self.run(calls.do_not_disturb(**options))
+
+    def end_do_not_disturb(self, *, output: str | None = None) -> dict[str, Any]:
+        return self.run(calls.end_do_not_disturb(output=output))
+
+    def explain(self, id: str) -> dict[str, Any]:
+        """Why entry ``id`` is where it is (see ``calls.explain``)."""
+        return self.run(calls.explain(id))
+
     def advance(self, seconds: float) -> float:
         return self.run(calls.advance(seconds))
 

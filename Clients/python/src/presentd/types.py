@@ -23,7 +23,7 @@ StyleName = Literal["fullScreen", "overFullScreen", "alert", "popup", "topHalf",
 TransitionType = Literal["coverVertical", "coverVerticalFromTop", "coverHorizontalFromLeft",
                          "coverHorizontalFromRight", "slide", "crossDissolve", "flipHorizontal", "zoom"]
 TimingName = Literal["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "system"]
-Topic = Literal["frames", "lifecycle", "stack", "statusBar"]
+Topic = Literal["frames", "lifecycle", "stack", "statusBar", "modes"]
 #: The band an entry is drawn and arbitrated in, bottom to top: the modal stack, banners
 #: and toasts (never dimming, never taking a tap outside themselves), a modal stack above all.
 Level = Literal["normal", "overlay", "alert"]
