@@ -159,12 +159,9 @@ extension Daemon {
         startFrames(of: screen)
     }
 
-    /// One tick of a screen's monotonic frame clock: catch up, publish, draw, stop when idle.
+    /// One tick of a screen's monotonic frame clock; the clock stops when the screen is idle.
     func frameTick(of screen: Screen, deadline: Double) {
-        screen.stack.advance(to: deadline)
-        screen.visualsDirty = false
-        publishEvents()
-        broadcastFrame(of: screen, at: deadline)
+        tick([screen], at: deadline)
         if !screen.stack.isAnimating(at: max(deadline, screen.stack.time)) && !screen.visualsDirty {
             screen.frameTimer?.stop()
             screen.framesRunning = false
@@ -182,22 +179,27 @@ extension Daemon {
             let times = zip(screens, ticks).map { $1 / Double($0.fps(daemonFPS: configuration.fps)) }
             guard let t = times.min(), t <= target + 1e-12 else { break }
             let due = times.indices.filter { times[$0] == t }
-            // A frame that said "animating" is always followed by one more, even when the
-            // motion ended between ticks (or a hair after one, by rounding).
-            let wasMoving = due.map { i in
-                screens[i].stack.isAnimating(at: manualTime) || screens[i].visualsDirty || screens[i].owesRestingFrame
-            }
             manualTime = t
-            for screen in screens { screen.stack.advance(to: t) }
-            for i in due { screens[i].visualsDirty = false }
-            publishEvents()
-            for (i, moving) in zip(due, wasMoving) where moving || screens[i].stack.isAnimating(at: t) {
-                broadcastFrame(of: screens[i], at: t)
-            }
+            tick(due.map { screens[$0] }, at: t)
             for i in due { ticks[i] += 1 }
         }
         manualTime = max(manualTime, target)
         for screen in screens { screen.stack.advance(to: manualTime) }
         publishEvents()
+    }
+
+    /// The one tick both clocks run, at `t`, for the screens whose clocks tick then: every
+    /// stack catches up (so events go out in time order), the events are published, and
+    /// each due screen draws if it was moving or changed since its last frame, or moves now
+    /// — a frame that said "animating" is always followed by one more, even when the motion
+    /// ended between ticks (or a hair after one, by rounding).
+    private func tick(_ due: [Screen], at t: Double) {
+        let owed = due.map { $0.stack.isAnimating(at: $0.stack.time) || $0.visualsDirty || $0.owesRestingFrame }
+        for screen in screens { screen.stack.advance(to: t) }
+        for screen in due { screen.visualsDirty = false }
+        publishEvents()
+        for (screen, owed) in zip(due, owed) where owed || screen.stack.isAnimating(at: t) {
+            broadcastFrame(of: screen, at: t)
+        }
     }
 }
