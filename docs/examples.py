@@ -708,6 +708,27 @@ def _(s):
     s.call("app", rq(4, "stats"))
 
 
+@example("recordDump", "--clock", "manual", "--fps", "10")
+def _(s):
+    s.connect("app", "admin")
+    s.call("app", rq(1, "hello", {"client": "app"}), quiet=True)
+    s.call("app", rq(2, "present", {"id": "login", "style": "alert", "content": {
+        "title": "Sign in", "fields": [{"id": "pw", "kind": "secure", "value": "hunter2"}],
+        "actions": [{"id": "ok", "title": "OK"}]}}), quiet=True)
+    s.call("admin", rq(1, "advance", {"seconds": 0.1}), quiet=True)
+    s.note("app said hello and presented login (its field pw secure, value hunter2); admin advanced 0.1 s")
+    s.call("admin", rq(2, "recordDump"))
+    name, arrow, text = s.transcript.pop()
+    reply = json.loads(text)
+    recording = reply["result"]["recording"]
+    reply["result"]["recording"] = "…"
+    s.transcript.append((name, arrow, json.dumps(reply, separators=(",", ":"), ensure_ascii=False)))
+    s.note("the recording, line by line (presentctl record-dump prints it so):")
+    for line in recording.splitlines():
+        line = re.sub(r'"pid":\d+,"uid":\d+,"gid":\d+', '"pid":4242,"uid":1000,"gid":1000', line)
+        s.transcript.append(("", "×", line))
+
+
 # ---------------------------------------------------------------- the document
 
 MARKER = re.compile(r"(<!-- example (\S+) -->\n```text\n)(.*?)(```\n<!-- /example -->)", re.S)

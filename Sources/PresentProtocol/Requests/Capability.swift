@@ -26,6 +26,8 @@ public enum Capability: String, Sendable, CaseIterable {
     case rpcDiscover = "rpc.discover"
     /// `stats`: the daemon's counters.
     case stats
+    /// `recordDump`: the flight recorder, dumped as NDJSON (and replayed by presentd --replay).
+    case recordDump
 
     /// The names `hello` returns, in this order.
     public static var names: [String] { allCases.map(\.rawValue) }

@@ -101,6 +101,7 @@ public enum MethodTable {
         MethodSpec("outputs", "Lists the screens."),
         MethodSpec("rpc.discover", "This daemon's methods as an OpenRPC 1.2.6 document."),
         MethodSpec("stats", "Clients, queues, frames, requests per method and uptime."),
+        MethodSpec("recordDump", "The flight recorder as NDJSON: in the reply, or written to path.", [.opt("path", .string)]),
     ]
 
     private static let byName: [String: MethodSpec] = Dictionary(uniqueKeysWithValues: methods.map { ($0.name, $0) })

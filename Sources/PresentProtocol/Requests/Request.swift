@@ -132,6 +132,8 @@ public enum Request: Sendable {
     case discover
     /// The daemon's counters: clients, queues, frames, requests per method, uptime.
     case stats
+    /// The flight recorder: written to `path` (absolute) by the daemon, else returned.
+    case recordDump(path: String?)
 
     /// The method names, as on the wire (MethodTable's, in its order).
     public static let methods = MethodTable.methods.map(\.name)

@@ -111,6 +111,8 @@ public struct RequestDecoder: Sendable {
             return .discover
         case "stats":
             return .stats
+        case "recordDump":
+            return .recordDump(path: try p.optionalString("path", maxBytes: 4096))
         default:
             preconditionFailure("MethodTable lists \(method), which RequestDecoder does not decode")
         }

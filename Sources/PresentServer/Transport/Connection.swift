@@ -47,6 +47,8 @@ final class Connection: LoopOwned {
     var maxLineBytes = 1 << 20
     /// Bound on lossless bytes waiting to be written.
     var maxQueuedBytes = 4 << 20
+    /// false: every frame is queued like a lossless message (a replay keeps every frame).
+    var coalescesFrames = true
 
     private(set) var state: State = .open
     /// The read or write error that closed the connection (nil for EOF or a local close).
@@ -240,7 +242,7 @@ final class Connection: LoopOwned {
     func sendFrame(_ buffer: SharedBuffer) {
         guard state == .open, buffer.count > 0 else { return }
         framesSent += 1
-        enqueue(buffer, kind: .frame)
+        enqueue(buffer, kind: coalescesFrames ? .frame : .lossless)
     }
 
     private func enqueue(_ buffer: SharedBuffer, kind: OutboundQueue.Kind) {

@@ -146,7 +146,7 @@ struct ProtocolFuzzSession {
             case .removeContext(let name):
                 try stack.removeContext(name, at: time)
             case .hello, .ping, .stack, .subscribe, .unsubscribe, .sync, .addOutput, .removeOutput, .outputs,
-                 .discover, .stats:
+                 .discover, .stats, .recordDump:
                 // One screen here: the daemon's routing between screens is not the core's.
                 stack.advance(to: time)
             }
