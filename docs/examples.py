@@ -720,12 +720,17 @@ def _(s):
     s.call("admin", rq(2, "recordDump"))
     name, arrow, text = s.transcript.pop()
     reply = json.loads(text)
-    recording = reply["result"]["recording"]
+    # The processes differ from run to run: shown as pid 4242, uid 1000, and the byte
+    # counts as they are for what is shown.
+    lines = [re.sub(r'"pid":\d+,"uid":\d+,"gid":\d+', '"pid":4242,"uid":1000,"gid":1000', line)
+             for line in reply["result"]["recording"].splitlines()]
+    size = sum(len(line.encode()) + 1 for line in lines[1:])
     reply["result"]["recording"] = "…"
+    reply["result"]["bytes"] = size
     s.transcript.append((name, arrow, json.dumps(reply, separators=(",", ":"), ensure_ascii=False)))
     s.note("the recording, line by line (presentctl record-dump prints it so):")
-    for line in recording.splitlines():
-        line = re.sub(r'"pid":\d+,"uid":\d+,"gid":\d+', '"pid":4242,"uid":1000,"gid":1000', line)
+    lines[0] = re.sub(r'"bytes":\d+', f'"bytes":{size}', lines[0])
+    for line in lines:
         s.transcript.append(("", "×", line))
 
 

@@ -218,6 +218,8 @@ func replay(_ path: String, _ source: ConfigurationSource) throws -> Int32 {
     config.stateFile = .none
     config.handleSignals = false
     config.recorderBytes = 0
+    // The recording says when an owner's time to answer ran out; the replay's timer must not.
+    config.shouldDismissTimeout = 1e6
     let daemon = try Daemon(configuration: config)
     _ = try daemon.replay(recordingAt: path) { writeAll($0, to: 1) }
     return 0

@@ -182,6 +182,57 @@ struct FlightRecorderTests {
         }
     }
 
+    /// shouldDismiss: one question answered (a veto), one left to time out. The timeout is a
+    /// record of its own, and the replay settles it there.
+    @Test func shouldDismissAnswersAndTimeoutsReplay() throws {
+        let configuration = #"{"shouldDismissTimeout": 0.2}"#
+        let daemon = try DaemonHarness(["--clock", "manual", "--state-file", "none"], configuration: configuration)
+        let dumped = daemon.directory + "/dumped.ndjson"
+        defer { unlink(dumped) }
+        let renderer = try Peer(daemon)
+        try renderer.call("hello", ["client": "renderer"])
+        try renderer.call("subscribe", ["topics": ["frames", "lifecycle"]])
+        let owner = try Peer(daemon, listener: renderer)
+        try owner.call("hello", ["client": "owner"])
+        try owner.call("present", ["id": "form", "style": "alert", "confirmDismiss": true])
+        let shell = try Peer(daemon, listener: renderer)
+        try shell.call("advance", ["seconds": 0.5])
+
+        // A tap on the dimming asks the owner, who says no.
+        shell.raw.send("tap", id: 100, ["x": 5, "y": 5])
+        let question = try waitFor("shouldDismiss to reach the owner") { () -> JSONValue? in
+            try owner.drain()
+            return try owner.notifications.last.map { try JSONValue.parse($0) }.flatMap { $0["method"] == "shouldDismiss" ? $0 : nil }
+        }
+        owner.raw.send(raw: JSONValue.object(["jsonrpc": "2.0", "id": question["id"] ?? .null,
+                                              "result": ["allow": false]]).serializedLine())
+        _ = try shell.raw.awaitReply(100)
+        // Another, which the owner leaves unanswered: after 0.2 s of real time it is allowed.
+        shell.raw.send("tap", id: 101, ["x": 5, "y": 5])
+        let allowed = try shell.raw.awaitReply(101)
+        #expect(allowed["result"]?["dismissed"] == true)
+        try shell.call("advance", ["seconds": 0.5])
+        try renderer.call("sync", ["nonce": "end"])
+        try owner.call("sync", ["nonce": "end"])
+        #expect(owner.notifications.count == 2)   // the two questions
+
+        let recording = try #require(try shell.call("recordDump")["recording"]?.stringValue)
+        #expect(recording.contains(#""event":"shouldDismissTimeout""#))
+        try writeFile(dumped, recording)
+        let config = daemon.directory + "/presentd.json"
+        let (status, output) = try DaemonHarness.run(DaemonHarness.presentdPath,
+                                                     ["--config", config, "--replay", dumped, "--clock", "manual",
+                                                      "--log-level", "warning"])
+        #expect(status == 0, "\(output)")
+        for (peer, name) in [(renderer, "renderer"), (owner, "owner")] {
+            let conn = try Self.connection(named: name, in: recording)
+            let prefix = #"{"conn":\#(conn),"message":"#
+            let replayed = output.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+                .map { Array($0.utf8.dropFirst(prefix.utf8.count).dropLast()) }
+            #expect(replayed == peer.notifications, "\(name)")
+        }
+    }
+
     @Test func theRingKeepsItsBoundAndCountsWhatItDropped() throws {
         let limit = 4096
         let daemon = try DaemonHarness(["--clock", "manual", "--state-file", "none", "--recorder-bytes", "\(limit)"])

@@ -80,8 +80,12 @@ extension Daemon {
     /// One record: `n`, `t`, `conn`, then `fields`, then (when given) `message` spliced in
     /// as the bytes it already is.
     private func record(_ client: Client, _ fields: JSONObject, message: UnsafeRawBufferPointer? = nil) {
+        record(conn: client.id, fields, message: message)
+    }
+
+    private func record(conn: UInt64, _ fields: JSONObject, message: UnsafeRawBufferPointer? = nil) {
         var o: JSONObject = ["n": .int(Int64(truncatingIfNeeded: recorder.nextNumber)), "t": .double(now),
-                             "conn": .int(Int64(truncatingIfNeeded: client.id))]
+                             "conn": .int(Int64(truncatingIfNeeded: conn))]
         for (key, value) in fields { o[key] = value }
         var bytes = JSONValue.object(o).serialized()
         if let message {
@@ -110,6 +114,13 @@ extension Daemon {
     func recordDisconnect(_ client: Client) {
         guard isRecording else { return }
         record(client, ["event": "disconnect"])
+    }
+
+    /// An owner did not answer `shouldDismiss` in time (a timer: the one thing that happens
+    /// without a line, on the manual clock too).
+    func recordTimeout(of question: String, askedOf owner: UInt64) {
+        guard isRecording else { return }
+        record(conn: owner, ["event": "shouldDismissTimeout", "question": .string(question)])
     }
 
     /// A line that did not parse: only its length (it may hold anything).

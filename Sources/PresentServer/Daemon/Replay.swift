@@ -11,7 +11,9 @@
 // - Each recorded line goes to `handleLine` directly, in the recorded order, only after
 //   the one before has been handled and what it caused has been read: the order of
 //   everything is the recorded one, with no socket timing in between. Answers to the
-//   daemon's `shouldDismiss` are lines like any other.
+//   daemon's `shouldDismiss` are lines like any other; an owner's silence past
+//   `shouldDismissTimeout` is a record of its own, and the replay's own timers for it are
+//   set never to fire (main.swift).
 // - Time: on a manual-clock recording the recorded `advance` requests move the clock, as
 //   they did (the replay checks each record's time against the replayed clock and counts
 //   divergences). On a monotonic recording the manual clock is moved to each record's
@@ -109,6 +111,10 @@ extension Daemon {
                     session.pump(self)
                     client.connection.close()
                     loop.run(until: { self.clients[conn] == nil })
+                case "shouldDismissTimeout":
+                    // The original's timer fired here; the replay's never does (main.swift).
+                    guard let question = record["question"]?.stringValue else { throw ReplayError.invalid("record \(report.records): no question") }
+                    settleConfirmation(question, allow: true, how: "timeout")
                 case "hello", "invalidLine":
                     break   // the hello line did it; an invalid line changed nothing but its error reply
                 default:
