@@ -295,6 +295,25 @@ struct FlightRecorderTests {
         #expect(text.contains("before-the-abort"))
     }
 
+    /// A ring larger than a connection's queue bound (4 MiB) still comes back in the reply.
+    @Test func aRecordingLargerThanTheQueueBoundIsReturnedWhole() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--state-file", "none", "--recorder-bytes", "\(6 << 20)"])
+        let client = try daemon.connect()
+        let nonce = JSONValue.string(String(repeating: "n", count: 1000))
+        let batch = JSONValue.array((0..<64).map { i in
+            ["jsonrpc": "2.0", "id": .int(Int64(i)), "method": "sync", "params": ["nonce": nonce]] })
+        let line = batch.serializedLine()
+        for _ in 0..<100 {   // 100 lines of 64 KiB or so: over 6 MiB, the ring full
+            try client.sendRaw(line)
+            _ = try #require(try client.readLine(timeout: generousTimeout))
+        }
+        let reply = try client.call("recordDump", timeout: generousTimeout)
+        let text = try #require(reply["recording"]?.stringValue)
+        #expect(text.utf8.count > 5 << 20)
+        #expect(try #require(reply["dropped"]?.int64Value) > 0)
+        #expect(try client.call("ping") == [:])   // and the connection goes on
+    }
+
     @Test func aRecorderOfZeroBytesIsOff() throws {
         let daemon = try DaemonHarness(["--clock", "manual", "--state-file", "none", "--recorder-bytes", "0"])
         let client = try daemon.connect()

@@ -207,7 +207,7 @@ extension Daemon {
         case .stats:
             return .result(stats())
         case .recordDump(let path):
-            return .result(try recordDump(path: path))
+            return .result(try recordDump(path: path, for: client))
         }
     }
 

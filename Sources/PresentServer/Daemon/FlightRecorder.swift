@@ -202,6 +202,7 @@ extension Daemon {
 
     /// The recording as NDJSON: a header line, then every record held, oldest first.
     func recordingNDJSON() -> [UInt8] {
+        recorder.trim(to: configuration.recorderBytes)   // a reload may have lowered the bound
         var header: JSONObject = ["presentdRecording": 1, "version": .string(presentdVersion),
                                   "clock": .string(configuration.clock.rawValue), "fps": .int(Int64(configuration.fps)),
                                   "started": .double(configuration.clock == .manual ? 0 : counters.startedAt), "dumped": .double(now)]
@@ -231,7 +232,7 @@ extension Daemon {
 
     /// `recordDump {path?}`: with a path, the daemon writes the file; without, the reply
     /// carries the NDJSON text.
-    func recordDump(path: String?) throws(RPCError) -> JSONValue {
+    func recordDump(path: String?, for client: Client) throws(RPCError) -> JSONValue {
         // Off (and so in a replay, which must not write a recorded path again).
         guard isRecording else {
             throw RPCError(code: .invalidRequest, message: "the flight recorder is off (recorderBytes is 0)",
@@ -248,7 +249,12 @@ extension Daemon {
             }
             result["path"] = .string(path)
         } else {
-            result["recording"] = .string(String(decoding: recordingNDJSON(), as: UTF8.self))
+            let text = String(decoding: recordingNDJSON(), as: UTF8.self)
+            // The ring may be as large as a connection's queue bound: this connection (an
+            // administrator's) may queue the reply whole, escaping doubling it at most.
+            let needed = client.connection.queuedBytes + 2 * text.utf8.count + 4096
+            client.connection.maxQueuedBytes = max(client.connection.maxQueuedBytes, needed)
+            result["recording"] = .string(text)
         }
         return .object(result)
     }
