@@ -761,6 +761,32 @@ def _(s):
     s.call("other", rq(2, "explain", {"id": "tip"}))
 
 
+@example("recordDump", "--clock", "manual", "--fps", "10")
+def _(s):
+    s.connect("app", "admin")
+    s.call("app", rq(1, "hello", {"client": "app"}), quiet=True)
+    s.call("app", rq(2, "present", {"id": "login", "style": "alert", "content": {
+        "title": "Sign in", "fields": [{"id": "pw", "kind": "secure", "value": "hunter2"}],
+        "actions": [{"id": "ok", "title": "OK"}]}}), quiet=True)
+    s.call("admin", rq(1, "advance", {"seconds": 0.1}), quiet=True)
+    s.note("app said hello and presented login (its field pw secure, value hunter2); admin advanced 0.1 s")
+    s.call("admin", rq(2, "recordDump"))
+    name, arrow, text = s.transcript.pop()
+    reply = json.loads(text)
+    # The processes differ from run to run: shown as pid 4242, uid 1000, and the byte
+    # counts as they are for what is shown.
+    lines = [re.sub(r'"pid":\d+,"uid":\d+,"gid":\d+', '"pid":4242,"uid":1000,"gid":1000', line)
+             for line in reply["result"]["recording"].splitlines()]
+    size = sum(len(line.encode()) + 1 for line in lines[1:])
+    reply["result"]["recording"] = "…"
+    reply["result"]["bytes"] = size
+    s.transcript.append((name, arrow, json.dumps(reply, separators=(",", ":"), ensure_ascii=False)))
+    s.note("the recording, line by line (presentctl record-dump prints it so):")
+    lines[0] = re.sub(r'"bytes":\d+', f'"bytes":{size}', lines[0])
+    for line in lines:
+        s.transcript.append(("", "×", line))
+
+
 # ---------------------------------------------------------------- the document
 
 MARKER = re.compile(r"(<!-- example (\S+) -->\n```text\n)(.*?)(```\n<!-- /example -->)", re.S)

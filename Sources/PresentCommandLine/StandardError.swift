@@ -8,10 +8,14 @@ import Glibc
 /// is shared mutable state to Swift 6's concurrency checker, and one unbuffered write keeps
 /// a log line whole.
 public func printError(_ message: String, newline: Bool = true) {
-    let bytes = Array((newline ? message + "\n" : message).utf8)
+    writeAll(Array((newline ? message + "\n" : message).utf8), to: 2)
+}
+
+/// Writes all of `bytes` to descriptor `fd` (stopping at an error).
+public func writeAll(_ bytes: [UInt8], to fd: Int32) {
     var offset = 0
     while offset < bytes.count {
-        let n = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         if n < 0 && errno == EINTR { continue }
         guard n > 0 else { return }
         offset += n

@@ -96,6 +96,9 @@ Commands:
   dnd off                        end it
   explain ID                     why ID is where it is: what it waits for and until when,
                                  who may dismiss it, the adaptation in force
+  record-dump [PATH]             the daemon's flight recording (admin): as NDJSON on
+                                 stdout, or written by the daemon to PATH (made absolute
+                                 here); replay it with presentd --replay PATH --clock manual
   call METHOD [PARAMS-JSON]      any method, raw
 
 Every command about one screen (present, toast, container, keyboard, tap, swipe, key,
@@ -305,6 +308,10 @@ func run(_ arguments: [String]) -> Exit {
         }
         if request.background { return try presentInBackground(client, request.params ?? [:]) }   // Levels.swift
         let result = try client.call(request.method, request.params)
+        if request.rawMember, let member = request.member, let text = result[member]?.stringValue {
+            print(text, terminator: "")
+            return .ok
+        }
         printJSON(request.member.map { .object([$0: result[$0] ?? .null]) } ?? result)
         return .ok
     } catch let error as UsageError {
@@ -347,6 +354,8 @@ struct PlannedRequest {
     var background = false
     /// Print only this member of the result.
     var member: String?
+    /// With `member`: print that string member as it is, not as JSON (record-dump).
+    var rawMember = false
 }
 
 func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> PlannedRequest {
@@ -406,6 +415,12 @@ func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> Plann
         return PlannedRequest(method: "swipe", params: .object(p))
     case "advance":
         return PlannedRequest(method: "advance", params: ["seconds": .double(try number(s.next(), "seconds"))])
+    case "record-dump":
+        guard let path = s.next() else {
+            return PlannedRequest(method: "recordDump", params: [:], member: "recording", rawMember: true)
+        }
+        if let extra = s.next() { throw UsageError("record-dump takes at most a path, not also \"\(extra)\"") }
+        return PlannedRequest(method: "recordDump", params: ["path": .string(absolutePath(path))])
     case "call":
         guard let method = s.next() else { throw UsageError("call needs a method") }
         let params = try s.next().map { try parseJSON($0, what: "params") }
@@ -413,6 +428,15 @@ func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> Plann
     default:
         throw UsageError("unknown command \"\(command)\" (see presentctl --help)")
     }
+}
+
+/// `path` from the current directory: the daemon's is not ours.
+func absolutePath(_ path: String) -> String {
+    guard !path.hasPrefix("/") else { return path }
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard getcwd(&buffer, buffer.count) != nil else { return path }
+    let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return (cwd == "/" ? "" : cwd) + "/" + path
 }
 
 signal(SIGPIPE, SIG_IGN)

@@ -28,6 +28,7 @@ let usage = """
 Usage: presentd [options]
        presentd --check-config FILE
        presentd [--config FILE] [options] --print-config
+       presentd [--config FILE] [options] --replay PATH --clock manual
 
 The presentation daemon: owns a shared modal stack for one screen and serves clients
 over a Unix socket (JSON-RPC 2.0, one object per line; see docs/PROTOCOL.md).
@@ -54,6 +55,12 @@ Options (each overrides the configuration file):
                           socket); "none" keeps nothing
   --check-invariants      check the stack's invariants after every change and log
                           any broken one as an error (tests, soak runs)
+  --dump-recording PATH   where SIGUSR1 writes the flight recorder's ring as NDJSON
+                          (default: presentd-recording.ndjson where the state file
+                          goes by default)
+  --replay PATH           replay a flight recording (needs --clock manual; no state
+                          file): write to stdout, one {"conn", "message"} line each,
+                          what every recorded connection was sent but its replies
   --check-config FILE     check a configuration file, list every error; exit 0 or 1
   --print-config          print the effective configuration (file and flags) as JSON
   --version               print the version and exit
@@ -63,7 +70,9 @@ Options (each overrides the configuration file):
 Under systemd, presentd adopts the socket of presentd.socket (LISTEN_FDS) and reports
 readiness, status and watchdog pings (NOTIFY_SOCKET). Signals: SIGINT/SIGTERM shut down
 cleanly (clients get `shutdown`; a socket presentd bound itself is removed); SIGHUP
-reloads the configuration file (an invalid file is refused and logged).
+reloads the configuration file (an invalid file is refused and logged); SIGUSR1 writes
+the flight recording (--dump-recording), and so does SIGABRT (systemd's watchdog) before
+presentd aborts, when its loop still runs.
 """
 
 /// What the command line asks for.
@@ -71,6 +80,7 @@ enum Invocation {
     case run(ConfigurationSource)
     case checkConfig(path: String)
     case printConfig(ConfigurationSource)
+    case replay(path: String, ConfigurationSource)
     case exit
 }
 
@@ -80,6 +90,7 @@ func parseInvocation(_ arguments: [String]) throws -> Invocation {
     var overrides: [ConfigurationSource.Override] = []
     var checkPath: String?
     var printConfig = false
+    var replayPath: String?
     var scanner = ArgumentScanner(arguments)
     while let word = scanner.next() {
         let (name, inline) = ArgumentScanner.split(word)
@@ -105,6 +116,10 @@ func parseInvocation(_ arguments: [String]) throws -> Invocation {
             overrides.append { $0.adminGroup = group }
         case "--no-root-admin": overrides.append { $0.rootIsAdmin = false }
         case "--check-invariants": overrides.append { $0.checkInvariants = true }
+        case "--dump-recording":
+            let path = try scanner.value(for: name, inline: inline)
+            overrides.append { $0.recordingPath = path }
+        case "--replay": replayPath = try scanner.value(for: name, inline: inline)
         case "--state-file":
             let path = try scanner.value(for: name, inline: inline)
             overrides.append { $0.stateFile = path == "none" ? .none : .path(path) }
@@ -141,6 +156,7 @@ func parseInvocation(_ arguments: [String]) throws -> Invocation {
         return .checkConfig(path: checkPath)
     }
     let source = ConfigurationSource(path: configPath, overrides: overrides, socketOverride: socket)
+    if let replayPath { return .replay(path: replayPath, source) }
     return printConfig ? .printConfig(source) : .run(source)
 }
 
@@ -194,6 +210,21 @@ func run(_ source: ConfigurationSource) throws -> Int32 {
     return daemon.exitCode
 }
 
+/// `--replay`: the recording through a daemon of this configuration, without a socket,
+/// the state file or signals; the streams to stdout.
+func replay(_ path: String, _ source: ConfigurationSource) throws -> Int32 {
+    var config = try source.load()
+    guard config.clock == .manual else { throw UsageError("--replay needs --clock manual") }
+    config.stateFile = .none
+    config.handleSignals = false
+    config.recorderBytes = 0
+    // The recording says when an owner's time to answer ran out; the replay's timer must not.
+    config.shouldDismissTimeout = 1e6
+    let daemon = try Daemon(configuration: config)
+    _ = try daemon.replay(recordingAt: path) { writeAll($0, to: 1) }
+    return 0
+}
+
 do {
     switch try parseInvocation(Array(CommandLine.arguments.dropFirst())) {
     case .exit:
@@ -207,6 +238,8 @@ do {
         exit(0)
     case .run(let source):
         exit(try run(source))
+    case .replay(let path, let source):
+        exit(try replay(path, source))
     }
 } catch let error as UsageError {
     fail(error.description, status: 2)

@@ -34,6 +34,8 @@ public enum Capability: String, Sendable, CaseIterable {
     case dryRun
     /// `explain {id}`.
     case explain
+    /// `recordDump`: the flight recorder, dumped as NDJSON (and replayed by presentd --replay).
+    case recordDump
 
     /// The names `hello` returns, in this order.
     public static var names: [String] { allCases.map(\.rawValue) }

@@ -106,6 +106,7 @@ public enum MethodTable {
                    [.req("doNotDisturb", .object), output]),   // null turns it off
         MethodSpec("explain", "Why an entry is where it is: what blocks it, until when, who may dismiss it.",
                    [.req("id", .string)]),
+        MethodSpec("recordDump", "The flight recorder as NDJSON: in the reply, or written to path.", [.opt("path", .string)]),
     ]
 
     private static let byName: [String: MethodSpec] = Dictionary(uniqueKeysWithValues: methods.map { ($0.name, $0) })

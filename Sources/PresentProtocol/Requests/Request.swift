@@ -140,6 +140,8 @@ public enum Request: Sendable {
     case setMode(doNotDisturb: ModeRequest?, output: String?)
     /// Why an entry is where it is.
     case explain(id: String)
+    /// The flight recorder: written to `path` (absolute) by the daemon, else returned.
+    case recordDump(path: String?)
 
     /// The method names, as on the wire (MethodTable's, in its order).
     public static let methods = MethodTable.methods.map(\.name)

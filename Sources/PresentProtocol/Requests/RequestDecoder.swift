@@ -115,6 +115,8 @@ public struct RequestDecoder: Sendable {
             return try setMode(p)   // ModeDecoding.swift
         case "explain":
             return .explain(id: try name(p.field("id")))
+        case "recordDump":
+            return .recordDump(path: try p.optionalString("path", maxBytes: 4096))
         default:
             preconditionFailure("MethodTable lists \(method), which RequestDecoder does not decode")
         }

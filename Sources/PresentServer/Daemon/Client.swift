@@ -6,7 +6,8 @@ import PresentProtocol
 final class Client {
     let connection: Connection
     var id: UInt64 { connection.id }
-    var peer: PeerCredentials { connection.peer }
+    /// The socket's credentials (a replayed connection: the recorded ones).
+    let peer: PeerCredentials
     /// The name given in `hello` (for logs and the stack listing).
     var name: String?
     var topics = Topics()
@@ -26,7 +27,10 @@ final class Client {
     /// The highest priority it may present at (nil: it may not present).
     var maxPriority: Int?
 
-    init(connection: Connection) { self.connection = connection }
+    init(connection: Connection, peer: PeerCredentials? = nil) {
+        self.connection = connection
+        self.peer = peer ?? connection.peer
+    }
 
     /// Whether a notification about screen `output` (nil: about none) is for this client.
     func watches(_ output: String?) -> Bool {

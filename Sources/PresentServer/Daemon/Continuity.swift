@@ -61,13 +61,14 @@ public final class Continuity {
 
     /// Where the state goes by default: the runtime directory systemd gives the service,
     /// else the socket's directory.
-    public static func defaultPath(socketPath: String) -> String {
+    /// (`file`: another file kept there, the flight recording.)
+    public static func defaultPath(socketPath: String, file: String = "presentd-state.json") -> String {
         if let runtime = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !runtime.isEmpty {
             let first = runtime.split(separator: ":").first.map(String.init) ?? runtime
-            return first + "/presentd-state.json"
+            return first + "/" + file
         }
         let directory = socketPath.lastIndex(of: "/").map { String(socketPath[..<$0]) } ?? "."
-        return (directory.isEmpty ? "" : directory) + "/presentd-state.json"
+        return (directory.isEmpty ? "" : directory) + "/" + file
     }
 }
 

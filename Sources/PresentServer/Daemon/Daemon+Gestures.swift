@@ -78,6 +78,7 @@ extension Daemon {
         let ownerLabel = owner.label
         timer.onFire = { [unowned self] in
             self.log.info("\(ownerLabel) did not answer shouldDismiss for \(id) in time; allowing")
+            self.recordTimeout(of: questionID, askedOf: self.pendingConfirmations[questionID]?.ownerID ?? 0)
             self.settleConfirmation(questionID, allow: true, how: "timeout")
         }
         timer.start(after: configuration.shouldDismissTimeout)

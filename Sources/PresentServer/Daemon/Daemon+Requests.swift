@@ -23,9 +23,11 @@ extension Daemon {
         do {
             message = try RPCMessage.parse(line, maxDepth: 64)
         } catch {
+            recordInvalidLine(line, from: client)
             if let reply = error.reply { send(reply, to: client) }
             return
         }
+        recordLine(line, from: client)
         switch message {
         case .request(let request):
             // By id, not by reference: a deferred reply may come after the client has gone
@@ -209,6 +211,8 @@ extension Daemon {
             return .result(try setMode(mode, output: output))   // Daemon+Modes
         case .explain(let id):
             return .result(try explain(id, for: client))
+        case .recordDump(let path):
+            return .result(try recordDump(path: path, for: client))
         }
     }
 

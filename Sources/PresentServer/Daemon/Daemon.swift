@@ -44,6 +44,8 @@ public final class Daemon {
     public private(set) var exitCode: Int32 = 0
     /// What `stats` reports (Daemon+Stats.swift).
     var counters: DaemonCounters
+    /// The flight recorder's ring (FlightRecorder.swift).
+    var recorder = FlightRecorder()
 
     public init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
@@ -110,13 +112,15 @@ public final class Daemon {
         signalWatchers.append(try SignalWatcher(loop: loop, signals: [SIGHUP]) { [unowned self] _ in
             self.reloadConfiguration()
         })
+        try watchRecorderSignal()
     }
 
     // MARK: Connections
 
-    func accept(_ connection: Connection) {
+    /// `peer`: the credentials to use instead of the socket's (a replayed connection).
+    func accept(_ connection: Connection, peer: PeerCredentials? = nil) {
         guard !shuttingDown else { return connection.close() }
-        let client = Client(connection: connection)
+        let client = Client(connection: connection, peer: peer)
         clients[client.id] = client
         connection.maxQueuedBytes = configuration.maxQueuedBytes
         connection.maxLineBytes = configuration.maxLineBytes
@@ -126,12 +130,14 @@ public final class Daemon {
         connection.onClose = { [unowned self, unowned client] in self.disconnected(client) }
         guard admit(client) else { return }
         assignRoles(client)
+        recordConnect(client)
         log.info("\(client.label) connected")
         serviceStateChanged()
     }
 
     func disconnected(_ client: Client) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
+        recordDisconnect(client)
         access.release(client)
         log.info("\(client.label) disconnected")
         cancelConfirmations(involving: client)

@@ -182,6 +182,7 @@ extension Daemon {
             }
         }
         if client.resumeToken == nil { client.resumeToken = Continuity.makeToken() }
+        recordHello(client)
         var result = helloResult().objectValue ?? [:]
         for (key, value) in roleFields(of: client) { result[key] = value }
         result["resumeToken"] = .string(client.resumeToken ?? "")

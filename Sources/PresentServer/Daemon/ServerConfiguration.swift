@@ -76,6 +76,10 @@ public struct ServerConfiguration: Sendable {
     /// Install SIGINT/SIGTERM handlers (in-process tests turn this off).
     public var handleSignals = true
     public var log = Log()
+    /// The flight recorder's ring, bytes of NDJSON; 0: no recording (FlightRecorder.swift).
+    public var recorderBytes = 4 << 20
+    /// Where SIGUSR1 writes the recording (`--dump-recording`); nil: beside the socket.
+    public var recordingPath: String?
     /// Where this configuration came from (file and flags), read again on SIGHUP.
     public var source: ConfigurationSource?
 

@@ -49,6 +49,8 @@ final class Connection: LoopOwned {
     var maxLineBytes = 1 << 20
     /// Bound on lossless bytes waiting to be written.
     var maxQueuedBytes = 4 << 20
+    /// false: every frame is queued like a lossless message (a replay keeps every frame).
+    var coalescesFrames = true
 
     private(set) var state: State = .open
     /// The read or write error that closed the connection (nil for EOF or a local close).
@@ -262,7 +264,7 @@ final class Connection: LoopOwned {
         guard state == .open, buffer.count > 0 else { return }
         framesSent += 1
         writeGathered()   // what came before it goes first; the frame itself may be coalesced
-        enqueue(buffer, kind: .frame)
+        enqueue(buffer, kind: coalescesFrames ? .frame : .lossless)
     }
 
     private func enqueue(_ buffer: SharedBuffer, kind: OutboundQueue.Kind) {

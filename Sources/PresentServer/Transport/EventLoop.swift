@@ -138,6 +138,14 @@ final class EventLoop {
         return lastConnectionID
     }
 
+    /// Makes `id` the next connection's id (a replay gives each connection its recorded
+    /// id); false when an id that high was already given.
+    func reserveConnectionID(_ id: UInt64) -> Bool {
+        guard id > lastConnectionID else { return false }
+        lastConnectionID = id - 1
+        return true
+    }
+
     /// Called by an owner right after it opened its handles.
     func keepAlive(_ object: any LoopOwned) {
         owned[ObjectIdentifier(object)] = object

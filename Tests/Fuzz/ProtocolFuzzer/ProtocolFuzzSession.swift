@@ -152,8 +152,8 @@ struct ProtocolFuzzSession {
                                                               allowPriorityAbove: $0.allowPriorityAbove) }, at: time)
             case .explain(let id):
                 _ = stack.explanation(of: id, at: time)
-                        case .hello, .ping, .stack, .subscribe, .unsubscribe, .sync, .addOutput, .removeOutput, .outputs,
-                 .discover, .stats:
+            case .hello, .ping, .stack, .subscribe, .unsubscribe, .sync, .addOutput, .removeOutput, .outputs,
+                 .discover, .stats, .recordDump:
                 // One screen here: the daemon's routing between screens is not the core's.
                 stack.advance(to: time)
             }
