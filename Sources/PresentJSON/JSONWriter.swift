@@ -49,6 +49,42 @@ public struct JSONWriter {
     /// Appends `\n`, ending a line of the wire protocol.
     public mutating func endLine() { bytes.append(0x0A) }
 
+    // An object written member by member, for messages made of parts (a record whose last
+    // member is a line already serialised): no JSONObject is built for them.
+    private var membersWritten: [Int] = []
+
+    /// Opens an object; `member` adds to it, `endObject` closes it.
+    public mutating func beginObject() {
+        bytes.append(UInt8(ascii: "{"))
+        membersWritten.append(0)
+    }
+
+    /// One member of the object being written.
+    public mutating func member(_ key: String, _ value: JSONValue) {
+        memberKey(key)
+        write(value)
+    }
+
+    /// One member whose value is JSON text already (copied as it is: the caller vouches
+    /// that it is one valid JSON value).
+    public mutating func member(_ key: String, json text: UnsafeRawBufferPointer) {
+        memberKey(key)
+        bytes.append(contentsOf: text)
+    }
+
+    public mutating func endObject() {
+        precondition(membersWritten.popLast() != nil, "endObject without beginObject")
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func memberKey(_ key: String) {
+        precondition(!membersWritten.isEmpty, "member outside an object")
+        if membersWritten[membersWritten.count - 1] > 0 { bytes.append(UInt8(ascii: ",")) }
+        membersWritten[membersWritten.count - 1] += 1
+        write(string: key, isKey: true)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
     private mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }

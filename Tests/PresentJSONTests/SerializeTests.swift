@@ -121,6 +121,22 @@ struct JSONWriterTests {
         }
     }
 
+    @Test func anObjectWrittenMemberByMemberIsTheObjectSerialised() throws {
+        var g = Generator(state: 7)
+        for _ in 0..<500 {
+            let inner = Self.randomValue(&g, depth: 1)
+            let text = inner.serialized()
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.member("n", .int(1))
+            writer.member("a/\"b", inner)
+            text.withUnsafeBytes { writer.member("raw", json: $0) }
+            writer.endObject()
+            let expected: JSONValue = ["n": 1, "a/\"b": inner, "raw": inner]
+            #expect(writer.bytes == expected.serialized())
+        }
+    }
+
     @Test func aKeyWithNULIsStillCutAsJSONCCutsIt() {
         var o = JSONObject()
         o["a"] = 1
