@@ -229,7 +229,11 @@ final class Connection: LoopOwned {
     /// Sends `bytes` losslessly (copied only if the kernel does not take them at once).
     func send(_ bytes: [UInt8]) {
         guard state == .open, !bytes.isEmpty, admitLossless(bytes.count) else { return }
-        if corked && queue.isEmpty { return gathered.append(contentsOf: bytes) }
+        if corked && queue.isEmpty {
+            // The first reply is kept as it is (no copy); later ones join it.
+            if gathered.isEmpty { gathered = bytes } else { gathered.append(contentsOf: bytes) }
+            return
+        }
         enqueueCopy(bytes)
     }
 
@@ -237,7 +241,7 @@ final class Connection: LoopOwned {
     private func writeGathered() {
         guard !gathered.isEmpty else { return }
         let bytes = gathered
-        gathered.removeAll(keepingCapacity: gathered.capacity <= 1 << 16)
+        gathered = []   // no capacity kept: an idle connection holds no buffer
         if state == .open || state == .draining { enqueueCopy(bytes) }
     }
 
