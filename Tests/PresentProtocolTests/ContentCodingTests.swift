@@ -24,6 +24,13 @@ struct ContentCodingTests {
         #expect(CoreEncoding.content(try #require(try presented(#"{"style":"alert","content":"saved"}"#).content)) == "saved")
     }
 
+    @Test func aSecureFieldsValueIsKeptButNeverWrittenToSubscribers() throws {
+        let p = try presented(#"{"style":"alert","content":{"fields":[{"id":"pw","kind":"secure","value":"hunter2"},{"id":"u","kind":"text","value":"ops"}]}}"#)
+        #expect(p.content?.fields.first?.value == "hunter2", "the answer still defaults to it")
+        #expect(CoreEncoding.content(try #require(p.content)) == (try JSONValue.parse(
+            #"{"fields":[{"id":"pw","kind":"secure"},{"id":"u","kind":"text","value":"ops"}]}"#)))
+    }
+
     @Test func defaultsAreSpelledOutForRenderers() throws {
         let p = try presented(#"{"style":"alert","content":{"actions":[{"id":"ok","title":"OK"}],"fields":[{"id":"n","kind":"number","value":7}],"progress":0.25}}"#)
         let encoded = CoreEncoding.content(try #require(p.content))

@@ -46,10 +46,14 @@ extension CoreEncoding {
         return .object(o)
     }
 
+    /// A secure field's value is never written: the daemon does not repeat a secret to
+    /// every subscriber (a renderer draws the field empty; the answer still defaults to it,
+    /// for the owner alone), and a flight recording, which holds only its length, replays
+    /// the same streams.
     static func field(_ f: ContentField) -> JSONValue {
         var o: JSONObject = ["id": .string(f.id), "kind": .string(f.kind.rawValue)]
         if let p = f.placeholder { o["placeholder"] = .string(p) }
-        if let v = f.value { o["value"] = .string(v) }
+        if let v = f.value, f.kind != .secure { o["value"] = .string(v) }
         return .object(o)
     }
 
