@@ -117,6 +117,25 @@ struct LevelsTests {
         #expect(try app.call("key", ["key": "escape"]) == ["handled": true, "id": "sheet", "action": "close", "dismissed": true])
     }
 
+    /// A dismissal takes along what is above on its own level only, and the dismiss policy
+    /// is judged over exactly that: another client's toast or alert above does not stop
+    /// an owner from dismissing its sheet, and stays.
+    @Test func anOwnerDismissesItsSheetUnderAnotherClientsToastAndAlert() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--dismiss-policy", "owner"])
+        let mine = try daemon.connect(), theirs = try daemon.connect()
+        let instant: JSONValue = ["duration": 0]
+        try mine.call("present", ["id": "sheet", "style": "bottomHalf", "transition": instant])
+        try mine.call("present", ["id": "picker", "style": "topHalf", "transition": instant])
+        try theirs.call("present", ["id": "toast", "level": "overlay", "style": Self.toast, "transition": instant])
+        try theirs.call("present", ["id": "battery", "level": "alert", "style": "alert", "transition": instant])
+        try mine.call("advance", ["seconds": 0.1])
+        #expect(try mine.call("dismiss", ["id": "sheet"])["dismissed"] == ["sheet", "picker"])
+        try mine.call("advance", ["seconds": 1])
+        #expect(try mine.call("stack")["entries"]?.arrayValue?.map(\.["id"]) == ["toast", "battery"])
+        // Theirs are still theirs.
+        #expect(mine.expectError("dismiss", ["id": "toast"])?.code == -32002)
+    }
+
     @Test func aSheetInAContextIsClippedToItAndFollowsItWithoutAJump() throws {
         let daemon = try DaemonHarness(["--clock", "manual", "--fps", "10"])
         let shell = try daemon.connect(), app = try daemon.connect()

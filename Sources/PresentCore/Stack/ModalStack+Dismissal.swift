@@ -19,10 +19,8 @@ extension ModalStack {
             withdraw(at: q, reason: reason)
             return [id]
         }
-        guard let index = entries.firstIndex(where: { $0.id == id }) else { throw .notFound(id: id) }
-        let level = entries[index].level
-        // Overlays are independent of each other: one goes alone.
-        let above = level.isModal ? entries[index...].filter { $0.level == level } : [entries[index]]
+        guard entries.contains(where: { $0.id == id }) else { throw .notFound(id: id) }
+        let above = onScreenEntriesTakenAlong(byDismissing: id)
         let ids = above.map(\.id)
         // UIKit's rule: the topmost one animates, those under it are removed at once. Entries
         // already leaving go on leaving, so the topmost of those staying is the one that
@@ -34,6 +32,21 @@ extension ModalStack {
         settle()
         resolveStatusBar(duration: exit?.duration ?? 0)
         return ids
+    }
+
+    /// What a dismissal of `id` takes along, as `dismiss(id:)` does: a queued entry alone;
+    /// an overlay alone (overlays are independent of each other); on a modal level, the
+    /// entry and every entry above it on that level. Empty when there is no such entry.
+    /// Who may dismiss is decided over exactly these (the server's dismiss policy).
+    public func entriesTakenAlong(byDismissing id: String) -> [Entry] {
+        if let queued = queue.first(where: { $0.id == id }) { return [queued] }
+        return onScreenEntriesTakenAlong(byDismissing: id)
+    }
+
+    private func onScreenEntriesTakenAlong(byDismissing id: String) -> [Entry] {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return [] }
+        let level = entries[index].level
+        return level.isModal ? entries[index...].filter { $0.level == level } : [entries[index]]
     }
 
     /// Dismisses every entry of every level and withdraws every queued one.

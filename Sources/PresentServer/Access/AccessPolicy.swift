@@ -99,14 +99,11 @@ extension Daemon {
 
     // MARK: Dismissal
 
-    /// The dismiss policy applies to everything a dismissal takes along: a queued entry
-    /// alone, or an on-screen entry and every entry above it that is not already leaving
-    /// (those go anyway, and the dismissal does not change how).
+    /// The dismiss policy applies to everything a dismissal takes along (the stack says
+    /// what: ModalStack.entriesTakenAlong; `authorize` passes over entries already leaving,
+    /// which go anyway and whose way out the dismissal does not change).
     func authorizeDismiss(of id: String, on screen: Screen, by client: Client) throws(RPCError) {
-        let stack = screen.stack
-        if let queued = stack.queue.first(where: { $0.id == id }) { return try authorize([queued], by: client) }
-        guard let index = stack.entries.firstIndex(where: { $0.id == id }) else { return }  // notFound later
-        try authorize(stack.entries[index...].filter { $0.id == id || $0.state != .dismissing }, by: client)
+        try authorize(screen.stack.entriesTakenAlong(byDismissing: id), by: client)
     }
 
     /// Refuses (−32002) unless `client` may dismiss every one of `entries`. Entries already
