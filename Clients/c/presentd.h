@@ -1,5 +1,7 @@
 /*
  * presentd client for C: one connection to the presentation daemon, on json-c.
+ * Link with json-c and libm: cc app.c presentd.c $(pkg-config --cflags --libs json-c) -lm
+ * (libm for the animations interpolator's exp, sqrt and sincos).
  *
  * Blocking use:
  *

@@ -48,7 +48,7 @@ echo "test-deploy: $(basename "$DEB"), upgrade to $(basename "$DEB2")"
 CBIN=$TOP/.build/deploy
 mkdir -p "$CBIN"
 cc -O2 -std=c11 -I"$TOP/Clients/c" $(pkg-config --cflags json-c) -o "$CBIN/c-waiter" "$HERE/c-waiter.c" \
-    "$TOP/Clients/c/presentd.c" $(pkg-config --libs json-c) || exit 1
+    "$TOP/Clients/c/presentd.c" $(pkg-config --libs json-c) -lm || exit 1
 
 # --- the box ---------------------------------------------------------------------------------
 "$SYSBOX" root || exit 1
