@@ -9,11 +9,13 @@ import PresentProtocol
 extension Daemon {
     /// Sends the events every screen produced since the last call to their subscribers.
     func publishEvents() {
-        for screen in screens { publishEvents(of: screen) }
+        // Asked once per publish, not per screen: this runs after every request and tick.
+        let motionWatched = clients.values.contains { $0.topics.contains(.animations) }
+        for screen in screens { publishEvents(of: screen, motionWatched: motionWatched) }
         serviceStateChanged()
     }
 
-    private func publishEvents(of screen: Screen) {
+    private func publishEvents(of screen: Screen, motionWatched: Bool) {
         checkInvariantsIfEnabled(on: screen)
         let events = screen.stack.drainEvents()
         if !events.isEmpty || screen.visualsDirty { saveStateSoon() }
@@ -33,7 +35,7 @@ extension Daemon {
                 broadcastMode(change, on: screen)   // Daemon+Modes
             }
         }
-        publishMotion(of: screen, announced: announced)
+        publishMotion(of: screen, announced: announced, watched: motionWatched)
         if screen.stackChanged {
             screen.stackChanged = false
             broadcast(.stack, method: "stack", params: stackListing(of: screen), on: screen)
@@ -49,16 +51,15 @@ extension Daemon {
     /// at the frame tick where a transition ended. A retarget that a `willPresent` or
     /// `willDismiss` of this publish already describes exactly (its `animation` is the one
     /// segment in force) is not announced twice.
-    private func publishMotion(of screen: Screen, announced: Set<String>) {
-        let retargets = screen.stack.drainRetargets()
-        for notice in retargets {
+    private func publishMotion(of screen: Screen, announced: Set<String>, watched: Bool) {
+        for notice in screen.stack.drainRetargets() {
             if announced.contains(notice.id), screen.stack.animations(at: notice.time).layers
                 .allSatisfy({ $0.base.entryID != notice.id || $0.segments.count <= 1 }) { continue }
             broadcast(.lifecycle, method: "lifecycle", on: screen, owner: notice.owner) {
                 AnimationEncoding.retargeted(notice, in: screen.stack.animations(at: notice.time))
             }
         }
-        guard clients.values.contains(where: { $0.topics.contains(.animations) }) else {
+        guard watched else {
             screen.announcedMotion = nil   // a newcomer gets the motion in its snapshot
             return
         }
