@@ -143,6 +143,6 @@ extension Daemon {
     /// Renderers hear that the screens changed: an `outputs` notification on the `stack`
     /// topic (a new screen has nothing on its stack, so no `stack` notification says so).
     private func outputsChanged() {
-        broadcast(.stack, method: "outputs", params: ["outputs": outputList()])
+        broadcast(.stack, method: "outputs") { ["outputs": outputList()] }
     }
 }

@@ -25,10 +25,11 @@ extension Daemon {
             case .lifecycle(let notice):
                 if notice.event == .didDismiss { confirmDismiss.remove(notice.id) }
                 if notice.event == .willPresent || notice.event == .willDismiss { announced.insert(notice.id) }
-                broadcast(.lifecycle, method: "lifecycle", params: CoreEncoding.lifecycle(notice), on: screen, owner: notice.owner)
+                broadcast(.lifecycle, method: "lifecycle", on: screen, owner: notice.owner) { CoreEncoding.lifecycle(notice) }
             case .statusBar(let appearance, let duration, let time):
-                broadcast(.statusBar, method: "statusBar",
-                          params: CoreEncoding.statusBarChange(appearance, duration: duration, time: time), on: screen)
+                broadcast(.statusBar, method: "statusBar", on: screen) {
+                    CoreEncoding.statusBarChange(appearance, duration: duration, time: time)
+                }
             case .stackChanged:
                 screen.stackChanged = true
             case .mode(let change):
@@ -38,7 +39,7 @@ extension Daemon {
         publishMotion(of: screen, announced: announced, watched: motionWatched)
         if screen.stackChanged {
             screen.stackChanged = false
-            broadcast(.stack, method: "stack", params: stackListing(of: screen), on: screen)
+            broadcast(.stack, method: "stack", on: screen) { stackListing(of: screen) }
         }
         if screen.visualsDirty || screen.stack.isAnimating(at: screen.stack.time) { startFrames(of: screen) }
         scheduleNextDeadline(on: screen)
@@ -66,7 +67,7 @@ extension Daemon {
         let motion = screen.stack.animations(at: screen.stack.time)
         if let last = screen.announcedMotion, motion.describesTheSameMotion(as: last) { return }
         screen.announcedMotion = motion
-        broadcast(.animations, method: "animations", params: AnimationEncoding.animations(motion), on: screen)
+        broadcast(.animations, method: "animations", on: screen) { AnimationEncoding.animations(motion) }
     }
 
     /// What `stack` returns and its notification says: the screen's entries and contexts.
@@ -76,13 +77,9 @@ extension Daemon {
     }
 
     /// One lossless notification to every subscriber of `topic` (that watches `screen`,
-    /// when the notification is about one), numbered by `seq`. `owner`: an entry's
-    /// lifecycle, which a connection that is only an app hears only about its own entries.
-    func broadcast(_ topic: Topic, method: String, params: JSONValue, on screen: Screen? = nil, owner: OwnerID? = nil) {
-        broadcast(topic, method: method, on: screen, owner: owner) { params }
-    }
-
-    /// The same, with params made only when someone listens.
+    /// when the notification is about one), numbered by `seq`; `params` are made only
+    /// when someone listens. `owner`: an entry's lifecycle, which a connection that is only
+    /// an app hears only about its own entries.
     func broadcast(_ topic: Topic, method: String, on screen: Screen? = nil, owner: OwnerID? = nil,
                    params: () -> JSONValue) {
         eventSeq += 1

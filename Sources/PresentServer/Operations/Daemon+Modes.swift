@@ -51,7 +51,7 @@ extension Daemon {
 
     /// The `mode` notification, to the subscribers of `modes`.
     func broadcastMode(_ change: ModeChange, on screen: Screen) {
-        broadcast(.modes, method: "mode", params: CoreEncoding.modeChange(change), on: screen)
+        broadcast(.modes, method: "mode", on: screen) { CoreEncoding.modeChange(change) }
     }
 
     /// A `modes` subscriber's snapshot says each screen's mode: main's at the top, each
