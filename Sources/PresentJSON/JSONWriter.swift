@@ -19,12 +19,22 @@ public struct JSONWriter {
 
     public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
+    /// Writes with `body` at the end of `buffer`, in place: a reply goes straight into the
+    /// bytes a connection is gathering, with no array of its own and no copy.
+    public static func appending(to buffer: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
+        var writer = JSONWriter(capacity: 0)
+        swap(&writer.bytes, &buffer)   // moved, not copied: the buffer stays uniquely referenced
+        body(&writer)
+        swap(&writer.bytes, &buffer)
+        precondition(writer.depth == 0, "a container was begun and not ended")
+    }
+
     /// Appends `value`'s text.
     public mutating func write(_ value: JSONValue) {
         switch value {
         case .null: append("null")
         case .bool(let b): append(b ? "true" : "false")
-        case .int(let i): append(String(i))
+        case .int(let i): write(integer: i)
         case .double(let d): d.isFinite ? append(d.description) : append("null")
         case .string(let s): write(string: s)
         case .array(let elements):
@@ -49,15 +59,29 @@ public struct JSONWriter {
     /// Appends `\n`, ending a line of the wire protocol.
     public mutating func endLine() { bytes.append(0x0A) }
 
-    // An object written member by member, for messages made of parts (a record whose last
-    // member is a line already serialised): no JSONObject is built for them.
-    private var membersWritten: [Int] = []
+    // Containers written part by part, for messages made of parts (a reply around a
+    // result, a batch of replies, a record whose last member is a line already
+    // serialised): no JSONObject or array is built for them. Bit k of `hasParts` says
+    // whether the container open at depth k + 1 has a member or element yet (a comma goes
+    // before the next), bit k of `isArray` what kind it is; no storage is allocated.
+    private var depth = 0
+    private var hasParts: UInt64 = 0
+    private var isArray: UInt64 = 0
+
+    /// The deepest nesting of containers written part by part.
+    public static let maxPartDepth = 64
 
     /// Opens an object; `member` adds to it, `endObject` closes it.
-    public mutating func beginObject() {
-        bytes.append(UInt8(ascii: "{"))
-        membersWritten.append(0)
-    }
+    public mutating func beginObject() { begin(UInt8(ascii: "{"), array: false) }
+
+    /// Closes the object `beginObject` opened last.
+    public mutating func endObject() { end(UInt8(ascii: "}"), array: false) }
+
+    /// Opens an array; `element` adds to it, `endArray` closes it.
+    public mutating func beginArray() { begin(UInt8(ascii: "["), array: true) }
+
+    /// Closes the array `beginArray` opened last.
+    public mutating func endArray() { end(UInt8(ascii: "]"), array: true) }
 
     /// One member of the object being written.
     public mutating func member(_ key: String, _ value: JSONValue) {
@@ -72,17 +96,64 @@ public struct JSONWriter {
         bytes.append(contentsOf: text)
     }
 
-    public mutating func endObject() {
-        precondition(membersWritten.popLast() != nil, "endObject without beginObject")
-        bytes.append(UInt8(ascii: "}"))
+    /// One member whose value `body` writes (with `write`, or a container part by part).
+    public mutating func member(_ key: String, writing body: (inout JSONWriter) -> Void) {
+        memberKey(key)
+        body(&self)
+    }
+
+    /// One element of the array being written, which `body` writes.
+    public mutating func element(writing body: (inout JSONWriter) -> Void) {
+        separate(array: true)
+        body(&self)
+    }
+
+    private mutating func begin(_ bracket: UInt8, array: Bool) {
+        precondition(depth < Self.maxPartDepth, "containers nested deeper than \(Self.maxPartDepth)")
+        bytes.append(bracket)
+        let bit: UInt64 = 1 << UInt64(depth)
+        hasParts &= ~bit
+        if array { isArray |= bit } else { isArray &= ~bit }
+        depth += 1
+    }
+
+    private mutating func end(_ bracket: UInt8, array: Bool) {
+        precondition(depth > 0 && (isArray >> UInt64(depth - 1)) & 1 == (array ? 1 : 0),
+                     array ? "endArray without beginArray" : "endObject without beginObject")
+        depth -= 1
+        bytes.append(bracket)
+    }
+
+    /// The comma before every part but the first of the innermost open container.
+    private mutating func separate(array: Bool) {
+        precondition(depth > 0 && (isArray >> UInt64(depth - 1)) & 1 == (array ? 1 : 0),
+                     array ? "element outside an array" : "member outside an object")
+        let bit: UInt64 = 1 << UInt64(depth - 1)
+        if hasParts & bit != 0 { bytes.append(UInt8(ascii: ",")) }
+        hasParts |= bit
     }
 
     private mutating func memberKey(_ key: String) {
-        precondition(!membersWritten.isEmpty, "member outside an object")
-        if membersWritten[membersWritten.count - 1] > 0 { bytes.append(UInt8(ascii: ",")) }
-        membersWritten[membersWritten.count - 1] += 1
+        separate(array: false)
         write(string: key, isKey: true)
         bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// An integer in decimal, digit by digit into the buffer (`String(i)` would allocate a
+    /// string for every id and sequence number).
+    private mutating func write(integer value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude   // UInt64: Int64.min has no positive Int64
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 20 digits at most, in 24 bytes
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            repeat {
+                scratch[scratch.count - 1 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[(scratch.count - count)...]))
+        }
     }
 
     private mutating func append(_ text: String) {

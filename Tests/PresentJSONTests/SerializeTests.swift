@@ -137,6 +137,50 @@ struct JSONWriterTests {
         }
     }
 
+    @Test func integersAtTheEdgesAreWrittenDigitByDigit() {
+        for i: Int64 in [0, -1, 1, 9, 10, -10, 99, 100, .max, .min, .max - 1, .min + 1, 1_000_000_007] {
+            let value = JSONValue.int(i)
+            #expect(value.serialized() == value.serializedByJSONC(), "\(i)")
+            #expect(value.serializedString == String(i))
+        }
+    }
+
+    @Test func nestedContainersWrittenPartByPartAreTheValueSerialised() {
+        var g = Generator(state: 11)
+        for _ in 0..<300 {
+            let elements = (0..<Int.random(in: 0...3, using: &g)).map { _ in Self.randomValue(&g, depth: 2) }
+            var writer = JSONWriter()
+            writer.beginArray()
+            for element in elements {
+                writer.element { inner in
+                    inner.beginObject()
+                    inner.member("e", element)
+                    inner.member("list") { list in
+                        list.beginArray()
+                        list.element { $0.write(element) }
+                        list.element { $0.write(.int(2)) }
+                        list.endArray()
+                    }
+                    inner.endObject()
+                }
+            }
+            writer.endArray()
+            let expected = JSONValue.array(elements.map { ["e": $0, "list": [$0, 2]] })
+            #expect(writer.bytes == expected.serialized())
+        }
+    }
+
+    @Test func appendingWritesAtTheEndOfABufferInPlace() {
+        var buffer = Array("{}\n".utf8)
+        JSONWriter.appending(to: &buffer) { writer in
+            writer.beginObject()
+            writer.member("id", .int(-42))
+            writer.endObject()
+            writer.endLine()
+        }
+        #expect(String(decoding: buffer, as: UTF8.self) == "{}\n{\"id\":-42}\n")
+    }
+
     @Test func aKeyWithNULIsStillCutAsJSONCCutsIt() {
         var o = JSONObject()
         o["a"] = 1

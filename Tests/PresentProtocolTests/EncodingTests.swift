@@ -21,6 +21,18 @@ struct EncodingTests {
                 + #""message":"parse error: NaN is not valid JSON at byte 3"}}"#)
     }
 
+    /// The reply the daemon writes member by member is the same text as the value.
+    @Test(arguments: [
+        RPCReply(id: 1, .success(["ok": true])), RPCReply(id: "a\"b", .success([1, 2.5, "x"])),
+        RPCReply(id: .null, .success([:])), RPCReply(id: nil, .failure(.parseError("NaN is not valid JSON at byte 3"))),
+        RPCReply(id: .int(.min), .failure(.invalidParams(field: "size.width", reason: "required"))),
+    ])
+    func aWrittenReplyIsItsValueSerialised(reply: RPCReply) {
+        var writer = JSONWriter()
+        reply.write(to: &writer)
+        #expect(writer.bytes == reply.json.serialized())
+    }
+
     @Test func notification() {
         #expect(RPCEncoding.notification(method: "frame").serializedString == #"{"jsonrpc":"2.0","method":"frame"}"#)
         #expect(RPCEncoding.notification(method: "frame", params: ["seq": 3]).serializedString

@@ -19,7 +19,7 @@ struct RoleTableTests {
 
     @Test func whoMayDoWhat() {
         let everyone = RoleTable.methods.filter { $0.access == .everyone }.map(\.method)
-        #expect(everyone == ["hello", "ping", "stack", "unsubscribe", "sync", "outputs", "explain", "rpc.discover"])
+        #expect(everyone == ["hello", "ping", "stack", "unsubscribe", "sync", "outputs", "rpc.discover", "explain"])
         for method in ["tap", "swipe", "key", "activate", "focus", "setContainer", "keyboard", "addOutput",
                        "removeOutput", "defineContext", "removeContext"] {
             #expect(RoleTable.access(for: method) == .roles(.shell), "\(method)")

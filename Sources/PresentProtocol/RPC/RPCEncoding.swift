@@ -1,17 +1,53 @@
 import PresentJSON
 
+/// The answer to one request: its id and its result or error.
+///
+/// The daemon writes it straight into the bytes a connection sends (`write(to:)`);
+/// `json` is the same message as a value, for batches, tests and clients.
+public struct RPCReply: Sendable, Hashable {
+    /// nil when the request's id could not be read: JSON-RPC then wants `"id": null`.
+    public var id: RPCID?
+    public var outcome: Result<JSONValue, RPCError>
+
+    public init(id: RPCID?, _ outcome: Result<JSONValue, RPCError>) {
+        self.id = id
+        self.outcome = outcome
+    }
+
+    /// The message as a value: `jsonrpc`, `id`, then `result` or `error`.
+    public var json: JSONValue {
+        switch outcome {
+        case .success(let result): return ["jsonrpc": "2.0", "id": id?.json ?? .null, "result": result]
+        case .failure(let error): return ["jsonrpc": "2.0", "id": id?.json ?? .null, "error": error.json]
+        }
+    }
+
+    /// Writes the text of `json` member by member (the same bytes; EncodingTests compare
+    /// them): no envelope object is built for the reply of every request.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("jsonrpc", "2.0")
+        writer.member("id", id?.json ?? .null)
+        switch outcome {
+        case .success(let result): writer.member("result", result)
+        case .failure(let error): writer.member("error", error.json)
+        }
+        writer.endObject()
+    }
+}
+
 /// Builds JSON-RPC 2.0 messages. Members are written in a fixed order (`jsonrpc`, `id`,
 /// then the rest) so traffic reads the same every time.
 public enum RPCEncoding {
     /// A successful response.
     public static func result(id: RPCID, _ result: JSONValue) -> JSONValue {
-        ["jsonrpc": "2.0", "id": id.json, "result": result]
+        RPCReply(id: id, .success(result)).json
     }
 
     /// An error response; `id` is nil (written as `null`) when the request's id could not
     /// be read, as JSON-RPC requires.
     public static func error(id: RPCID?, _ error: RPCError) -> JSONValue {
-        ["jsonrpc": "2.0", "id": id?.json ?? .null, "error": error.json]
+        RPCReply(id: id, .failure(error)).json
     }
 
     /// A notification (no id, no reply expected); `params` is omitted when nil.

@@ -34,10 +34,15 @@ public struct RPCEnvelopeError: Error, Sendable, Hashable {
     }
 
     /// The error response to send, or nil when none may be sent.
+    public var answer: RPCReply? {
+        isNotification ? nil : RPCReply(id: id, .failure(error))
+    }
+
+    /// `answer` as a value.
     public var reply: JSONValue? {
         // `.none`, not `nil`: in a ternary with a JSONValue, `nil` would become JSON null.
-        guard !isNotification else { return .none }
-        return RPCEncoding.error(id: id, error)
+        guard let answer else { return .none }
+        return answer.json
     }
 }
 

@@ -1,7 +1,10 @@
-// Every method presentd answers, once: its name, the params it takes (each with its JSON
-// type and whether it is required) and what it does in a line. RequestDecoder refuses any
-// param not listed here, `Request.methods` is this table's names, and `rpc.discover`'s
-// OpenRPC document (OpenRPC.swift) is generated from it: none of them can drift apart.
+// Every method presentd answers, once: its name, who may call it (RoleTable.swift has the
+// roles), the params it takes (each with its JSON type and whether it is required) and
+// what it does in a line. RequestDecoder refuses any param not listed here, the daemon
+// checks the caller's roles against it, `Request.methods` is this table's names, the role
+// table in docs/PROTOCOL.md and `rpc.discover`'s OpenRPC document (OpenRPC.swift) are
+// generated from it: none of them can drift apart. A request looks its method up here
+// once; everything after works from the spec it found.
 
 /// A param's JSON type, as JSON Schema names it.
 public enum ParamType: String, Sendable, Hashable {
@@ -23,18 +26,30 @@ public struct ParamSpec: Sendable, Hashable {
     }
 }
 
-/// One method: what `rejectUnknownKeys` allows for it and what rpc.discover says of it.
+/// One method: who may call it, what `rejectUnknownKeys` allows for it and what
+/// rpc.discover says of it.
 public struct MethodSpec: Sendable {
     public let name: String
+    /// Who may call it (`admin` always may).
+    public let access: MethodAccess
     public let summary: String
     public let params: [ParamSpec]
 
     /// The param names the decoder accepts.
     public let paramNames: Set<String>
+    /// Its position in `MethodTable.methods`: per-method figures (`stats`) are kept in an
+    /// array by this index, not in a dictionary by name.
+    public private(set) var index = 0
 
-    init(_ name: String, _ summary: String, _ params: [ParamSpec] = []) {
-        self.name = name; self.summary = summary; self.params = params
+    init(_ name: String, _ access: MethodAccess, _ summary: String, _ params: [ParamSpec] = []) {
+        self.name = name; self.access = access; self.summary = summary; self.params = params
         paramNames = Set(params.map(\.name))
+    }
+
+    fileprivate func numbered(_ index: Int) -> MethodSpec {
+        var spec = self
+        spec.index = index
+        return spec
     }
 }
 
@@ -47,11 +62,11 @@ public enum MethodTable {
     ]
 
     /// The methods, in the order the protocol lists them (docs/PROTOCOL.md, section 5).
-    public static let methods: [MethodSpec] = [
-        MethodSpec("hello", "Introduces the client; returns the daemon's version, limits, container and capabilities.",
+    public static let methods: [MethodSpec] = ([
+        MethodSpec("hello", .everyone, "Introduces the client; returns the daemon's version, limits, container and capabilities.",
                    [.opt("client", .string), .opt("protocol", .integer), .opt("resume", .string)]),
-        MethodSpec("ping", "Answers {} at once."),
-        MethodSpec("present", "Presents (or queues) an entry on a screen's modal stack.", [
+        MethodSpec("ping", .everyone, "Answers {} at once."),
+        MethodSpec("present", .roles(.app), "Presents (or queues) an entry on a screen's modal stack.", [
             .opt("id", .string), .opt("kind", .string), .opt("deduplicate", .boolean), .opt("content", .string, .object),
             .req("style", .string, .object), .opt("respectsSafeArea", .boolean), .opt("transition", .object),
             .opt("dismissTransition", .object), .opt("background", .object), .opt("cornerRadius", .number),
@@ -63,51 +78,51 @@ public enum MethodTable {
             .opt("position", .string), .opt("margin", .number), .opt("context", .string), output,
             .opt("droppable", .boolean), .opt("dryRun", .boolean),
         ]),
-        MethodSpec("dismiss", "Dismisses an entry and those above it.",
+        MethodSpec("dismiss", .roles(.app), "Dismisses an entry and those above it.",
                    [.req("id", .string), .opt("animated", .boolean), .opt("transition", .object)]),
-        MethodSpec("dismissAll", "Dismisses every entry of one screen, or of all.",
+        MethodSpec("dismissAll", .roles(.app), "Dismisses every entry of one screen, or of all.",
                    [.opt("animated", .boolean), output]),
-        MethodSpec("stack", "Lists a screen's entries, contexts and status bar.", [output]),
-        MethodSpec("subscribe", "Starts notifications of some topics; returns a snapshot and the event sequence.",
+        MethodSpec("stack", .everyone, "Lists a screen's entries, contexts and status bar.", [output]),
+        MethodSpec("subscribe", .roles([.app, .renderer]), "Starts notifications of some topics; returns a snapshot and the event sequence.",
                    [.req("topics", .array), .opt("outputs", .array)]),
-        MethodSpec("unsubscribe", "Stops notifications of some topics.", [.req("topics", .array)]),
-        MethodSpec("setContainer", "Resizes a screen (size, safe area, scale, size classes).",
+        MethodSpec("unsubscribe", .everyone, "Stops notifications of some topics.", [.req("topics", .array)]),
+        MethodSpec("setContainer", .roles(.shell), "Resizes a screen (size, safe area, scale, size classes).",
                    container + [.opt("duration", .number), output]),
-        MethodSpec("keyboard", "Shows, moves or hides the on-screen keyboard.",
+        MethodSpec("keyboard", .roles(.shell), "Shows, moves or hides the on-screen keyboard.",
                    [.req("height", .number), .opt("duration", .number), .opt("curve", .string, .object), output]),
-        MethodSpec("tap", "A tap at a point of a screen.", [.req("x", .number), .req("y", .number), output]),
-        MethodSpec("swipe", "One phase of a swipe gesture.", [
+        MethodSpec("tap", .roles(.shell), "A tap at a point of a screen.", [.req("x", .number), .req("y", .number), output]),
+        MethodSpec("swipe", .roles(.shell), "One phase of a swipe gesture.", [
             .req("phase", .string), .req("dx", .number), .req("dy", .number), .opt("vx", .number),
             .opt("vy", .number), output,
         ]),
-        MethodSpec("advance", "Moves the manual clock forward.", [.req("seconds", .number)]),
-        MethodSpec("sync", "Echoes its nonce after everything sent before it.", [.opt("nonce")]),
-        MethodSpec("update", "Changes an entry in place.", [
+        MethodSpec("advance", .roles([]), "Moves the manual clock forward.", [.req("seconds", .number)]),
+        MethodSpec("sync", .everyone, "Echoes its nonce after everything sent before it.", [.opt("nonce")]),
+        MethodSpec("update", .roles(.app), "Changes an entry in place.", [
             .req("id", .string), .opt("content", .string, .object), .opt("style", .string, .object),
             .opt("background", .object), .opt("cornerRadius", .number), .opt("shadow", .object),
             .opt("preferredContentSize", .object), .opt("autoDismiss", .object), .opt("duration", .number),
             .opt("timing", .string, .object),
         ]),
-        MethodSpec("activate", "Presses one of an entry's buttons.",
+        MethodSpec("activate", .roles(.shell), "Presses one of an entry's buttons.",
                    [.req("id", .string), .req("action", .string), .opt("fields", .object)]),
-        MethodSpec("key", "Escape, Enter or back, for the topmost entry.",
+        MethodSpec("key", .roles(.shell), "Escape, Enter or back, for the topmost entry.",
                    [.req("key", .string), .opt("id", .string), .opt("fields", .object), output]),
-        MethodSpec("focus", "Says which field of an entry has focus.", [.req("id", .string), .opt("field", .string)]),
-        MethodSpec("defineContext", "Names (or moves) a rectangle entries can be presented in.",
+        MethodSpec("focus", .roles(.shell), "Says which field of an entry has focus.", [.req("id", .string), .opt("field", .string)]),
+        MethodSpec("defineContext", .roles(.shell), "Names (or moves) a rectangle entries can be presented in.",
                    [.req("name", .string), .req("frame", .object), output, .opt("duration", .number)]),
-        MethodSpec("removeContext", "Removes a presentation context and dismisses its entries.", [.req("name", .string)]),
-        MethodSpec("addOutput", "Adds a screen, or changes an existing one.",
+        MethodSpec("removeContext", .roles(.shell), "Removes a presentation context and dismisses its entries.", [.req("name", .string)]),
+        MethodSpec("addOutput", .roles(.shell), "Adds a screen, or changes an existing one.",
                    container + [.req("name", .string), .opt("fps", .integer)]),
-        MethodSpec("removeOutput", "Takes a screen away; its entries leave.", [.req("name", .string)]),
-        MethodSpec("outputs", "Lists the screens."),
-        MethodSpec("rpc.discover", "This daemon's methods as an OpenRPC 1.2.6 document."),
-        MethodSpec("stats", "Clients, queues, frames, requests per method and uptime."),
-        MethodSpec("setMode", "Turns do not disturb on, changes it, or off, on one screen.",
+        MethodSpec("removeOutput", .roles(.shell), "Takes a screen away; its entries leave.", [.req("name", .string)]),
+        MethodSpec("outputs", .everyone, "Lists the screens."),
+        MethodSpec("rpc.discover", .everyone, "This daemon's methods as an OpenRPC 1.2.6 document."),
+        MethodSpec("stats", .roles([]), "Clients, queues, frames, requests per method and uptime."),
+        MethodSpec("setMode", .roles(.shell), "Turns do not disturb on, changes it, or off, on one screen.",
                    [.req("doNotDisturb", .object), output]),   // null turns it off
-        MethodSpec("explain", "Why an entry is where it is: what blocks it, until when, who may dismiss it.",
+        MethodSpec("explain", .everyone, "Why an entry is where it is: what blocks it, until when, who may dismiss it.",
                    [.req("id", .string)]),
-        MethodSpec("recordDump", "The flight recorder as NDJSON: in the reply, or written to path.", [.opt("path", .string)]),
-    ]
+        MethodSpec("recordDump", .roles([]), "The flight recorder as NDJSON: in the reply, or written to path.", [.opt("path", .string)]),
+    ] as [MethodSpec]).enumerated().map { $1.numbered($0) }
 
     private static let byName: [String: MethodSpec] = Dictionary(uniqueKeysWithValues: methods.map { ($0.name, $0) })
 

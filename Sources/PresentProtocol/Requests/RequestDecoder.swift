@@ -22,11 +22,25 @@ public struct RequestDecoder: Sendable {
     /// its params are checked against its entry in `MethodTable`: an object of the names
     /// listed there (an empty array stands for no params), each decoded below.
     public func decode(method: String, params: JSONValue?) throws(RPCError) -> Request {
-        guard let spec = MethodTable.spec(method) else {
-            throw RPCError(code: .methodNotFound,
-                           message: "unknown method \"\(method)\"; methods: \(Request.methods.joined(separator: ", "))",
-                           data: ["method": .string(method)])
-        }
+        try decode(try Self.spec(of: method), params: params)
+    }
+
+    /// The method named `method`, or the −32601 error for one that does not exist.
+    public static func spec(of method: String) throws(RPCError) -> MethodSpec {
+        guard let spec = MethodTable.spec(method) else { throw unknownMethod(method) }
+        return spec
+    }
+
+    /// The −32601 error for `method`, which does not exist; it lists those that do.
+    public static func unknownMethod(_ method: String) -> RPCError {
+        RPCError(code: .methodNotFound,
+                 message: "unknown method \"\(method)\"; methods: \(Request.methods.joined(separator: ", "))",
+                 data: ["method": .string(method)])
+    }
+
+    /// Decodes `params` for the method `spec` describes (looked up once per request).
+    public func decode(_ spec: MethodSpec, params: JSONValue?) throws(RPCError) -> Request {
+        let method = spec.name
         var params = params
         if case .array(let elements)? = params {
             guard elements.isEmpty && spec.params.allSatisfy({ !$0.required }) else {

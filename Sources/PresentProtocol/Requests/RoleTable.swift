@@ -1,4 +1,4 @@
-// Roles: who may call which method. One table, `RoleTable.methods`, says it; the daemon's
+// Roles: who may call which method. One column of MethodTable says it; the daemon's
 // checks, the −32005 error's `role`, and the table in docs/PROTOCOL.md (checked by a test)
 // all come from it.
 //
@@ -11,9 +11,8 @@
 //             recorder, statistics
 //
 // `admin` may call every method, so the table lists the other roles only; a method listed
-// with no role is the administrator's alone. A method the decoder knows that is missing
-// from the table is the administrator's alone too (fail closed), and a test keeps the
-// table complete.
+// with no role is the administrator's alone. Every method has its access by construction:
+// MethodSpec cannot be made without one.
 
 import PresentJSON
 
@@ -70,40 +69,11 @@ public enum MethodAccess: Sendable, Hashable {
 }
 
 public enum RoleTable {
-    /// Every method, in the order of docs/PROTOCOL.md, then the methods other parts of the
-    /// daemon are adding (`explain`, `rpc.discover`, `setMode`, `stats`, `recordDump`): they
-    /// are gated from the moment they exist.
-    public static let methods: [(method: String, access: MethodAccess)] = [
-        ("hello", .everyone),
-        ("ping", .everyone),
-        ("present", .roles(.app)),
-        ("dismiss", .roles(.app)),
-        ("dismissAll", .roles(.app)),
-        ("stack", .everyone),
-        ("subscribe", .roles([.app, .renderer])),   // which topics: `topics` below
-        ("unsubscribe", .everyone),
-        ("setContainer", .roles(.shell)),
-        ("keyboard", .roles(.shell)),
-        ("tap", .roles(.shell)),
-        ("swipe", .roles(.shell)),
-        ("advance", .roles([])),
-        ("sync", .everyone),
-        ("update", .roles(.app)),
-        ("activate", .roles(.shell)),
-        ("key", .roles(.shell)),
-        ("focus", .roles(.shell)),
-        ("defineContext", .roles(.shell)),
-        ("removeContext", .roles(.shell)),
-        ("addOutput", .roles(.shell)),
-        ("removeOutput", .roles(.shell)),
-        ("outputs", .everyone),
-        // Not in this version yet.
-        ("explain", .everyone),
-        ("rpc.discover", .everyone),
-        ("setMode", .roles(.shell)),
-        ("stats", .roles([])),
-        ("recordDump", .roles([])),
-    ]
+    /// Every method and who may call it, in MethodTable's order (the access is a column
+    /// of that table).
+    public static var methods: [(method: String, access: MethodAccess)] {
+        MethodTable.methods.map { ($0.name, $0.access) }
+    }
 
     /// Which roles may subscribe to which topic (`subscribe` itself needs app or renderer).
     public static let topics: [(topic: Topic, access: MethodAccess)] = [
@@ -115,10 +85,8 @@ public enum RoleTable {
         (.modes, .roles(.renderer)),
     ]
 
-    private static let byMethod: [String: MethodAccess] = Dictionary(uniqueKeysWithValues: methods.map { ($0.method, $0.access) })
-
-    /// Who may call `method`; nil for a method the table does not list.
-    public static func access(for method: String) -> MethodAccess? { byMethod[method] }
+    /// Who may call `method`; nil for a method that does not exist.
+    public static func access(for method: String) -> MethodAccess? { MethodTable.spec(method)?.access }
 
     public static func access(for topic: Topic) -> MethodAccess {
         topics.first { $0.topic == topic }?.access ?? .roles([])
@@ -145,8 +113,7 @@ public enum RoleTable {
             let cells = Role.allCases.map { role in access.allows(RoleSet(role)) ? "✓" : "" }
             return "| \(name) | " + cells.joined(separator: " | ") + " |"
         }
-        // Methods this version does not have yet are marked, so the table can list them.
-        func name(_ method: String) -> String { "`\(method)`" + (Request.methods.contains(method) ? "" : "¹") }
+        func name(_ method: String) -> String { "`\(method)`" }
         let everyone = methods.filter { $0.access == .everyone }.map { name($0.method) }
         lines.append("| " + everyone.joined(separator: ", ") + " | ✓ | ✓ | ✓ | ✓ |")
         for (method, access) in methods where access != .everyone {

@@ -57,19 +57,15 @@ extension Daemon {
 
     // MARK: Checks
 
-    /// Before decoding: a method the table lists and `client`'s roles do not allow is
-    /// refused (−32005), whatever its params.
-    func authorize(method: String, for client: Client) throws(RPCError) {
-        guard let access = RoleTable.access(for: method), !access.allows(client.roles) else { return }
-        throw RoleTable.refusal("\"\(method)\"", field: "method", access: access, granted: client.roles)
+    /// Before decoding: a method `client`'s roles do not allow is refused (−32005),
+    /// whatever its params.
+    func authorize(_ method: MethodSpec, for client: Client) throws(RPCError) {
+        guard !method.access.allows(client.roles) else { return }
+        throw RoleTable.refusal("\"\(method.name)\"", field: "method", access: method.access, granted: client.roles)
     }
 
-    /// After decoding: a method the decoder knows and the table does not list is the
-    /// administrator's alone; `subscribe` is refused for a topic outside the roles.
-    func authorize(_ request: Request, method: String, for client: Client) throws(RPCError) {
-        if RoleTable.access(for: method) == nil, !client.roles.contains(.admin) {
-            throw RoleTable.refusal("\"\(method)\"", field: "method", access: .roles([]), granted: client.roles)
-        }
+    /// After decoding: `subscribe` is refused for a topic outside the roles.
+    func authorizeTopics(of request: Request, for client: Client) throws(RPCError) {
         guard case .subscribe(let topics, _) = request else { return }
         for (index, topic) in topics.enumerated() {
             let access = RoleTable.access(for: topic)

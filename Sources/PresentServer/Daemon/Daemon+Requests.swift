@@ -1,6 +1,8 @@
-// From a line of bytes to a reply: parse (json-c), decode the JSON-RPC envelope, decode
-// the typed request, apply it to the stack, publish what it caused, then reply.
-// Every failure becomes a JSON-RPC error; the connection keeps working.
+// From a line of bytes to a reply: parse, decode the JSON-RPC envelope, look the method
+// up (once: its spec says who may call it and what params it takes), decode the typed
+// request, apply it to the stack, publish what it caused, then reply — written straight
+// into the bytes the connection sends. Every failure becomes a JSON-RPC error; the
+// connection keeps working.
 
 import PresentCore
 import PresentJSON
@@ -9,12 +11,28 @@ import PresentProtocol
 /// What executing a request produced: a result now, or a reply that comes later.
 enum Outcome {
     case result(JSONValue)
-    /// The request waits (a `shouldDismiss` round trip); `reply` is called exactly once.
+    /// The request waits (a `shouldDismiss` round trip); its `PendingReply` is answered
+    /// exactly once.
     case deferred
 }
 
-/// Sends a reply (result or error) for one request; nil for notifications.
-typealias Reply = (JSONValue) -> Void
+/// Where a request's reply goes.
+enum ReplyRoute {
+    /// Back to the connection that sent it, by id, not by reference: a deferred reply may
+    /// come after the client has gone (and a weak reference would put every Client on
+    /// Swift's slow refcount path, which the frame fan-out pays for).
+    case connection(UInt64)
+    /// Into the collector of the batch it came in.
+    case batch(BatchCollector)
+}
+
+/// The reply a request is owed: a value, so that a request answered at once — nearly all
+/// of them — makes no closure.
+struct PendingReply {
+    /// nil for a notification, which is never answered.
+    let id: RPCID?
+    let route: ReplyRoute
+}
 
 extension Daemon {
     func handleLine(_ line: UnsafeRawBufferPointer, from client: Client) {
@@ -24,19 +42,13 @@ extension Daemon {
             message = try RPCMessage.parse(line, maxDepth: 64)
         } catch {
             recordInvalidLine(line, from: client)
-            if let reply = error.reply { send(reply, to: client) }
+            if let answer = error.answer { send(answer, to: client) }
             return
         }
         recordLine(line, from: client)
         switch message {
         case .request(let request):
-            // By id, not by reference: a deferred reply may come after the client has gone
-            // (and a weak reference would put every Client on Swift's slow refcount path,
-            // which the frame fan-out pays for).
-            let id = client.id
-            handle(request, from: client) { [unowned self] reply in
-                if let client = self.clients[id] { self.send(reply, to: client) }
-            }
+            handle(request, from: client, replying: PendingReply(id: request.id, route: .connection(client.id)))
         case .batch(let items):
             handleBatch(items, from: client)
         case .response(let id, let result):
@@ -48,70 +60,76 @@ extension Daemon {
     /// last of them is known (none at all when the batch held only notifications).
     private func handleBatch(_ items: [JSONValue], from client: Client) {
         guard !items.isEmpty else {
-            return send(RPCEncoding.error(id: nil, .invalidRequest("empty batch")), to: client)
+            return send(RPCReply(id: nil, .failure(.invalidRequest("empty batch"))), to: client)
         }
         guard items.count <= configuration.maxBatch else {
-            return send(RPCEncoding.error(id: nil, .limitExceeded("batch of \(items.count) requests; at most \(configuration.maxBatch)",
-                                                                  limit: configuration.maxBatch)), to: client)
+            let error = RPCError.limitExceeded("batch of \(items.count) requests; at most \(configuration.maxBatch)",
+                                               limit: configuration.maxBatch)
+            return send(RPCReply(id: nil, .failure(error)), to: client)
         }
         charge(client, requests: items.count - 1)   // the line itself was charged already
         let id = client.id
         let collector = BatchCollector { [unowned self] replies in
-            if let client = self.clients[id], !replies.isEmpty { self.send(.array(replies), to: client) }
+            if let client = self.clients[id], !replies.isEmpty { self.send(batch: replies, to: client) }
         }
         for item in items {
             do {
                 switch try RPCMessage(decoding: item, allowBatch: false) {
                 case .request(let request):
                     if request.id != nil { collector.expect() }
-                    handle(request, from: client) { collector.add($0) }
+                    handle(request, from: client, replying: PendingReply(id: request.id, route: .batch(collector)))
                 case .response(let id, let result):
                     answerConfirmation(id: id, result: result, from: client)
                 case .batch:
                     break  // not produced when allowBatch is false
                 }
             } catch {
-                if let reply = error.reply {
+                if let answer = error.answer {
                     collector.expect()
-                    collector.add(reply)
+                    collector.add(answer)
                 }
             }
         }
         collector.seal()
     }
 
-    /// Runs one request; `reply` gets the result or error (never for a notification).
-    func handle(_ request: RPCRequest, from client: Client, reply: @escaping Reply) {
-        // Notifications run too, but get no reply (JSON-RPC).
-        let respond: (Result<JSONValue, RPCError>) -> Void = { outcome in
-            guard let id = request.id else { return }
-            switch outcome {
-            case .success(let result): reply(RPCEncoding.result(id: id, result))
-            case .failure(let error): reply(RPCEncoding.error(id: id, error))
-            }
-        }
-        counters.count(request.method)
-        do {
-            try authorize(method: request.method, for: client)
-            let typed = try decoder.decode(method: request.method, params: request.params)
-            try authorize(typed, method: request.method, for: client)
-            let outcome = try execute(typed, for: client) { [unowned self] result in
-                self.publishEvents()
-                respond(.success(result))
-            }
+    /// Runs one request; `pending` gets the result or error (never for a notification).
+    func handle(_ request: RPCRequest, from client: Client, replying pending: PendingReply) {
+        let spec = MethodTable.spec(request.method)
+        counters.count(spec)
+        do throws(RPCError) {
+            // Notifications run too, but get no reply (JSON-RPC).
+            guard let spec else { throw RequestDecoder.unknownMethod(request.method) }
+            try authorize(spec, for: client)
+            let typed = try decoder.decode(spec, params: request.params)
+            try authorizeTopics(of: typed, for: client)
+            let outcome = try execute(typed, for: client, later: pending)
             publishEvents()
             if case .result(let result) = outcome {
                 rememberPresentation(typed, params: request.params, result: result)
-                respond(.success(result))
+                deliver(.success(result), to: pending)
             }
         } catch {
             publishEvents()
-            respond(.failure(error))
+            deliver(.failure(error), to: pending)
         }
     }
 
-    /// Applies a request. `later` delivers a deferred result.
-    func execute(_ request: Request, for client: Client, later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
+    /// Sends `outcome` where `pending` says (nothing for a notification, or once the
+    /// connection has gone).
+    func deliver(_ outcome: Result<JSONValue, RPCError>, to pending: PendingReply) {
+        guard let id = pending.id else { return }
+        let reply = RPCReply(id: id, outcome)
+        switch pending.route {
+        case .connection(let clientID):
+            if let client = clients[clientID] { send(reply, to: client) }
+        case .batch(let collector):
+            collector.add(reply)
+        }
+    }
+
+    /// Applies a request. `later` is the reply a deferred result goes to.
+    func execute(_ request: Request, for client: Client, later: PendingReply) throws(RPCError) -> Outcome {
         switch request {
         case .hello(let name, _, let resume):
             return .result(hello(client, name: name, resume: resume))
@@ -232,11 +250,14 @@ extension Daemon {
         return outcome
     }
 
-    private func countedReply(for client: Client, _ later: @escaping (JSONValue) -> Void) -> (JSONValue) -> Void {
+    /// What a deferring request calls with its result, once: what that answer caused is
+    /// published, then the reply goes out.
+    private func countedReply(for client: Client, _ later: PendingReply) -> (JSONValue) -> Void {
         let id = client.id
         return { [unowned self] result in
             self.clients[id]?.deferredReplies -= 1
-            later(result)
+            self.publishEvents()
+            self.deliver(.success(result), to: later)
         }
     }
 
@@ -359,19 +380,41 @@ extension Daemon {
     func send(_ message: JSONValue, to client: Client) {
         client.connection.send(message.serializedLine())
     }
+
+    /// A reply, written straight into the bytes the connection sends.
+    func send(_ reply: RPCReply, to client: Client) {
+        client.connection.send { bytes in
+            JSONWriter.appending(to: &bytes) { writer in
+                reply.write(to: &writer)
+                writer.endLine()
+            }
+        }
+    }
+
+    /// A batch's replies, as one array on one line.
+    func send(batch replies: [RPCReply], to client: Client) {
+        client.connection.send { bytes in
+            JSONWriter.appending(to: &bytes) { writer in
+                writer.beginArray()
+                for reply in replies { writer.element { reply.write(to: &$0) } }
+                writer.endArray()
+                writer.endLine()
+            }
+        }
+    }
 }
 
 /// Collects a batch's replies, some of which may arrive later, and hands them over once.
 final class BatchCollector {
-    private var replies: [JSONValue] = []
+    private var replies: [RPCReply] = []
     private var outstanding = 0
     private var sealed = false
-    private let done: ([JSONValue]) -> Void
+    private let done: ([RPCReply]) -> Void
 
-    init(done: @escaping ([JSONValue]) -> Void) { self.done = done }
+    init(done: @escaping ([RPCReply]) -> Void) { self.done = done }
 
     func expect() { outstanding += 1 }
-    func add(_ reply: JSONValue) {
+    func add(_ reply: RPCReply) {
         replies.append(reply)
         outstanding -= 1
         finishIfComplete()

@@ -10,24 +10,26 @@ import PresentProtocol
 struct DaemonCounters {
     /// CLOCK_MONOTONIC when the daemon was made (uptime is real time, whatever the clock).
     let startedAt: Double
-    /// Requests (and notifications) by method, for the methods MethodTable lists.
-    private(set) var requests: [String: Int] = [:]
+    /// Requests (and notifications) by method, by `MethodSpec.index`.
+    private(set) var requests = [Int](repeating: 0, count: MethodTable.methods.count)
     /// Requests for a method that does not exist (not by name: a client could make the
     /// table grow without bound).
     private(set) var unknownMethods = 0
 
     init(startedAt: Double) { self.startedAt = startedAt }
 
-    mutating func count(_ method: String) {
-        if MethodTable.spec(method) != nil { requests[method, default: 0] += 1 } else { unknownMethods += 1 }
+    /// Counts a request for `method`; nil: one that does not exist.
+    mutating func count(_ method: MethodSpec?) {
+        if let method { requests[method.index] += 1 } else { unknownMethods += 1 }
     }
 }
 
 extension Daemon {
     func stats() -> JSONValue {
         for screen in screens { screen.stack.advance(to: now) }
-        let byMethod = MethodTable.methods.compactMap { spec in
-            counters.requests[spec.name].map { (spec.name, JSONValue.int(Int64($0))) }
+        let byMethod = MethodTable.methods.compactMap { spec -> (String, JSONValue)? in
+            let count = counters.requests[spec.index]
+            return count == 0 ? nil : (spec.name, .int(Int64(count)))
         }
         return ["uptime": .double(loop.monotonicNow() - counters.startedAt),
                 "clients": .array(clients.keys.sorted().compactMap { clients[$0].map(clientStats) }),

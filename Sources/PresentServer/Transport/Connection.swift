@@ -237,6 +237,29 @@ final class Connection: LoopOwned {
         enqueueCopy(bytes)
     }
 
+    /// Sends the bytes `write` appends, losslessly. While the lines of a read are handled
+    /// they are written straight into what the read gathers (no array of their own, no
+    /// copy); a message that does not fit the bound is taken back whole.
+    func send(writing write: (inout [UInt8]) -> Void) {
+        guard state == .open, !overflowed else { return }
+        guard corked && queue.isEmpty else {
+            var bytes: [UInt8] = []
+            write(&bytes)
+            return send(bytes)
+        }
+        let start = gathered.count
+        write(&gathered)
+        let count = gathered.count - start
+        guard count > 0, exceedsBound(adding: 0) else { return }
+        gathered.removeSubrange(start...)   // taken back whole, before the overflow is reported
+        _ = admitLossless(count)
+    }
+
+    /// Whether `count` more lossless bytes would pass `maxQueuedBytes`.
+    private func exceedsBound(adding count: Int) -> Bool {
+        queue.losslessBytes + gathered.count + count > maxQueuedBytes
+    }
+
     /// Writes what the lines of a read gathered.
     private func writeGathered() {
         guard !gathered.isEmpty else { return }
@@ -282,7 +305,7 @@ final class Connection: LoopOwned {
     /// message is checked before any of it is written, so none is ever cut short.
     private func admitLossless(_ count: Int) -> Bool {
         guard !overflowed else { return false }
-        if queue.losslessBytes + gathered.count + count <= maxQueuedBytes { return true }
+        if !exceedsBound(adding: count) { return true }
         overflowed = true
         onOverflow()
         return false
