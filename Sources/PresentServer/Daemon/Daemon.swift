@@ -80,6 +80,8 @@ public final class Daemon {
         let rates = screens.map { "\($0.name) \($0.fps(daemonFPS: configuration.fps)) fps" }.joined(separator: ", ")
         log.notice("listening on \(listener?.path ?? configuration.socketPath)\(origin) (\(configuration.clock.rawValue) clock; \(rates))")
         try serviceStarted()
+        let trimmed = WorkingSet.trimFileMappings()
+        log.info("serving; released \(trimmed) KiB of start-up pages")
         loop.run()
         let leftOpen = loop.close()
         if leftOpen != 0 { log.warning("event loop closed with handles still open: \(loop.openHandleNames())") }

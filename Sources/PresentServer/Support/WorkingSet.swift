@@ -1,0 +1,82 @@
+// Start-up touches code an idle daemon never runs again: the Swift runtime's set-up,
+// argument and configuration parsing, the socket's creation. The kernel maps those pages
+// (and, by fault-around, up to 16 neighbours of each) into the process, and they stay
+// counted in its resident set for as long as it lives: 6 MiB of the binary's text for a
+// daemon whose steady state runs a fraction of that. Once serving, the daemon unmaps the
+// read-only file pages it holds; the ones its loop needs come back on first use, from the
+// page cache (the pages themselves stay there: nothing is read from disk again).
+//
+// Only mappings that cannot hold private data are trimmed: not writable, backed by a file,
+// and with no anonymous (copy-on-write) page — a relocated read-only segment (RELRO) has
+// them, and dropping those would throw its relocations away.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum WorkingSet {
+    /// Unmaps the pages of every clean, read-only file mapping (they fault back in when
+    /// used). Returns the kibibytes the resident set had in them, for the log.
+    @discardableResult
+    static func trimFileMappings() -> Int {
+        guard let text = readFile("/proc/self/smaps") else { return 0 }
+        var trimmed = 0
+        for mapping in Mapping.parse(smaps: text) where mapping.isTrimmable {
+            guard madvise(UnsafeMutableRawPointer(bitPattern: mapping.start), Int(mapping.end - mapping.start),
+                          MADV_DONTNEED) == 0 else { continue }
+            trimmed += mapping.residentKiB
+        }
+        return trimmed
+    }
+
+    /// One line of /proc/self/maps with the figures smaps gives under it.
+    struct Mapping: Equatable {
+        var start: UInt
+        var end: UInt
+        var permissions: Substring
+        var path: Substring
+        var residentKiB = 0
+        var anonymousKiB = 0
+
+        /// Read-only, file-backed, and not one private page: trimming it loses nothing.
+        var isTrimmable: Bool {
+            !permissions.contains("w") && path.hasPrefix("/") && anonymousKiB == 0 && residentKiB > 0
+        }
+
+        /// The mappings of an smaps text, in order.
+        static func parse(smaps: String) -> [Mapping] {
+            var mappings: [Mapping] = []
+            for line in smaps.split(separator: "\n") {
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard let first = fields.first else { continue }
+                if first.hasSuffix(":") {   // "Rss:   123 kB" under the current mapping
+                    guard !mappings.isEmpty, fields.count >= 2, let kib = Int(fields[1]) else { continue }
+                    if first == "Rss:" { mappings[mappings.count - 1].residentKiB = kib }
+                    if first == "Anonymous:" { mappings[mappings.count - 1].anonymousKiB = kib }
+                    continue
+                }
+                let range = first.split(separator: "-")
+                guard range.count == 2, fields.count >= 5, let start = UInt(range[0], radix: 16),
+                      let end = UInt(range[1], radix: 16) else { continue }
+                mappings.append(Mapping(start: start, end: end, permissions: fields[1],
+                                        path: fields.count >= 6 ? fields[5] : ""))
+            }
+            return mappings
+        }
+    }
+
+    static func readFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes.append(contentsOf: chunk[..<n])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

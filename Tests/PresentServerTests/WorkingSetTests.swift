@@ -1,0 +1,54 @@
+// What the daemon releases once it serves: only clean, read-only file mappings.
+
+import Testing
+@testable import PresentServer
+
+@Suite("Working set")
+struct WorkingSetTests {
+    static let smaps = """
+    55d0c0a00000-55d0c0b00000 r--p 00000000 fd:01 123 /usr/bin/presentd
+    Size:               1024 kB
+    Rss:                 236 kB
+    Anonymous:             0 kB
+    55d0c0b00000-55d0c1300000 r-xp 00100000 fd:01 123 /usr/bin/presentd
+    Rss:                6020 kB
+    Anonymous:             0 kB
+    55d0c1300000-55d0c1400000 r--p 00900000 fd:01 123 /usr/bin/presentd
+    Rss:                 320 kB
+    Anonymous:           320 kB
+    55d0c1400000-55d0c1500000 rw-p 00a00000 fd:01 123 /usr/bin/presentd
+    Rss:                 548 kB
+    Anonymous:           200 kB
+    55d0c2000000-55d0c2100000 rw-p 00000000 00:00 0 [heap]
+    Rss:                 700 kB
+    Anonymous:           700 kB
+    7f0000000000-7f0000001000 r-xp 00000000 00:00 0 [vdso]
+    Rss:                   4 kB
+    Anonymous:             0 kB
+    7f0000002000-7f0000003000 r--p 00000000 fd:01 9 /usr/lib/x86_64-linux-gnu/libc.so.6
+    Rss:                   0 kB
+    Anonymous:             0 kB
+    """
+
+    @Test func readsEveryMappingWithItsFigures() {
+        let mappings = WorkingSet.Mapping.parse(smaps: Self.smaps)
+        #expect(mappings.count == 7)
+        #expect(mappings[1] == WorkingSet.Mapping(start: 0x55d0c0b00000, end: 0x55d0c1300000, permissions: "r-xp",
+                                                  path: "/usr/bin/presentd", residentKiB: 6020, anonymousKiB: 0))
+        #expect(mappings[4].path == "[heap]" && mappings[4].anonymousKiB == 700)
+    }
+
+    @Test func onlyCleanReadOnlyFilePagesAreReleased() {
+        let trimmable = WorkingSet.Mapping.parse(smaps: Self.smaps).map(\.isTrimmable)
+        // headers and text yes; the relocated read-only segment (private pages), data,
+        // heap and vdso no; a mapping with nothing resident has nothing to release.
+        #expect(trimmable == [true, true, false, false, false, false, false])
+    }
+
+    @Test func theDaemonsOwnMappingsParse() throws {
+        let text = try #require(WorkingSet.readFile("/proc/self/smaps"))
+        let mappings = WorkingSet.Mapping.parse(smaps: text)
+        #expect(mappings.contains { $0.permissions.contains("x") && $0.residentKiB > 0 }, "no resident code in \(mappings.count) mappings")
+        #expect(mappings.allSatisfy { $0.start < $0.end })
+    }
+}
