@@ -10,7 +10,9 @@ extension ModalStack {
     /// its transition is retargeted and keeps its end time). Leaving overlays make room
     /// and keep their place. Cheap and idempotent: every operation that adds, removes or
     /// resizes an overlay ends here.
-    mutating func layOutOverlays() {
+    /// `duration`: how long the overlays that move take (nil: a container change's; 0:
+    /// they are put in place at once).
+    mutating func layOutOverlays(duration: Double? = nil) {
         var taken: [OverlayPlacementKey: Double] = [:]
         for i in entries.indices.reversed() where entries[i].level == .overlay && entries[i].state != .dismissing {
             let e = entries[i]
@@ -21,7 +23,7 @@ extension ModalStack {
             let now = e.visual(at: time, in: container)
             var moved = e
             moved.overlayOffset = offset
-            store(retargeted(moved, from: now, duration: configuration.containerChangeDuration,
+            store(retargeted(moved, from: now, duration: duration ?? configuration.containerChangeDuration,
                              curve: configuration.containerChangeTiming), at: i)
         }
     }

@@ -141,7 +141,7 @@ public struct ModalStack: Sendable {
         return queue.first { $0.level == p.level && $0.presentation.kind == kind }
     }
 
-    private mutating func newID(_ requested: String?) throws(StackError) -> String {
+    mutating func newID(_ requested: String?) throws(StackError) -> String {
         if let requested {
             guard entry(id: requested) == nil else { throw .duplicateID(id: requested) }
             return requested

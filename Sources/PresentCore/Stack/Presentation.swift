@@ -124,6 +124,9 @@ public struct Presentation: Hashable, Sendable {
     /// Refused rather than held while a mode holds it (do not disturb): for toasts that
     /// mean nothing later.
     public var droppable = false
+    /// The owner is asked (`shouldDismiss`) before a tap, swipe or key dismisses it. The
+    /// stack keeps it with the entry; the daemon puts the question.
+    public var confirmDismiss = false
 
     public init(id: String? = nil, kind: String? = nil, deduplicate: Bool = true, content: Content? = nil,
                 preferredContentSize: PreferredContentSize? = nil, autoDismiss: AutoDismiss? = nil,

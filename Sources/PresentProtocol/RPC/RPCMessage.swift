@@ -128,7 +128,7 @@ extension RPCMessage {
         if let params, params.objectValue == nil && params.arrayValue == nil {
             throw invalid(id, "params must be an object or an array, got \(params.typeName)")
         }
-        if method.hasPrefix("rpc."), MethodTable.spec(method) == nil {
+        if method.utf8.starts(with: "rpc.".utf8), MethodTable.spec(method) == nil {
             throw RPCEnvelopeError(id: id, error: .methodNotFound(method), isNotification: id == nil)
         }
         return RPCRequest(id: id, method: method, params: params)

@@ -40,6 +40,7 @@ extension RequestDecoder {
                                               ?? OverlayPlacement.defaultMargin)
         placed.context = try p.optionalField("context").map(name)
         placed.droppable = try p.optionalBool("droppable") ?? false
+        placed.confirmDismiss = try p.optionalBool("confirmDismiss") ?? false
         if placed.level == .overlay, placed.interaction != nil, placed.interaction != .forward {
             throw p.invalid("interaction", "an overlay never blocks taps outside itself: only \"forward\"")
         }
@@ -48,8 +49,7 @@ extension RequestDecoder {
                 throw p.invalid(key, "only for level \"overlay\"")
             }
         }
-        var request = PresentRequest(presentation: placed, confirmDismiss: try p.optionalBool("confirmDismiss") ?? false,
-                                     output: try output(p))
+        var request = PresentRequest(presentation: placed, output: try output(p))
         request.dryRun = try p.optionalBool("dryRun") ?? false
         return request
     }

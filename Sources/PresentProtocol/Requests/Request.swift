@@ -24,14 +24,12 @@ public enum Topic: String, Sendable, CaseIterable {
 /// A present request: the core's presentation plus what only the daemon cares about.
 public struct PresentRequest: Hashable, Sendable {
     public var presentation: Presentation
-    /// Ask the owner (`shouldDismiss`) before a tap or swipe dismisses this entry.
-    public var confirmDismiss: Bool
     /// The screen to present on; nil: the one holding the entry's context, else `main`.
     public var output: String?
     /// Only say what would happen (Daemon+Modes); change nothing.
     public var dryRun = false
-    public init(presentation: Presentation, confirmDismiss: Bool = false, output: String? = nil) {
-        self.presentation = presentation; self.confirmDismiss = confirmDismiss; self.output = output
+    public init(presentation: Presentation, output: String? = nil) {
+        self.presentation = presentation; self.output = output
     }
 }
 

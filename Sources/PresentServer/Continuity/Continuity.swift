@@ -130,7 +130,7 @@ extension Daemon {
                                       "owner": ["uid": .int(Int64(owner?.uid ?? 0)), "pid": .int(Int64(owner?.pid ?? 0))]]
             if let token = owner?.token { record["owner"]?.set("token", .string(token)) }
             if let name = owner?.name { record["owner"]?.set("name", .string(name)) }
-            record["confirmDismiss"] = .bool(confirmDismiss.contains(entry.id))
+            record["confirmDismiss"] = .bool(entry.presentation.confirmDismiss)
             if !screen.isMain { record["output"] = .string(screen.name) }
             return .object(record)
         }

@@ -80,52 +80,32 @@ extension Daemon {
         if let contexts = saved["contexts"] { try restoreContexts(contexts, on: screen) }
     }
 
-    /// Entries that were on screen come back at rest, bottom to top: each is presented
-    /// in the past, a whole maximal transition after the one below, so each has finished
-    /// before the next starts and none waits in the queue (which would reorder them by
-    /// priority). Queued ones then present as new. Returns how many came back.
-    /// `mode`: do not disturb as it was, in force from the moment the queued ones come back.
+    /// Entries that were on screen come back at rest, bottom to top (the core's
+    /// `restore`); then do not disturb is put back as it was, and the queued ones present
+    /// as new, in the order the queue gives them. Returns how many came back.
     private func restoreEntries(_ records: [JSONValue], on screen: Screen, mode: DoNotDisturb?) -> Int {
-        let step = configuration.limits.maxDuration + 1
-        let onScreen = records.filter { $0["state"] != "queued" }
         let now = self.now
-        var t = now - Double(onScreen.count) * step - 1
-        var rebuilt = ModalStack(container: screen.stack.container, configuration: configuration.stack, time: t)
-        for (name, frame) in screen.stack.contexts { rebuilt.defineContext(name, frame: frame, duration: 0, at: t) }
-        // Presented in a made-up past, a countdown would run out on the way: each starts
-        // over once the stack has caught up (entries brought back get their whole time).
-        var countdowns: [(id: String, autoDismiss: AutoDismiss)] = []
         var count = 0
-        var mode = mode
-        for record in onScreen + records.filter({ $0["state"] == "queued" }) {
-            if record["state"] == "queued" { t = max(t, now) }
-            if record["state"] == "queued", let held = mode {
-                rebuilt.setDoNotDisturb(held, at: t)
-                mode = nil
-            }
+        let onScreen = records.filter { $0["state"] != "queued" }, queued = records.filter { $0["state"] == "queued" }
+        for (index, record) in (onScreen + queued).enumerated() {
+            if index == onScreen.count, let mode { screen.stack.setDoNotDisturb(mode, at: now) }
             do {
-                var (request, params) = try decodeSaved(record)
-                let autoDismiss = request.presentation.autoDismiss
-                request.presentation.autoDismiss = nil
+                let (request, params) = try decodeSaved(record)
                 let owner = Self.ownerRecord(record["owner"])
                 // One stand-in per owner, across screens.
                 let standIn = continuity.orphans.first { $0.value == owner }?.key
                     ?? Continuity.firstOrphanID + OwnerID(continuity.orphans.count)
-                let outcome = try rebuilt.present(request.presentation, owner: standIn, at: t)
-                if let autoDismiss { countdowns.append((outcome.id, autoDismiss)) }
-                continuity.params[outcome.id] = params
+                let id = index < onScreen.count
+                    ? try screen.stack.restore(request.presentation, owner: standIn, at: now)
+                    : try screen.stack.present(request.presentation, owner: standIn, at: now).id
+                continuity.params[id] = params
                 continuity.orphans[standIn] = owner
-                if request.confirmDismiss { confirmDismiss.insert(outcome.id) }
                 count += 1
             } catch {
                 log.warning("not restoring \(record["id"]?.stringValue ?? "an entry"): \(error)")
             }
-            t += step
         }
-        rebuilt.advance(to: now)
-        if let mode { rebuilt.setDoNotDisturb(mode, at: now) }
-        for (id, autoDismiss) in countdowns { _ = try? rebuilt.update(id: id, EntryUpdate(autoDismiss: .some(autoDismiss)), at: now) }
-        screen.stack = rebuilt
+        if queued.isEmpty, let mode { screen.stack.setDoNotDisturb(mode, at: now) }
         return count
     }
 

@@ -23,7 +23,6 @@ extension Daemon {
         for event in events {
             switch event {
             case .lifecycle(let notice):
-                if notice.event == .didDismiss { confirmDismiss.remove(notice.id) }
                 if notice.event == .willPresent || notice.event == .willDismiss { announced.insert(notice.id) }
                 broadcast(.lifecycle, method: "lifecycle", on: screen, owner: notice.owner) { CoreEncoding.lifecycle(notice) }
             case .statusBar(let appearance, let duration, let time):

@@ -310,7 +310,6 @@ extension Daemon {
         let screen = try screen(presenting: request)
         try checkPresentLimits(for: client)
         let outcome = try stackCall(on: screen) { s throws(StackError) in try s.present(request.presentation, owner: client.id, at: now) }
-        if !outcome.deduplicated && request.confirmDismiss { confirmDismiss.insert(outcome.id) }
         screen.visualsDirty = true
         var result: JSONObject = ["id": .string(outcome.id), "state": .string(outcome.state.rawValue)]
         result["deduplicated"] = .bool(outcome.deduplicated)

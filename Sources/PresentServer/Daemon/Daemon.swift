@@ -32,7 +32,6 @@ public final class Daemon {
     var manualTime = 0.0
 
     // Dismissal confirmation (shouldDismiss)
-    var confirmDismiss: Set<String> = []
     var pendingConfirmations: [String: PendingConfirmation] = [:]
     var nextConfirmationID = 1
 

@@ -139,7 +139,7 @@ extension Daemon {
         let p = entry.presentation
         return ["policy": .string(policy.rawValue), "who": .string(who), "youMay": .bool(allowed),
                 "onTap": .bool(p.dismissOnTap), "onSwipe": .bool(p.dismissOnSwipe),
-                "onEscape": .bool(p.effectiveDismissOnEscape), "confirmDismiss": .bool(confirmDismiss.contains(entry.id)),
+                "onEscape": .bool(p.effectiveDismissOnEscape), "confirmDismiss": .bool(p.confirmDismiss),
                 "autoDismiss": p.autoDismiss.map { .double($0.after) } ?? .null]
     }
 }
