@@ -571,3 +571,37 @@ struct FlightRecorderNDJSONTests {
         #expect(records.last?["message"]?["params"]?["nonce"] == .string(String(repeating: "z", count: 49)))
     }
 }
+
+// MARK: Which lines are parsed again
+
+@Suite("Flight recorder: lines that may hold a secret")
+struct MayHoldSecretTests {
+    /// The rule as said: the line contains "fields", "resume" or `\u`.
+    static func reference(_ line: [UInt8]) -> Bool {
+        [Array("fields".utf8), Array("resume".utf8), Array(#"\u"#.utf8)].contains { word in
+            line.count >= word.count && (0...(line.count - word.count)).contains { line[$0..<($0 + word.count)].elementsEqual(word) }
+        }
+    }
+
+    /// Lines made of the words' pieces, near misses and all, at every offset and edge.
+    @Test func theScanFindsWhatASubstringSearchFinds() {
+        let pieces = ["fields", "resume", #"\u"#, "field", "ields", "resum", "esume", "f", "u", "r", #"\"#, "x", "sume", "res"]
+        var state: UInt64 = 12_345
+        var found = 0
+        for _ in 0..<20_000 {
+            var line: [UInt8] = []
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for round in 0..<Int(state >> 61) {
+                line += Array(pieces[Int((state >> (8 * UInt64(round))) & 0xFF) % pieces.count].utf8)
+            }
+            let expected = Self.reference(line)
+            if expected { found += 1 }
+            let scanned = line.withUnsafeBytes { Daemon.mayHoldSecret($0) }
+            #expect(scanned == expected, "\(String(decoding: line, as: UTF8.self))")
+        }
+        #expect(found > 2_000 && found < 18_000)
+        #expect(!Array(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8).withUnsafeBytes { Daemon.mayHoldSecret($0) })
+        #expect(!Array(#"{"jsonrpc":"2.0","id":2,"method":"update","params":{"id":"a","duration":0.2}}"#.utf8).withUnsafeBytes { Daemon.mayHoldSecret($0) })
+        #expect([UInt8]().withUnsafeBytes { !Daemon.mayHoldSecret($0) })
+    }
+}

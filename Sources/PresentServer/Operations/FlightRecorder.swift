@@ -111,6 +111,9 @@ struct RecordRing<Header: BitwiseCopyable>: ~Copyable {
 
     // MARK: The buffer
 
+    // The helpers that every record runs (several times) are inlined: called, their
+    // prologues cost as much as their work.
+
     /// `resize` to another capacity: drops what no longer fits, moves the rest.
     private mutating func move(to newCapacity: Int) {
         Self.checkCapacity(newCapacity)
@@ -145,6 +148,7 @@ struct RecordRing<Header: BitwiseCopyable>: ~Copyable {
 
     /// An offset past the buffer's end, brought back into it (offsets stay below twice the
     /// capacity: no record is longer than the buffer).
+    @inline(__always)
     private func wrapped(_ offset: Int) -> Int {
         assert(offset >= 0 && offset < 2 * capacity, "an offset more than once around the ring")
         return offset >= capacity ? offset - capacity : offset
@@ -152,6 +156,7 @@ struct RecordRing<Header: BitwiseCopyable>: ~Copyable {
 
     /// Stores `value`'s bytes at `offset` (unaligned: records are packed); returns the
     /// offset after them.
+    @inline(__always)
     private func store<T: BitwiseCopyable>(_ value: T, at offset: Int) -> Int {
         guard let storage, offset + MemoryLayout<T>.size <= capacity else {
             return withUnsafeBytes(of: value) { copy($0, to: offset) }   // around the end
@@ -162,6 +167,7 @@ struct RecordRing<Header: BitwiseCopyable>: ~Copyable {
 
     /// The value whose bytes are at `offset` (unaligned; if they wrap around the end, copied
     /// out whole first).
+    @inline(__always)
     private func load<T: BitwiseCopyable>(_ type: T.Type, at offset: Int) -> T {
         guard let storage, offset + MemoryLayout<T>.size <= capacity else {
             return withUnsafeTemporaryAllocation(byteCount: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment) { buffer in
@@ -174,6 +180,7 @@ struct RecordRing<Header: BitwiseCopyable>: ~Copyable {
 
     /// Copies `source` into the buffer at `offset`, wrapping at its end; returns the offset
     /// after it.
+    @inline(__always)
     private func copy(_ source: UnsafeRawBufferPointer, to offset: Int) -> Int {
         guard let storage, let base = source.baseAddress else { return offset }
         precondition(offset < capacity && source.count <= capacity, "a copy larger than the ring")
@@ -348,22 +355,31 @@ extension Daemon {
 
     /// Whether a line may name a secret: field values (`fields`, in content and in
     /// answers), a resume token, or a `\u` escape that could spell either.
-    private static func mayHoldSecret(_ line: UnsafeRawBufferPointer) -> Bool {
-        contains(line, "fields") || contains(line, "resume") || contains(line, #"\u"#)
+    static func mayHoldSecret(_ line: UnsafeRawBufferPointer) -> Bool {
+        // Two scans, for bytes most lines lack: an `f` may begin "fields"; a `u` may end
+        // `\u` or be the fourth byte of "resume" (whose `r` is in every "jsonrpc").
+        anywhere(UInt8(ascii: "f"), in: line) { has("fields", at: $0, in: line) }
+            || anywhere(UInt8(ascii: "u"), in: line) { has(#"\u"#, at: $0 - 1, in: line) || has("resume", at: $0 - 3, in: line) }
     }
 
-    private static func contains(_ line: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
-        // memchr finds each candidate first byte at memory speed (memmem is not in Glibc's
-        // Swift module: it needs _GNU_SOURCE).
-        let needle = word.utf8Start, count = word.utf8CodeUnitCount
-        guard let base = line.baseAddress, count > 0, line.count >= count else { return false }
-        var from = base
-        let end = base + line.count - count + 1
-        while from < end, let hit = memchr(from, Int32(needle.pointee), end - from) {
-            if memcmp(hit, needle, count) == 0 { return true }
-            from = UnsafeRawPointer(hit) + 1
+    /// Whether `test` holds at an offset of `line` where `byte` is.
+    private static func anywhere(_ byte: UInt8, in line: UnsafeRawBufferPointer, _ test: (Int) -> Bool) -> Bool {
+        // memchr finds each one at memory speed (memmem is not in Glibc's Swift module: it
+        // needs _GNU_SOURCE).
+        guard let base = line.baseAddress else { return false }
+        var from = 0
+        while from < line.count, let hit = memchr(base + from, Int32(byte), line.count - from) {
+            let at = base.distance(to: UnsafeRawPointer(hit))
+            if test(at) { return true }
+            from = at + 1
         }
         return false
+    }
+
+    /// Whether `word` is in `line` at `offset`.
+    private static func has(_ word: StaticString, at offset: Int, in line: UnsafeRawBufferPointer) -> Bool {
+        guard let base = line.baseAddress, offset >= 0, offset + word.utf8CodeUnitCount <= line.count else { return false }
+        return memcmp(base + offset, word.utf8Start, word.utf8CodeUnitCount) == 0
     }
 
     /// One message with its secrets replaced.
