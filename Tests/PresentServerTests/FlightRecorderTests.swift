@@ -256,7 +256,7 @@ struct FlightRecorderTests {
         #expect(reply["dropped"] == .int(dropped))
         #expect(header["limit"] == .int(Int64(limit)))
         // The records held fit the bound (it is full: not one more ~290-byte record would),
-        // and the dump is about as large: a line spells the 29 bytes of a record's header
+        // and the dump is somewhat larger: a line spells the 29 bytes of a record's header
         // in text instead (here `{"n":NN,"t":0.0,"conn":C,"message":` and `}\n`, 37 or 38).
         let bytes = try #require(header["bytes"]?.int64Value)
         #expect(bytes <= Int64(limit) && bytes > Int64(limit) - 300)
