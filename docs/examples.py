@@ -775,9 +775,9 @@ def _(s):
     reply = json.loads(text)
     # The processes differ from run to run: shown as pid 4242, uid 1000, and the byte
     # counts as they are for what is shown.
-    lines = [re.sub(r'"pid":\d+,"uid":\d+,"gid":\d+', '"pid":4242,"uid":1000,"gid":1000', line)
-             for line in reply["result"]["recording"].splitlines()]
-    size = sum(len(line.encode()) + 1 for line in lines[1:])
+    shown = reply["result"]["recording"].splitlines()
+    lines = [re.sub(r'"pid":\d+,"uid":\d+,"gid":\d+', '"pid":4242,"uid":1000,"gid":1000', line) for line in shown]
+    size = reply["result"]["bytes"] + sum(len(a.encode()) - len(b.encode()) for a, b in zip(lines, shown))
     reply["result"]["recording"] = "…"
     reply["result"]["bytes"] = size
     s.transcript.append((name, arrow, json.dumps(reply, separators=(",", ":"), ensure_ascii=False)))

@@ -3,12 +3,14 @@
 // field values, one leaving, a subscriber to frames and lifecycle), dumped by recordDump
 // and by SIGUSR1 with no secret in either, replayed by `presentd --replay`, and the replayed
 // subscriber stream compared byte for byte with what the subscriber received. And the
-// ring's bound: old records leave, and the dump says how many.
+// ring's bound: old records leave, and the dump says how many. Then the ring itself
+// (RecordRing) against a model of it, and the NDJSON its records are dumped as.
 
 #if canImport(Glibc)
 import Glibc
 #endif
 import PresentJSON
+@testable import PresentServer
 import Testing
 
 /// A connection that numbers its requests and waits for each reply, keeping every line
@@ -253,9 +255,16 @@ struct FlightRecorderTests {
         #expect(dropped > 50)
         #expect(reply["dropped"] == .int(dropped))
         #expect(header["limit"] == .int(Int64(limit)))
-        // What is held fits the bound, newline included, and is the newest records, in order.
-        #expect(lines.dropFirst().reduce(0) { $0 + $1.utf8.count + 1 } <= limit)
-        #expect(header["bytes"] == .int(Int64(lines.dropFirst().reduce(0) { $0 + $1.utf8.count + 1 })))
+        // The records held fit the bound (it is full: not one more ~290-byte record would),
+        // and the dump is somewhat larger: a line spells the 29 bytes of a record's header
+        // in text instead (here `{"n":NN,"t":0.0,"conn":C,"message":` and `}\n`, 37 or 38).
+        let bytes = try #require(header["bytes"]?.int64Value)
+        #expect(bytes <= Int64(limit) && bytes > Int64(limit) - 300)
+        #expect(reply["bytes"] == .int(bytes))
+        #expect(header["records"] == .int(Int64(records.count)))
+        let dumped = lines.dropFirst().reduce(0) { $0 + $1.utf8.count + 1 }
+        #expect(Int64(dumped) > bytes && Int64(dumped) <= bytes + Int64(records.count) * (38 - 29))
+        // They are the newest records, in order.
         let numbers = records.compactMap { $0["n"]?.int64Value }
         #expect(numbers.first == dropped + 1)
         #expect(numbers == Array(numbers[0]..<(numbers[0] + Int64(numbers.count))))
@@ -324,5 +333,275 @@ struct FlightRecorderTests {
         let daemon = try DaemonHarness(["--clock", "manual", "--state-file", "none", "--recorder-bytes", "0"])
         let client = try daemon.connect()
         #expect(throws: (any Error).self) { try client.call("recordDump") }
+    }
+}
+
+// MARK: The ring
+
+// (The ring and the recorder are noncopyable, which #expect cannot take: what they hold
+// is read out first.)
+
+/// What a ring holds and counts.
+private struct RingState: Equatable, CustomStringConvertible {
+    var capacity: Int
+    var bytes: Int
+    var dropped: UInt64
+    var headers: [UInt64] = []
+    var payloads: [[UInt8]] = []
+
+    var description: String { "capacity \(capacity), bytes \(bytes), dropped \(dropped), records \(headers)" }
+}
+
+/// What `ring` holds, read through `forEach`, and its counts (`count` checked against it).
+private func state(of ring: borrowing RecordRing<UInt64>) -> RingState {
+    var state = RingState(capacity: ring.capacity, bytes: ring.bytes, dropped: ring.dropped)
+    ring.forEach { header, payload in
+        state.headers.append(header)
+        state.payloads.append(Array(payload))
+    }
+    precondition(state.headers.count == ring.count, "forEach gave \(state.headers.count) records of \(ring.count)")
+    return state
+}
+
+/// What a `RecordRing<UInt64>` should hold: the same records in a plain array, the oldest
+/// leaving while the bytes exceed the capacity.
+private struct RingModel {
+    static let overhead = 4 + 8
+    private(set) var state: RingState
+
+    init(capacity: Int) { state = RingState(capacity: capacity, bytes: 0, dropped: 0) }
+
+    mutating func append(_ header: UInt64, _ payload: [UInt8]) {
+        guard Self.overhead + payload.count <= state.capacity else {
+            state.dropped += 1
+            return
+        }
+        state.headers.append(header)
+        state.payloads.append(payload)
+        state.bytes += Self.overhead + payload.count
+        trim()
+    }
+
+    mutating func resize(to capacity: Int) {
+        state.capacity = capacity
+        trim()
+    }
+
+    private mutating func trim() {
+        while state.bytes > state.capacity {
+            state.bytes -= Self.overhead + state.payloads.removeFirst().count
+            state.headers.removeFirst()
+            state.dropped += 1
+        }
+    }
+}
+
+private func append(_ header: UInt64, _ payload: [UInt8], to ring: inout RecordRing<UInt64>) {
+    payload.withUnsafeBytes { ring.append(header, payload: $0) }
+}
+
+/// A payload of `count` bytes that says which record it is.
+private func payload(_ record: UInt64, count: Int) -> [UInt8] {
+    (0..<count).map { UInt8(truncatingIfNeeded: Int(record) &* 31 &+ $0) }
+}
+
+@Suite("Flight recorder: the ring")
+struct RecordRingTests {
+    @Test func aRecordTakesItsLengthItsHeaderAndItsPayload() {
+        #expect(RecordRing<UInt64>.overhead == 12)
+        #expect(RecordRing<FlightRecorder.Header>.overhead == 29)
+    }
+
+    /// Nothing is allocated until the first record, nor kept once a resize leaves none.
+    @Test func theBufferIsAllocatedWithTheFirstRecord() {
+        var ring = RecordRing<UInt64>(capacity: 4 << 20)
+        var allocated = [ring.isAllocated]
+        ring.resize(to: 1 << 20)
+        allocated.append(ring.isAllocated)
+        append(1, [1, 2, 3], to: &ring)
+        allocated.append(ring.isAllocated)
+        #expect(state(of: ring) == RingState(capacity: 1 << 20, bytes: 15, dropped: 0, headers: [1], payloads: [[1, 2, 3]]))
+        ring.resize(to: 0)
+        allocated.append(ring.isAllocated)
+        #expect(state(of: ring) == RingState(capacity: 0, bytes: 0, dropped: 1))
+        #expect(allocated == [false, false, true, false])
+
+        var recorder = FlightRecorder()
+        allocated = [recorder.isAllocated]
+        Array("{}".utf8).withUnsafeBytes { recorder.record(line: $0, connection: 1, time: 0, limit: 1024) }
+        allocated.append(recorder.isAllocated)
+        #expect(allocated == [false, true])
+    }
+
+    /// Records of every length through rings of several sizes: each record, its header or
+    /// its payload, straddles the buffer's end somewhere, and the oldest leave in order.
+    @Test func recordsWrapAroundAndTheOldestLeaveFirst() {
+        for capacity in 40...72 {
+            var ring = RecordRing<UInt64>(capacity: capacity)
+            var model = RingModel(capacity: capacity)
+            for record in UInt64(1)...300 {
+                let bytes = payload(record, count: Int(record * 7 % 23))
+                append(record, bytes, to: &ring)
+                model.append(record, bytes)
+                let held = state(of: ring)
+                #expect(held == model.state, "capacity \(capacity), after record \(record)")
+                #expect(held.bytes <= capacity)
+            }
+            #expect(model.state.dropped > 250)
+        }
+    }
+
+    @Test func anEmptyPayloadIsARecordToo() {
+        var ring = RecordRing<UInt64>(capacity: 30)
+        for record in UInt64(1)...7 { append(record, [], to: &ring) }
+        #expect(state(of: ring) == RingState(capacity: 30, bytes: 24, dropped: 5, headers: [6, 7], payloads: [[], []]))
+    }
+
+    /// A record larger than the whole ring is dropped and counted; the others stay. One
+    /// exactly as large takes the whole ring.
+    @Test func aRecordLargerThanTheRingIsDropped() {
+        var ring = RecordRing<UInt64>(capacity: 50)
+        append(1, payload(1, count: 10), to: &ring)
+        append(2, payload(2, count: 10), to: &ring)
+        append(3, payload(3, count: 39), to: &ring)
+        #expect(state(of: ring) == RingState(capacity: 50, bytes: 44, dropped: 1, headers: [1, 2],
+                                             payloads: [payload(1, count: 10), payload(2, count: 10)]))
+        append(4, payload(4, count: 38), to: &ring)
+        #expect(state(of: ring) == RingState(capacity: 50, bytes: 50, dropped: 3, headers: [4], payloads: [payload(4, count: 38)]))
+    }
+
+    /// A lowered bound keeps the newest records that fit (the buffer wrapped at the time);
+    /// a raised one keeps them all and makes room for more; the ring goes on as before.
+    @Test func aResizeKeepsTheNewestRecordsThatFit() {
+        for newCapacity in [0, 11, 12, 25, 40, 64, 65, 100, 200] {
+            var ring = RecordRing<UInt64>(capacity: 64)
+            var model = RingModel(capacity: 64)
+            for record in UInt64(1)...13 {
+                append(record, payload(record, count: Int(record % 5) + 3), to: &ring)
+                model.append(record, payload(record, count: Int(record % 5) + 3))
+            }
+            ring.resize(to: newCapacity)
+            model.resize(to: newCapacity)
+            #expect(state(of: ring) == model.state, "to \(newCapacity)")
+            for record in UInt64(14)...40 {
+                append(record, payload(record, count: Int(record % 9)), to: &ring)
+                model.append(record, payload(record, count: Int(record % 9)))
+            }
+            #expect(state(of: ring) == model.state, "to \(newCapacity), then on")
+        }
+    }
+
+    /// The recorder applies the bound it is given with each record: a reload that lowers
+    /// `recorderBytes` trims the ring at the next record (and at a dump: `resize`).
+    @Test func theRecorderFollowsTheLimitItIsGiven() {
+        var recorder = FlightRecorder()
+        let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8)   // 40 bytes: 69 with its header
+        var counts: [[Int]] = []
+        for _ in 0..<20 { line.withUnsafeBytes { recorder.record(line: $0, connection: 1, time: 0, limit: 1000) } }
+        counts.append([recorder.count, recorder.bytes, Int(recorder.dropped)])
+        line.withUnsafeBytes { recorder.record(line: $0, connection: 1, time: 0, limit: 300) }
+        counts.append([recorder.count, recorder.bytes, Int(recorder.dropped)])
+        recorder.resize(to: 100)
+        counts.append([recorder.count, recorder.bytes, Int(recorder.dropped), Int(recorder.made)])
+        #expect(counts == [[14, 966, 6], [4, 276, 17], [1, 69, 20, 21]])
+    }
+}
+
+// MARK: The dump's text
+
+@Suite("Flight recorder: NDJSON")
+struct FlightRecorderNDJSONTests {
+    /// A record's line as the daemon's serialiser writes the same members, member by member.
+    static func reference(n: UInt64, t: Double, conn: UInt64, fields: JSONObject = [:], message: [UInt8]? = nil) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("n", .int(Int64(truncatingIfNeeded: n)))
+        writer.member("t", .double(t))
+        writer.member("conn", .int(Int64(truncatingIfNeeded: conn)))
+        for (key, value) in fields { writer.member(key, value) }
+        if let message { message.withUnsafeBytes { writer.member("message", json: $0) } }
+        writer.endObject()
+        writer.endLine()
+        return writer.bytes
+    }
+
+    static let times: [Double] = [0, 0.1, 0.25, 1.0 / 3, 12_345.678_901_234_5, 1e16, 123_456_789.000_001, .leastNonzeroMagnitude, -0.0,
+                                  Double.greatestFiniteMagnitude]
+
+    /// Lines and events come out as the serialiser writes them, and each `t` reads back as
+    /// the very double recorded.
+    @Test func recordsAreDumpedAsTheSerialiserWritesThem() throws {
+        var recorder = FlightRecorder()
+        var expected: [UInt8] = []
+        let line = Array(#"{"jsonrpc":"2.0","id":7,"method":"present","params":{"id":"a\u00e9","content":"x\ny"}}"#.utf8)
+        let connect: JSONObject = ["event": "connect", "pid": 4242, "uid": 1000, "gid": 1000, "roles": ["shell", "admin"],
+                                   "maxPriority": 1000, "unit": "kiosk \"1\".service"]
+        let hello: JSONObject = ["event": "hello", "name": .null]
+        for (i, t) in Self.times.enumerated() {
+            let conn = UInt64(i) * 1_000_003
+            line.withUnsafeBytes { recorder.record(line: $0, connection: conn, time: t, limit: 1 << 20) }
+            recorder.record(event: i.isMultiple(of: 2) ? connect : hello, connection: conn, time: t, limit: 1 << 20)
+            expected += Self.reference(n: recorder.made - 1, t: t, conn: conn, message: line)
+            expected += Self.reference(n: recorder.made, t: t, conn: conn, fields: i.isMultiple(of: 2) ? connect : hello)
+        }
+        var dumped: [UInt8] = []
+        recorder.appendNDJSON(to: &dumped)
+        #expect(String(decoding: dumped, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        let records = try dumped.split(separator: 0x0A).map { try JSONValue.parse(Array($0)) }
+        #expect(records.count == 2 * Self.times.count)
+        for (i, record) in records.enumerated() {
+            let t = try #require(record["t"]?.doubleValue)
+            #expect(t.bitPattern == Self.times[i / 2].bitPattern)
+        }
+    }
+
+    /// The record after the ring's end: a payload cut in two by the wrap comes out whole.
+    @Test func aWrappedRecordIsDumpedWhole() throws {
+        var recorder = FlightRecorder()
+        for i in 0..<50 {
+            let line = Array(#"{"jsonrpc":"2.0","id":\#(i),"method":"sync","params":{"nonce":"\#(String(repeating: "z", count: i))"}}"#.utf8)
+            line.withUnsafeBytes { recorder.record(line: $0, connection: 3, time: Double(i) / 10, limit: 500) }
+        }
+        var dumped: [UInt8] = []
+        recorder.appendNDJSON(to: &dumped)
+        let records = try dumped.split(separator: 0x0A).map { try JSONValue.parse(Array($0)) }
+        let held = recorder.count
+        #expect(records.count == held && held > 1)
+        #expect(records.map { $0["n"]?.int64Value } == (51 - held..<51).map { Int64($0) })
+        #expect(records.last?["message"]?["params"]?["nonce"] == .string(String(repeating: "z", count: 49)))
+    }
+}
+
+// MARK: Which lines are parsed again
+
+@Suite("Flight recorder: lines that may hold a secret")
+struct MayHoldSecretTests {
+    /// The rule as said: the line contains "fields", "resume" or `\u`.
+    static func reference(_ line: [UInt8]) -> Bool {
+        [Array("fields".utf8), Array("resume".utf8), Array(#"\u"#.utf8)].contains { word in
+            line.count >= word.count && (0...(line.count - word.count)).contains { line[$0..<($0 + word.count)].elementsEqual(word) }
+        }
+    }
+
+    /// Lines made of the words' pieces, near misses and all, at every offset and edge.
+    @Test func theScanFindsWhatASubstringSearchFinds() {
+        let pieces = ["fields", "resume", #"\u"#, "field", "ields", "resum", "esume", "f", "u", "r", #"\"#, "x", "sume", "res"]
+        var state: UInt64 = 12_345
+        var found = 0
+        for _ in 0..<20_000 {
+            var line: [UInt8] = []
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for round in 0..<Int(state >> 61) {
+                line += Array(pieces[Int((state >> (8 * UInt64(round))) & 0xFF) % pieces.count].utf8)
+            }
+            let expected = Self.reference(line)
+            if expected { found += 1 }
+            let scanned = line.withUnsafeBytes { Daemon.mayHoldSecret($0) }
+            #expect(scanned == expected, "\(String(decoding: line, as: UTF8.self))")
+        }
+        #expect(found > 2_000 && found < 18_000)
+        #expect(!Array(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8).withUnsafeBytes { Daemon.mayHoldSecret($0) })
+        #expect(!Array(#"{"jsonrpc":"2.0","id":2,"method":"update","params":{"id":"a","duration":0.2}}"#.utf8).withUnsafeBytes { Daemon.mayHoldSecret($0) })
+        #expect([UInt8]().withUnsafeBytes { !Daemon.mayHoldSecret($0) })
     }
 }

@@ -76,7 +76,7 @@ public struct ServerConfiguration: Sendable {
     /// Install SIGINT/SIGTERM handlers (in-process tests turn this off).
     public var handleSignals = true
     public var log = Log()
-    /// The flight recorder's ring, bytes of NDJSON; 0: no recording (FlightRecorder.swift).
+    /// The flight recorder's ring, bytes (its records' headers and lines); 0: no recording (FlightRecorder.swift).
     public var recorderBytes = 4 << 20
     /// Where SIGUSR1 writes the recording (`--dump-recording`); nil: beside the socket.
     public var recordingPath: String?

@@ -154,7 +154,7 @@ extension ServerConfiguration {
                 help: "screens, main included"),
         Setting(section: nil, name: "recorderBytes", formerNames: [], flag: "--recorder-bytes",
                 value: .int(\.recorderBytes, 0...(64 << 20)), unit: "bytes; 0 = off", applies: .live, inHello: false,
-                help: "the flight recorder's ring of requests and connection events, bytes of NDJSON (default 4194304; 0: off)"),
+                help: "the flight recorder's ring of requests and connection events, bytes (a dump is somewhat larger; default 4194304; 0: off)"),
     ]
 
     /// The longest `limits.maxDuration` may be, and so any default duration.
