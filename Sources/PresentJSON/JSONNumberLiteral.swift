@@ -20,29 +20,33 @@ struct JSONNumberLiteral {
         assert(!text.isEmpty, "a number token starts with a digit or a minus")
         self.text = text
         var i = 0
-        func accept(_ b: UInt8) -> Bool {
-            guard i < text.count, text[i] == b else { return false }
-            i += 1
-            return true
-        }
-        func digits() -> Int {
-            let start = i
-            while i < text.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text[i]) { i += 1 }
-            return i - start
-        }
-        negative = accept(UInt8(ascii: "-"))
+        negative = Self.accept(UInt8(ascii: "-"), in: text, at: &i)
         let integerStart = i
-        integerDigits = digits()
+        integerDigits = Self.digits(in: text, at: &i)
         leadingZero = integerDigits > 0 && text[integerStart] == UInt8(ascii: "0")
         nonzeroInteger = text[integerStart..<i].contains { $0 != UInt8(ascii: "0") }
-        hasPoint = accept(UInt8(ascii: "."))
-        if hasPoint { fractionDigits = digits() }
-        hasExponent = accept(UInt8(ascii: "e")) || accept(UInt8(ascii: "E"))
+        hasPoint = Self.accept(UInt8(ascii: "."), in: text, at: &i)
+        if hasPoint { fractionDigits = Self.digits(in: text, at: &i) }
+        hasExponent = Self.accept(UInt8(ascii: "e"), in: text, at: &i) || Self.accept(UInt8(ascii: "E"), in: text, at: &i)
         if hasExponent {
-            if !accept(UInt8(ascii: "-")) { _ = accept(UInt8(ascii: "+")) }
-            exponentDigits = digits()
+            if !Self.accept(UInt8(ascii: "-"), in: text, at: &i) { _ = Self.accept(UInt8(ascii: "+"), in: text, at: &i) }
+            exponentDigits = Self.digits(in: text, at: &i)
         }
         isWellShaped = i == text.count
+    }
+
+    /// Advances `i` past `b` if it is there.
+    private static func accept(_ b: UInt8, in text: UnsafeRawBufferPointer, at i: inout Int) -> Bool {
+        guard i < text.count, text[i] == b else { return false }
+        i += 1
+        return true
+    }
+
+    /// Advances `i` past a run of digits; how many there were.
+    private static func digits(in text: UnsafeRawBufferPointer, at i: inout Int) -> Int {
+        let start = i
+        while i < text.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text[i]) { i += 1 }
+        return i - start
     }
 
     /// Whether json-c reads it as a double (it has a point or an exponent mark).
@@ -78,7 +82,8 @@ struct JSONNumberLiteral {
     func value() -> JSONValue? {
         assert(isConvertibleByJSONC)
         if isFractional {
-            // Swift's parser is correctly rounded and ignores the C locale (strtod does not).
+            // Swift's parser is glibc's strtod_l in the C locale: correctly rounded, and deaf to
+            // setlocale (plain strtod is not, which is why json-c switched locales per parse).
             guard let double = Double(String(decoding: text, as: UTF8.self)), double.isFinite else { return nil }
             return .double(double)
         }

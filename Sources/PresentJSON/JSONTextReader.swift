@@ -13,7 +13,8 @@ import Glibc
 //     UTF-8, keys with `\u0000`, nesting past maxDepth). The first one is only noted: a
 //     later json-c error, trailing data or a NUL byte anywhere is reported instead.
 
-/// A json-c tokener error, spelt as `json_tokener_error_desc` spells it.
+/// A json-c tokener error, spelt as `json_tokener_error_desc` spells it (the texts of
+/// `tooDeep` and `invalidUTF8` are never shown: those errors are reported in other words).
 enum JSONCFailure: String {
     case tooDeep = "nesting too deep"
     case unexpected = "unexpected character"
@@ -37,13 +38,17 @@ struct JSONTextReader {
     private struct Container {
         /// Whether this is an object, whose members are in `members` (else in `elements`).
         let isObject: Bool
+        /// An array's elements so far.
         var elements: [JSONValue] = []
+        /// An object's members so far.
         var members = JSONObject()
         /// The key of the object member being read.
         var key = ""
     }
 
+    /// The whole text.
     private let bytes: UnsafeRawBufferPointer
+    /// How many arrays and objects may nest.
     private let maxDepth: Int
     /// The next byte to read.
     private var i = 0
@@ -72,6 +77,7 @@ struct JSONTextReader {
         }
     }
 
+    /// The value, with whitespace around it and nothing else, unless a problem was noted.
     private mutating func root() throws(JSONParseError) -> JSONValue {
         skipWhitespace()
         guard i < bytes.count else { throw JSONParseError(.empty, "empty input (no JSON value)") }
@@ -94,10 +100,12 @@ struct JSONTextReader {
         i < bytes.count ? bytes[i] : 0
     }
 
+    /// Advances past JSON whitespace.
     private mutating func skipWhitespace() {
         while i < bytes.count && isJSONWhitespace(bytes[i]) { i += 1 }
     }
 
+    /// The error for the first NUL byte in the input, if there is one.
     private func firstNUL() -> JSONParseError? {
         guard let start = bytes.baseAddress, let nul = memchr(start, 0, bytes.count) else { return nil }
         return .at(start.distance(to: UnsafeRawPointer(nul)), .controlCharacter, "NUL byte")
@@ -121,8 +129,9 @@ struct JSONTextReader {
         }
         if offset == bytes.count { return .at(offset, .unexpectedEnd, "unexpected end of input") }
         if failure == .tooDeep {
-            // The bracket past maxDepth was noted before json-c, one level laxer, gave up.
-            return noted ?? .at(offset, .tooDeep, "nesting deeper than \(maxDepth)")
+            // json-c, one level laxer, gives up inside a container already noted as too deep.
+            guard let noted else { preconditionFailure("json-c's depth limit was reached before maxDepth") }
+            return noted
         }
         if bytes[offset] == UInt8(ascii: "'") {
             return .at(offset, .singleQuotedString, "single-quoted string (JSON needs double quotes)")
@@ -147,7 +156,10 @@ struct JSONTextReader {
                 continue
             case UInt8(ascii: "{"):
                 if enter(level: open.count, close: UInt8(ascii: "}")) { value = [:]; break }
-                open.append(Container(isObject: true, key: try memberKey()))
+                // Room for a protocol object's members: grown one at a time, its arrays would
+                // be reallocated at almost every member.
+                let members = JSONObject(minimumCapacity: 8)
+                open.append(Container(isObject: true, members: members, key: try memberKey()))
                 continue
             default:
                 value = try scalar(inContainer: !open.isEmpty)
@@ -178,6 +190,8 @@ struct JSONTextReader {
         return value
     }
 
+    /// The string, number or word at `i`; `inContainer` as json-c ends numbers differently
+    /// inside an array or object.
     private mutating func scalar(inContainer: Bool) throws(JSONParseError) -> JSONValue {
         switch next {
         case UInt8(ascii: "\""): return .string(try string(quote: UInt8(ascii: "\"")))
@@ -264,6 +278,7 @@ struct JSONTextReader {
 
     // MARK: Numbers
 
+    /// The number at `i` (or `-Infinity`, which json-c starts reading as one).
     private mutating func number(inContainer: Bool) throws(JSONParseError) -> JSONValue {
         let start = i
         scanNumberToken()
