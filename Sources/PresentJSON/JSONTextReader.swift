@@ -33,19 +33,6 @@ enum JSONCFailure: String {
 /// arrays and objects not yet closed are kept on a heap stack), so nesting up to
 /// `maxParseDepth` needs no more thread stack than a scalar does.
 struct JSONTextReader {
-    /// An array or object not yet closed. A struct rather than an enum with payloads, so
-    /// that its members grow in place through the stack's subscript instead of being copied.
-    private struct Container {
-        /// Whether this is an object, whose members are in `members` (else in `elements`).
-        let isObject: Bool
-        /// An array's elements so far.
-        var elements: [JSONValue] = []
-        /// An object's members so far.
-        var members = JSONObject()
-        /// The key of the object member being read.
-        var key = ""
-    }
-
     /// The whole text.
     private let bytes: UnsafeRawBufferPointer
     /// How many arrays and objects may nest.
@@ -144,7 +131,7 @@ struct JSONTextReader {
     /// The value at `i`. Each pass of the loop starts a value: a scalar is complete at
     /// once, an array or object is entered and its first member started next.
     private mutating func value() throws(JSONParseError) -> JSONValue {
-        var open: [Container] = []  // innermost last
+        var open = OpenContainers()
         while true {
             // json-c's stack has room for the members of maxDepth + 1 levels of containers.
             if open.count > maxDepth { throw rejection(.tooDeep, at: i) }
@@ -152,14 +139,11 @@ struct JSONTextReader {
             switch next {
             case UInt8(ascii: "["):
                 if enter(level: open.count, close: UInt8(ascii: "]")) { value = []; break }
-                open.append(Container(isObject: false))
+                open.pushArray()
                 continue
             case UInt8(ascii: "{"):
                 if enter(level: open.count, close: UInt8(ascii: "}")) { value = [:]; break }
-                // Room for a protocol object's members: grown one at a time, its arrays would
-                // be reallocated at almost every member.
-                let members = JSONObject(minimumCapacity: 8)
-                open.append(Container(isObject: true, members: members, key: try memberKey()))
+                open.pushObject(key: try memberKey())
                 continue
             default:
                 value = try scalar(inContainer: !open.isEmpty)
@@ -170,22 +154,17 @@ struct JSONTextReader {
 
     /// Adds a complete value to the innermost open container and reads what follows it:
     /// the root value once every container is closed, nil when another member is to come.
-    private mutating func complete(_ value: JSONValue, in open: inout [Container]) throws(JSONParseError) -> JSONValue? {
+    private mutating func complete(_ value: JSONValue, in open: inout OpenContainers) throws(JSONParseError) -> JSONValue? {
         var value = value
-        while let innermost = open.indices.last {
-            if open[innermost].isObject {
-                let key = open[innermost].key
-                open[innermost].members[key] = value  // a repeated key: last value, first place
-                guard try isLastMember(close: UInt8(ascii: "}"), else: .valueSeparator) else {
-                    open[innermost].key = try memberKey()
-                    return nil
-                }
-                value = .object(open.removeLast().members)
-            } else {
-                open[innermost].elements.append(value)
-                guard try isLastMember(close: UInt8(ascii: "]"), else: .arraySeparator) else { return nil }
-                value = .array(open.removeLast().elements)
+        while !open.isEmpty {
+            open.add(value)
+            let isObject = open.innermostIsObject
+            guard try isLastMember(close: UInt8(ascii: isObject ? "}" : "]"),
+                                   else: isObject ? .valueSeparator : .arraySeparator) else {
+                if isObject { open.setKey(try memberKey()) }
+                return nil
             }
+            value = open.pop()
         }
         return value
     }
@@ -340,6 +319,8 @@ struct JSONTextReader {
         var run = i  // the start of the bytes not yet copied into `decoded`
         var escaped = false
         sawNULEscape = false
+        // Most strings are plain printable ASCII: a tight loop takes those bytes first.
+        while i < bytes.count, case let b = bytes[i], b != quote, b != UInt8(ascii: "\\"), b >= 0x20, b < 0x80 { i += 1 }
         while true {
             let b = next
             if b == quote { break }
@@ -452,5 +433,76 @@ struct JSONTextReader {
     private mutating func append(_ scalar: UInt32) {
         if scalar == 0 { sawNULEscape = true }
         decoded.append(contentsOf: Unicode.Scalar(scalar)!.utf8)
+    }
+}
+
+/// The arrays and objects a `JSONTextReader` has entered and not yet closed. The innermost
+/// one is kept apart from those around it, so that a single level of nesting (a protocol
+/// message) allocates no stack, and so that it grows in place.
+private struct OpenContainers {
+    /// An array or object not yet closed.
+    private struct Container {
+        /// Whether this is an object, whose members are in `members` (else in `elements`).
+        let isObject: Bool
+        /// An array's elements so far.
+        var elements: [JSONValue] = []
+        /// An object's members so far.
+        var members = JSONObject()
+        /// The key of the object member being read.
+        var key = ""
+    }
+
+    /// The innermost container, if any.
+    private var innermost: Container?
+    /// The containers around it, outermost first.
+    private var outer: [Container] = []
+
+    /// How many containers are open.
+    var count: Int { outer.count + (innermost == nil ? 0 : 1) }
+
+    /// Whether none is.
+    var isEmpty: Bool { innermost == nil }
+
+    /// Whether the innermost one is an object. Only when one is open.
+    var innermostIsObject: Bool { innermost!.isObject }
+
+    /// Opens an array.
+    mutating func pushArray() {
+        push(Container(isObject: false))
+    }
+
+    /// Opens an object whose first member has `key`.
+    mutating func pushObject(key: String) {
+        // Room for a protocol object's members: grown one at a time, its arrays would be
+        // reallocated at almost every member.
+        push(Container(isObject: true, members: JSONObject(minimumCapacity: 8), key: key))
+    }
+
+    private mutating func push(_ container: Container) {
+        if let current = innermost.take() { outer.append(current) }
+        innermost = container
+    }
+
+    /// Adds a member's value to the innermost container (under the current key for an
+    /// object: a repeated key takes the last value and keeps the first place).
+    mutating func add(_ value: JSONValue) {
+        if innermost!.isObject {
+            let key = innermost!.key
+            innermost!.members[key] = value
+        } else {
+            innermost!.elements.append(value)
+        }
+    }
+
+    /// Sets the key of the innermost object's next member.
+    mutating func setKey(_ key: String) {
+        innermost!.key = key
+    }
+
+    /// Closes the innermost container; its value.
+    mutating func pop() -> JSONValue {
+        let closed = innermost.take()!
+        innermost = outer.popLast()
+        return closed.isObject ? .object(closed.members) : .array(closed.elements)
     }
 }
