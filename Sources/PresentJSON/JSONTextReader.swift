@@ -344,7 +344,10 @@ struct JSONTextReader {
             decoded.append(contentsOf: bytes[run..<i])
             text = String(decoding: decoded, as: UTF8.self)
         } else {
-            text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[run..<i]), as: UTF8.self)
+            // Copied in rather than decoded: as exact (ill-formed UTF-8 is repaired either way,
+            // and was noted), and cheaper for the short strings of protocol messages.
+            let plain = UnsafeRawBufferPointer(rebasing: bytes[run..<i])
+            text = String(unsafeUninitializedCapacity: plain.count) { $0.initialize(fromContentsOf: plain) }
         }
         i += 1
         return text
