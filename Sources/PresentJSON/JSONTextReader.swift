@@ -491,7 +491,7 @@ private struct OpenContainers {
     mutating func add(_ value: JSONValue) {
         if innermost!.isObject {
             let key = innermost!.key
-            innermost!.members[key] = value
+            innermost!.members.set(key, value)
         } else {
             innermost!.elements.append(value)
         }
