@@ -57,6 +57,10 @@ struct ParserDifferentialTests {
             ("1", 0), ("[[1]]", 2), (String(repeating: "[", count: 100_000), 64),
             (String(repeating: "9", count: 400), 64), ("1" + String(repeating: "0", count: 309) + ".0", 64),
             ("1e99999999999999999999", 64),
+            // The deepest nesting allowed, one level more, and a long array.
+            (String(repeating: "[", count: 1024) + String(repeating: "]", count: 1024), JSONValue.maxParseDepth),
+            (String(repeating: "[", count: 1025) + "1" + String(repeating: "]", count: 1025), JSONValue.maxParseDepth),
+            ("[" + Array(repeating: "0", count: 10_000).joined(separator: ",") + "]", 64),
         ]
         inputs += nesting.map { (Array($0.0.utf8), $0.1) }
         Self.expectSame(inputs)
