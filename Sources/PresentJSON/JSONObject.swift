@@ -45,12 +45,21 @@ public struct JSONObject: Sendable {
     public subscript(key: String) -> JSONValue? {
         get { position(of: key).map { values[$0] } }
         set {
-            switch (position(of: key), newValue) {
-            case (let i?, let value?): values[i] = value
-            case (let i?, nil): remove(at: i)
-            case (nil, let value?): append(key, value)
-            case (nil, nil): break
+            if let newValue {
+                set(key, newValue)
+            } else if let i = position(of: key) {
+                remove(at: i)
             }
+        }
+    }
+
+    /// Sets the member `key` to `value`: a new key is appended, a present one keeps its
+    /// place (so a parsed object's repeated key takes the last value at the first place).
+    mutating func set(_ key: String, _ value: JSONValue) {
+        if let i = position(of: key) {
+            values[i] = value
+        } else {
+            append(key, value)
         }
     }
 

@@ -1,5 +1,6 @@
-// The Swift value every JSON document becomes. json-c trees never escape this module:
-// parsing converts them into `JSONValue` and frees them; serialising builds one briefly.
+// The Swift value every JSON document becomes. json-c trees never escape this module: the
+// reference parser (parseWithJSONC) converts them into `JSONValue` and frees them, and
+// serialising builds one briefly for a key with a NUL.
 
 /// A JSON value.
 ///

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import PresentJSON
 
@@ -36,7 +39,7 @@ struct Rejection: Sendable, CustomTestStringConvertible {
 
 @Suite("Parsing: accepted input")
 struct ParseAcceptTests {
-    @Test(arguments: [
+    static let cases: [(String, JSONValue)] = [
         ("null", JSONValue.null), ("true", true), ("false", false),
         ("0", 0), ("-0", 0), ("42", 42), ("-7", -7),
         ("9223372036854775807", .int(.max)), ("-9223372036854775808", .int(.min)),
@@ -45,7 +48,9 @@ struct ParseAcceptTests {
         ("0.000001e310", .double(1e304)), ("-1.5", -1.5),
         ("\"\"", ""), ("\"abc\"", "abc"), ("[]", []), ("{}", [:]),
         (" \t[1, [2, {\"a\": null}]] \r\n", [1, [2, ["a": nil]]]),
-    ] as [(String, JSONValue)])
+    ]
+
+    @Test(arguments: cases)
     func scalarsAndContainers(text: String, expected: JSONValue) throws {
         #expect(try JSONValue.parse(text) == expected)
     }
@@ -211,5 +216,48 @@ struct ParseRejectTests {
         #expect(error?.message.contains("…") == true)  // the literal is shortened in the message
         #expect(parseFailure("1" + String(repeating: "0", count: 309) + ".0")?.kind == .numberOutOfRange)
         #expect(parseFailure("1e99999999999999999999")?.kind == .numberOutOfRange)
+    }
+}
+
+/// The parser keeps open arrays and objects on the heap: the deepest nesting allowed parses
+/// on a secondary thread with a small stack (512 KiB, as macOS gives them), in a debug build
+/// too.
+@Suite("Parsing: stack use")
+struct ParseStackTests {
+    /// Work for a thread of its own; the thread runs it once.
+    final class Job: @unchecked Sendable {
+        let work: () -> Void
+        init(_ work: @escaping () -> Void) { self.work = work }
+    }
+
+    /// Runs `work` on a new thread with a stack of `stackSize` bytes and waits for it.
+    static func run(stackSize: Int, _ work: @escaping () -> Void) {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, stackSize)
+        var thread = pthread_t()
+        let job = Unmanaged.passRetained(Job(work)).toOpaque()
+        let status = pthread_create(&thread, &attributes, { context in
+            Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().work()
+            return nil
+        }, job)
+        precondition(status == 0, "pthread_create failed")
+        pthread_join(thread, nil)
+    }
+
+    @Test func deepestNestingFitsASmallThreadStack() {
+        let depth = JSONValue.maxParseDepth
+        let arrays = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let objects = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+        // One level more than allowed, which json-c's stack (one level laxer) still enters.
+        let tooDeep = String(repeating: "[", count: depth + 1) + "1" + String(repeating: "]", count: depth + 1)
+        final class Results: @unchecked Sendable { var values: [Bool] = [] }
+        let results = Results()
+        Self.run(stackSize: 65536 * 1024) {
+            results.values = [arrays, objects].map { (try? JSONValue.parse($0, maxDepth: depth)) != nil }
+            results.values.append(parseFailure(tooDeep, maxDepth: depth)?.kind == .tooDeep)
+        }
+        #expect(results.values == [true, true, true])
     }
 }

@@ -1,11 +1,13 @@
 // The protocol layer under fuzzing: one input is a little session — its lines, in order,
-// go through what the daemon does with a line (json-c parse, JSON-RPC envelope, typed
+// go through what the daemon does with a line (JSON parse, JSON-RPC envelope, typed
 // request) and the requests that decode are applied to one ModalStack. After every step
 // the properties below must hold; a broken one stops the process (libFuzzer keeps the
 // input as a crash).
 //
 // Properties:
 // - nothing traps (parse, decode, stack, encoding);
+// - the parser and json-c (JSONValue.parseWithJSONC, its reference) give the same value or
+//   the same error;
 // - a parsed value serialises to text that parses back to the same value;
 // - every error reply is one of the documented codes, serialises to valid JSON, and
 //   -32602 names its field;
@@ -61,7 +63,7 @@ struct ProtocolFuzzSession {
             outcomes.append("owner \(owner) left")
             return checkStack("after owner \(owner) left")
         }
-        if let value = try? JSONValue.parse(bytes, maxDepth: Self.maxDepth) { checkRoundTrip(value) }
+        if let value = checkParsersAgree(bytes) { checkRoundTrip(value) }
         let message: RPCMessage
         do {
             message = try RPCMessage.parse(bytes, maxDepth: Self.maxDepth)
@@ -164,6 +166,21 @@ struct ProtocolFuzzSession {
     }
 
     // MARK: Properties
+
+    /// The line's value, after checking that the parser and json-c, its reference, agree on
+    /// it: the same value (zero's sign and integer-or-double included) or the same error.
+    private func checkParsersAgree(_ bytes: UnsafeRawBufferPointer) -> JSONValue? {
+        let ours = Result { () throws(JSONParseError) in try JSONValue.parse(bytes, maxDepth: Self.maxDepth) }
+        let reference = Result { () throws(JSONParseError) in try JSONValue.parseWithJSONC(bytes, maxDepth: Self.maxDepth) }
+        switch (ours, reference) {
+        case (.success(let a), .success(let b)) where a == b && a.serialized() == b.serialized():
+            return a
+        case (.failure(let a), .failure(let b)) where a == b:
+            return nil
+        default:
+            fail("the parser and json-c disagree: \(ours) vs \(reference)")
+        }
+    }
 
     private func checkRoundTrip(_ value: JSONValue) {
         let text = value.serialized()
