@@ -5,7 +5,8 @@
 //
 // Layers, bottom to top (each depends only on those below it):
 //   PresentCore      pure, deterministic model: geometry, layout, motion, stack, scene (no I/O)
-//   PresentJSON      json-c bridged to a Swift value type (the only json-c user)
+//   PresentJSON      JSON values: a one-pass strict parser and a streaming writer, each
+//                    checked against json-c (the only json-c user, kept as the reference)
 //   PresentProtocol  JSON-RPC 2.0 ↔ typed requests and events, validation with field paths
 //   PresentServer    libuv loop, listener, connections, subscriptions, frame clock, systemd glue
 //   PresentClient    a small blocking client used by presentctl and the tests
