@@ -141,5 +141,9 @@ struct BroadcasterTests {
         #expect(FrameClock.nextTickIndex(after: 0, fps: 60) == 1)
         #expect(FrameClock.nextTickIndex(after: 5.0 / 60, fps: 60) == 6)
         #expect(FrameClock.nextTickIndex(after: 0.1, fps: 30) == 4)
+        // Two screens stepped together: in time order, coinciding ticks at once.
+        let ticks = Array(FrameClock.manualTicks(after: 0, through: 0.1, rates: [30, 20]))
+        #expect(ticks.map(\.time) == [1.0 / 30, 0.05, 2.0 / 30, 0.1])
+        #expect(ticks.map(\.due) == [[0], [1], [0], [0, 1]])
     }
 }

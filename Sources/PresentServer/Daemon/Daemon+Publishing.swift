@@ -152,15 +152,10 @@ extension Daemon {
     /// draw at the same instant), so the same requests always give the same frames.
     func advanceManualClock(by seconds: Double) {
         let target = manualTime + seconds
-        // Each screen's next tick index, kept as an integer count so ticks never drift.
-        var ticks = screens.map { FrameClock.nextTickIndex(after: manualTime, fps: $0.fps(daemonFPS: configuration.fps)) }
-        while true {
-            let times = zip(screens, ticks).map { $1 / Double($0.fps(daemonFPS: configuration.fps)) }
-            guard let t = times.min(), t <= target + 1e-12 else { break }
-            let due = times.indices.filter { times[$0] == t }
+        let rates = screens.map { $0.fps(daemonFPS: configuration.fps) }
+        for (t, due) in FrameClock.manualTicks(after: manualTime, through: target, rates: rates) {
             manualTime = t
             tick(due.map { screens[$0] }, at: t)
-            for i in due { ticks[i] += 1 }
         }
         manualTime = max(manualTime, target)
         for screen in screens { screen.stack.advance(to: manualTime) }

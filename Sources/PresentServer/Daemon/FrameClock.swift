@@ -76,6 +76,13 @@ final class FrameClock {
         (t * Double(fps) + 1e-9).rounded(.down) + 1
     }
 
+    /// The manual clock's ticks of screens at `rates` after `start` up to `end`, in time
+    /// order: each tick's time and the screens (indices into `rates`) that tick then, so
+    /// screens whose ticks coincide draw at the same instant.
+    static func manualTicks(after start: Double, through end: Double, rates: [Int]) -> ManualTicks {
+        ManualTicks(rates: rates, upcoming: rates.map { nextTickIndex(after: start, fps: $0) }, end: end)
+    }
+
     // MARK: Frames
 
     /// Whether a tick now owes a frame, for a stack at `revision` that is `moving`.
@@ -103,5 +110,24 @@ final class FrameClock {
     func settle(at revision: UInt64) {
         drawnRevision = revision
         owesRestingFrame = false
+    }
+}
+
+/// The manual clock's ticks across screens (`FrameClock.manualTicks`).
+struct ManualTicks: Sequence, IteratorProtocol {
+    /// Each screen's frame rate.
+    fileprivate let rates: [Int]
+    /// Each screen's next tick index: integer counts, so the ticks never drift.
+    fileprivate var upcoming: [Double]
+    /// The last time a tick may have (a hair later counts: rounding).
+    fileprivate let end: Double
+
+    /// The next tick: its time and the screens that tick then; nil past `end`.
+    mutating func next() -> (time: Double, due: [Int])? {
+        let times = zip(rates, upcoming).map { $1 / Double($0) }
+        guard let t = times.min(), t <= end + 1e-12 else { return nil }
+        let due = times.indices.filter { times[$0] == t }
+        for i in due { upcoming[i] += 1 }
+        return (t, due)
     }
 }
