@@ -37,8 +37,10 @@ extension Daemon {
     }
 
     private func publishEvents(of screen: Screen) {
-        // First: anything publishing itself caused is published next time.
-        let pictureChanged = screen.published?.scene != screen.stack.sceneRevision
+        // Saved when the picture changed since the last publish; a screen's first publish
+        // is of the stack it started with (new, or read from the state file): nothing to save.
+        let pictureChanged = screen.published.map { $0.scene != screen.stack.sceneRevision } ?? false
+        // Before the rest: anything publishing itself caused is published next time.
         screen.published = (screen.stack.stateRevision, screen.stack.sceneRevision)
         checkInvariantsIfEnabled(on: screen)
         let events = screen.stack.drainEvents()
