@@ -42,6 +42,7 @@ final class FrameClock {
     /// Starts the ticks at the first multiple of 1/`fps` after `now`, unless they run
     /// (or there is no timer: the manual clock's ticks come from `advance`).
     func start(fps: Int, now: Double) throws {
+        precondition(fps > 0, "a frame rate is positive")
         guard !isRunning, let timer else { return }
         let interval = 1 / Double(fps)
         try timer.start(firstDeadline: ((now / interval).rounded(.down) + 1) * interval, interval: interval)
