@@ -92,7 +92,9 @@ struct RandomRun {
         operation = ["present", "dismiss", "dismissAll", "removeAll", "setContainer", "setKeyboard", "context", "advance",
                      "tap", "swipe"][
             [0.30, 0.45, 0.47, 0.52, 0.59, 0.64, 0.68, 0.84, 0.90, 1].firstIndex { dice < $0 }!]
+        let drawn = stack.sceneRevision
         let before = stack.advanced(to: at)
+        if before.sceneRevision != drawn { fail("time passing changed sceneRevision") }
         checkLookahead(before, at: at)
         var continuous = true, ignoreDimmingFrames = false
         switch dice {
@@ -125,6 +127,7 @@ struct RandomRun {
         }
         t = max(t, at)
         if continuous { checkContinuity(before: before.scene(at: t), after: stack.scene(at: t), ignoreDimmingFrames) }
+        checkRevisions(before: before)
         check()
     }
 
@@ -264,6 +267,27 @@ struct RandomRun {
         if stack.isAnimating(at: at) != later.isAnimating(at: at) { fail("isAnimating(at: \(at)) ahead of time differs") }
         let point = Point(x: number(0...stack.container.size.width), y: number(0...stack.container.size.height))
         if stack.hitTest(point, at: at) != later.hitTest(point, at: at) { fail("hitTest ahead of time differs") }
+    }
+
+    /// The revisions stand for what they promise (ModalStack+Revision): a step that kept
+    /// `sceneRevision` kept the picture as it stands, one that kept `stateRevision` kept
+    /// the whole stack; and a stack that is not moving holds its picture until its next
+    /// deadline.
+    mutating func checkRevisions(before: ModalStack) {
+        if stack.stateRevision == before.stateRevision && stack.snapshot != before.snapshot {
+            fail("the stack changed without a new stateRevision")
+        }
+        if stack.sceneRevision == before.sceneRevision && stack.scene(at: t) != before.scene(at: t) {
+            fail("scene(at: \(t)) changed without a new sceneRevision")
+        }
+        guard !stack.isMoving else { return }
+        let still = stack.scene(at: t)
+        for later in [t + 0.1, t + 0.5, t + 3] where later < stack.nextDeadline ?? .infinity {
+            let scene = stack.scene(at: later)
+            if scene.layers != still.layers || scene.statusBar != still.statusBar || scene.isAnimating {
+                fail("not moving, yet scene(at: \(later)) differs from scene(at: \(t))")
+            }
+        }
     }
 
     mutating func checkContinuity(before: Scene, after: Scene, _ ignoreDimmingFrames: Bool) {

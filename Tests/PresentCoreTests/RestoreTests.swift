@@ -67,7 +67,9 @@ import PresentCore
 
     @Test func theEventsSayTheEntryIsPresentedAtTheRestoreTime() throws {
         var stack = ModalStack()
+        let revision = stack.sceneRevision
         try stack.restore(sheet("a"), owner: 7, at: 3)
+        #expect(stack.sceneRevision != revision, "the picture changed")
         let notices = stack.drainEvents().notices
         #expect(notices.map(\.event) == [.willPresent, .didPresent])
         #expect(notices.allSatisfy { $0.time == 3 && $0.owner == 7 && $0.animation == nil })
@@ -77,12 +79,13 @@ import PresentCore
         var stack = ModalStack()
         try stack.restore(sheet("a"), owner: 1, at: 0)
         _ = stack.drainEvents()
-        let before = stack.snapshot
+        let before = stack.snapshot, revisions = (stack.sceneRevision, stack.stateRevision)
         #expect(throws: StackError.duplicateID(id: "a")) { try stack.restore(sheet("a"), owner: 1, at: 0) }
         var lost = sheet("b")
         lost.context = "gone"
         #expect(throws: StackError.unknownContext(name: "gone")) { try stack.restore(lost, owner: 1, at: 0) }
         #expect(stack.snapshot == before)
+        #expect(stack.sceneRevision == revisions.0 && stack.stateRevision == revisions.1)
         #expect(stack.drainEvents().isEmpty)
     }
 }

@@ -141,6 +141,20 @@ struct CrashRecoveryTests {
         #expect(!daemon.stderrText.contains("handles still open"))
     }
 
+    /// A countdown brought back runs on the real clock from the start: nobody has to send
+    /// anything for it to run out (the state file, rewritten without it, says it did).
+    @Test func aRestoredCountdownRunsOutWithNobodyAsking() throws {
+        let daemon = try DaemonHarness(["--resume-grace", "60"])
+        let a = try daemon.connect()
+        try a.call("present", ["id": "toast", "style": "popup", "autoDismiss": ["after": 1.5],
+                               "transition": ["type": "crossDissolve", "duration": 0]])
+        try Self.waitUntilSaved(["toast"], by: daemon)
+        #expect(daemon.stop() == 0)
+        try daemon.restart(probing: false)
+        try Self.waitUntilSaved([], by: daemon)   // no connection at all since the restart
+        #expect(daemon.stop() == 0)
+    }
+
     /// A token only works for the uid it was given to.
     @Test(.enabled(if: getuid() == 0, "needs root to act as another uid"))
     func aTokenFromAnotherUIDTakesNothing() throws {

@@ -8,6 +8,8 @@ extension ModalStack {
     public mutating func reconfigure(_ configuration: StackConfiguration, at t: Double) {
         advance(to: t)
         self.configuration = configuration
+        let shown = statusBar
         resolveStatusBar(duration: 0)
+        if statusBar != shown { pictureChanged() } else { stateChanged() }   // the scene carries the status bar
     }
 }

@@ -73,6 +73,13 @@ extension ModalStack {
     /// entry just changes what it will show. Returns the entry as updated.
     @discardableResult
     public mutating func update(id: String, _ change: EntryUpdate, at t: Double) throws(StackError) -> Entry {
+        let entry = try updating(id: id, change, at: t)
+        pictureChanged()   // even a queued entry's: conservative
+        return entry
+    }
+
+    /// `update` but for the revision, which it bumps once whichever way this returns.
+    private mutating func updating(id: String, _ change: EntryUpdate, at t: Double) throws(StackError) -> Entry {
         advance(to: t)
         if let q = queue.firstIndex(where: { $0.id == id }) {
             let before = queue[q].effectiveContent
@@ -144,6 +151,7 @@ extension ModalStack {
         if let field, entries[i].effectiveContent?.field(id: field) == nil { throw .unknownField(id: id, field: field) }
         entries[i].focusedField = field
         syncCountdowns()
+        stateChanged()   // a countdown may pause or resume; nothing drawn changes
     }
 
     // MARK: The countdown

@@ -10,6 +10,14 @@ extension ModalStack {
     public mutating func dismiss(id: String, animated: Bool = true, transition: Transition? = nil,
                                  reason: DismissReason = .request, action: String? = nil,
                                  at t: Double) throws(StackError) -> [String] {
+        let ids = try dismissing(id: id, animated: animated, transition: transition, reason: reason, action: action, at: t)
+        pictureChanged()   // even a queued one, or one already leaving: conservative
+        return ids
+    }
+
+    /// `dismiss` but for the revision, which it bumps once whichever way this returns.
+    private mutating func dismissing(id: String, animated: Bool, transition: Transition?, reason: DismissReason,
+                                     action: String?, at t: Double) throws(StackError) -> [String] {
         advance(to: t)
         if let action {
             if let q = queue.firstIndex(where: { $0.id == id }) { queue[q].dismissAction = action }
@@ -52,6 +60,7 @@ extension ModalStack {
     /// Dismisses every entry of every level and withdraws every queued one.
     public mutating func dismissAll(animated: Bool = true, reason: DismissReason = .request, at t: Double) -> [String] {
         advance(to: t)
+        pictureChanged()   // even on an empty stack: conservative
         let withdrawn = queue.map(\.id)
         while !queue.isEmpty { withdraw(at: queue.count - 1, reason: reason) }
         var dismissed: [String] = []
@@ -80,8 +89,11 @@ extension ModalStack {
             removed.append(queue[q].id)
             withdraw(at: q, reason: reason)
         }
+        if !removed.isEmpty { stateChanged() }   // the queue is not drawn (yet)
         var exit: Motion?
+        var tookOffScreen = false
         for e in entries.reversed() where leaves(e) {
+            tookOffScreen = true
             removed.append(e.id)
             if e.id == entries.last(where: { $0.level == e.level })?.id {
                 exit = beginDismissing(id: e.id, reason: reason, transition: nil, animated: true)
@@ -91,6 +103,7 @@ extension ModalStack {
         }
         settle()
         resolveStatusBar(duration: exit?.duration ?? 0)
+        if tookOffScreen { pictureChanged() }
         return removed
     }
 

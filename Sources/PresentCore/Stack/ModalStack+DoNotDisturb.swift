@@ -80,6 +80,7 @@ extension ModalStack {
         events.append(.mode(ModeChange(doNotDisturb: doNotDisturb, time: time, reason: .request, released: released)))
         events.append(.stackChanged)
         settle()   // an `until` already reached ends it here, at that time
+        pictureChanged()   // released entries start presenting; conservative when none does
     }
 
     /// The end of do not disturb, if it comes at or before `t`.

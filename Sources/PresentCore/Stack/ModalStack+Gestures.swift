@@ -108,7 +108,10 @@ extension ModalStack {
     /// Feeds one step of a swipe: translation (dx, dy) since it began, velocity in points/s.
     public mutating func swipe(_ phase: SwipePhase, translation: Point, velocity: Point = .zero, at t: Double) -> SwipeResult {
         advance(to: t)
-        defer { syncCountdowns() }   // a drag holds an auto-dismiss countdown while it lasts
+        defer {
+            syncCountdowns()   // a drag holds an auto-dismiss countdown while it lasts
+            pictureChanged()   // every step, even one that catches nothing: conservative
+        }
         if phase == .began { beginSwipe() }
         guard let i = entries.lastIndex(where: { $0.swipe != nil }), var s = entries[i].swipe, !s.released else {
             return SwipeResult(id: nil, progress: 0, outcome: .ignored)
@@ -139,6 +142,7 @@ extension ModalStack {
     /// its dismiss duration ((1 − progress) × duration, ease-in-out, as UIKit).
     public mutating func completeSwipe(at t: Double) {
         advance(to: t)
+        pictureChanged()   // even with no swipe to complete: conservative
         guard let i = entries.lastIndex(where: { $0.swipe != nil }), let s = entries[i].swipe else { return }
         var e = entries[i]
         e.exitEdge = s.edge
@@ -153,6 +157,7 @@ extension ModalStack {
     /// Abandons a swipe: the entry returns to rest.
     public mutating func cancelSwipe(at t: Double) {
         advance(to: t)
+        pictureChanged()   // even with no swipe to cancel: conservative
         guard let i = entries.lastIndex(where: { $0.swipe != nil }) else { return }
         springBack(i)
     }

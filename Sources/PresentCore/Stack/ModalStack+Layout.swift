@@ -18,6 +18,7 @@ extension ModalStack {
                  curve: configuration.containerChangeTiming)
         layOutOverlays()
         syncCountdowns()   // a drag that was in progress ended
+        pictureChanged()   // even to the same container: conservative
     }
 
     /// The keyboard rose to `height` (0 = hidden); entries avoid it by their keyboard mode.
@@ -28,6 +29,7 @@ extension ModalStack {
         relayout(from: current, duration: duration ?? configuration.keyboardDuration,
                  curve: curve ?? configuration.keyboardTiming)
         events.append(.stackChanged)  // the entries' laid-out frames moved
+        pictureChanged()
     }
 
     /// Where every on-screen entry is drawn now. Taken before the container changes: an

@@ -47,6 +47,7 @@ extension ModalStack {
         }
         if moved { layOutOverlays() }
         events.append(.stackChanged)   // the contexts are part of what `stack` notifications say
+        pictureChanged()
     }
 
     /// Removes context `name`; its entries leave with reason `contextGone` (the topmost of
@@ -56,6 +57,7 @@ extension ModalStack {
         advance(to: t)
         guard contexts.removeValue(forKey: name) != nil else { throw .unknownContext(name: name) }
         events.append(.stackChanged)
+        pictureChanged()   // even with no entry in it: conservative
         return removeAll(where: { $0.presentation.context == name }, reason: .contextGone)
     }
 }

@@ -14,7 +14,10 @@ extension ModalStack {
             queue[i].owner = new
             moved.append(queue[i].id)
         }
-        if !moved.isEmpty { events.append(.stackChanged) }
+        if !moved.isEmpty {
+            events.append(.stackChanged)
+            stateChanged()   // an owner is not drawn
+        }
         return moved
     }
 }

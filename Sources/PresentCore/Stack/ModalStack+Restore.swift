@@ -33,6 +33,7 @@ extension ModalStack {
         events.append(.stackChanged)
         layOutOverlays(duration: 0)
         resolveStatusBar(duration: 0)
+        pictureChanged()
         return id
     }
 }

@@ -43,6 +43,10 @@ public struct ModalStack: Sendable {
     public internal(set) var contexts: [String: Rect] = [:]
     /// Do not disturb, while it is on (ModalStack+DoNotDisturb).
     public internal(set) var doNotDisturb: DoNotDisturb?
+    /// Grows with every mutation that may change the picture, not with time (ModalStack+Revision).
+    public internal(set) var sceneRevision: UInt64 = 0
+    /// Grows with every change at all, time included (ModalStack+Revision).
+    public internal(set) var stateRevision: UInt64 = 0
     var events: [StackEvent] = []
     /// Entries whose motion changed course since the last `drainRetargets`.
     var retargets: [RetargetNotice] = []
@@ -76,7 +80,8 @@ public struct ModalStack: Sendable {
     /// A present or dismiss animation is running on `level` (its new presentations wait for it).
     func isTransitionRunning(in level: Level) -> Bool { entries.contains { $0.level == level && $0.isInTransition } }
 
-    /// Anything moves at time t (transitions, re-layouts): frames are needed.
+    /// Anything moves at time t (transitions, re-layouts): frames are needed. At the
+    /// stack's own time, `isMoving` says the same without a copy.
     public func isAnimating(at t: Double) -> Bool { caughtUp(to: t).entries.contains { $0.isAnimating(at: t) } }
 
     /// The stack as it will be at t if nothing else happens first; the queries that take
@@ -99,6 +104,13 @@ public struct ModalStack: Sendable {
 
     /// Presents, queues, or returns the matching top entry (dedupe).
     public mutating func present(_ presentation: Presentation, owner: OwnerID, at t: Double) throws(StackError) -> PresentOutcome {
+        let outcome = try presenting(presentation, owner: owner, at: t)
+        pictureChanged()   // even queued or deduplicated: conservative, as the daemon's frames always were
+        return outcome
+    }
+
+    /// `present` but for the revision, which it bumps once whichever way this returns.
+    private mutating func presenting(_ presentation: Presentation, owner: OwnerID, at t: Double) throws(StackError) -> PresentOutcome {
         advance(to: t)
         if let existing = duplicate(of: presentation) {
             return PresentOutcome(id: existing.id, state: existing.state, deduplicated: true)
@@ -192,7 +204,10 @@ public struct ModalStack: Sendable {
     /// Catches up with time t: finishes transitions that ended by then (each at its own
     /// end time) and starts queued entries as soon as the stack is idle.
     public mutating func advance(to t: Double) {
-        if t > time { time = t }
+        if t > time {
+            time = t
+            stateChanged()   // not the picture: `scene(at:)` already answered for t
+        }
         settle()
     }
 

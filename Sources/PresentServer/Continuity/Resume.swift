@@ -40,6 +40,8 @@ extension Daemon {
             log.notice("restored \(restored) presentations from \(path) in \(ms) ms; "
                        + "their owners have \(configuration.resumeGrace) s to resume")
             startGracePeriod()
+            // The countdowns brought back run from now, whether or not anyone talks.
+            for screen in screens { scheduleNextDeadline(on: screen) }
         } catch {
             log.warning("ignoring the saved stack in \(path): \(error)")
             _ = rename(path, path + ".bad")

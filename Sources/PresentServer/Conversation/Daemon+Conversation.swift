@@ -16,7 +16,6 @@ extension Daemon {
         let screen = try screen(holdingEntry: id)
         if let entry = screen.stack.entry(id: id) { try authorize([entry], by: client) }
         let entry = try stackCall(on: screen) { s throws(StackError) in try s.update(id: id, change, at: now) }
-        screen.visualsDirty = true
         return ["id": .string(entry.id), "state": .string(entry.state.rawValue),
                 "contentRevision": .int(Int64(entry.contentRevision))]
     }
@@ -96,11 +95,11 @@ extension Daemon {
     /// lifecycle events. An owner that is gone (a restored entry whose client has not
     /// resumed yet) has nobody to hear it; the dismissal still happens.
     private func notifyOwner(of entry: Entry, action: ContentAction, fields: JSONObject) {
-        eventSeq += 1
+        let seq = broadcaster.nextSeq()
         guard let owner = clients[entry.owner] else {
             return log.info("\(entry.id): action \(action.id) with no owner connected to hear it")
         }
-        var params: JSONObject = ["seq": .int(Int64(truncatingIfNeeded: eventSeq)), "id": .string(entry.id),
+        var params: JSONObject = ["seq": .int(Int64(truncatingIfNeeded: seq)), "id": .string(entry.id),
                                   "action": .string(action.id)]
         // The role, so an owner need not track the content in force to know a cancel.
         if let role = action.role { params["role"] = .string(role.rawValue) }
@@ -116,7 +115,6 @@ extension Daemon {
             var r = result
             r["dismissed"] = false
             if allow, (try? screen.stack.dismiss(id: id, reason: reason, action: action, at: self.now)) != nil {
-                screen.visualsDirty = true
                 r["dismissed"] = true
             }
             if how != "none" { r["confirmation"] = .string(how) }

@@ -29,7 +29,6 @@ extension Daemon {
         let dismiss = { [unowned self] (allow: Bool, how: String) -> JSONValue in
             var r = result
             if allow, (try? screen.stack.dismiss(id: id, reason: .tap, at: self.now)) != nil {
-                screen.visualsDirty = true
                 r["dismissed"] = true
             }
             if how != "none" { r["confirmation"] = .string(how) }
@@ -44,14 +43,12 @@ extension Daemon {
     func swipe(_ phase: SwipePhase, translation: Point, velocity: Point, on screen: Screen,
                later: @escaping (JSONValue) -> Void) -> Outcome {
         let step = screen.stack.swipe(phase, translation: translation, velocity: velocity, at: now)
-        screen.visualsDirty = true
         var result: JSONObject = ["progress": .double(step.progress), "outcome": .string(step.outcome.rawValue)]
         if let id = step.id { result["id"] = .string(id) }
         guard step.outcome == .wantsDismiss, let id = step.id else { return .result(.object(result)) }
         let finish = { [unowned self] (allow: Bool, how: String) -> JSONValue in
             var r = result
             if allow { screen.stack.completeSwipe(at: self.now) } else { screen.stack.cancelSwipe(at: self.now) }
-            screen.visualsDirty = true
             r["outcome"] = .string(allow ? "dismissed" : "cancelled")
             if how != "none" { r["confirmation"] = .string(how) }
             return .object(r)

@@ -10,9 +10,13 @@ final class Client {
     let peer: PeerCredentials
     /// The name given in `hello` (for logs and the stack listing).
     var name: String?
-    var topics = Topics()
+    /// What it subscribed to: written by the Broadcaster alone, which keeps its index of
+    /// subscribers by topic in step with it.
+    let subscription = Subscription()
+    /// The topics it subscribed to.
+    var topics: Topics { subscription.topics }
     /// The screens whose notifications it takes (`subscribe {outputs}`); nil: every one.
-    var outputs: Set<String>?
+    var outputs: Set<String>? { subscription.outputs }
     /// Replies still owed (requests waiting for a `shouldDismiss` answer).
     var deferredReplies = 0
     /// Requests handled since this client last yielded to the others (Fairness.swift).
@@ -42,27 +46,4 @@ final class Client {
     var label: String {
         "client \(id) (pid \(peer.pid), uid \(peer.uid)\(name.map { ", \"\($0)\"" } ?? ""))"
     }
-}
-
-/// The topics a client subscribed to, as a bitmask. The frame fan-out asks every client at
-/// every tick (120 000 times a second for 1000 subscribers at 120 fps): a bit test costs
-/// nothing there, where hashing into a `Set<Topic>` was the loop's largest cost.
-struct Topics {
-    private var bits: UInt8 = 0
-
-    private static func bit(_ topic: Topic) -> UInt8 {
-        switch topic {
-        case .frames: return 1
-        case .lifecycle: return 2
-        case .stack: return 4
-        case .statusBar: return 8
-        case .animations: return 16
-        case .modes: return 32
-        }
-    }
-
-    var isEmpty: Bool { bits == 0 }
-    func contains(_ topic: Topic) -> Bool { bits & Self.bit(topic) != 0 }
-    mutating func formUnion<S: Sequence<Topic>>(_ topics: S) { for t in topics { bits |= Self.bit(t) } }
-    mutating func subtract<S: Sequence<Topic>>(_ topics: S) { for t in topics { bits &= ~Self.bit(t) } }
 }

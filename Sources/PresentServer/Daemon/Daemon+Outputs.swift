@@ -88,7 +88,6 @@ extension Daemon {
     func addOutput(_ definition: OutputDefinition) throws(RPCError) -> JSONValue {
         if let screen = screens.first(where: { $0.name == definition.name }) {
             screen.stack.setContainer(definition.container.applied(to: screen.stack.container), at: now)
-            screen.visualsDirty = true
             if definition.fps != screen.ownFPS {
                 screen.ownFPS = definition.fps
                 restartFrames(of: screen)

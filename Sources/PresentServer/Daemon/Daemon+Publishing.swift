@@ -1,25 +1,52 @@
-// Broadcasting. Each notification is serialised once and the bytes shared by every
-// subscriber. Lifecycle, stack and status-bar events are lossless (a reader that falls
-// too far behind is disconnected); frames are coalesced per subscriber, newest wins.
+// Publishing: after every request and every tick, what each screen's stack did goes to
+// its subscribers (through the Broadcaster), and each screen's frame clock is told
+// whether frames are owed. The stack says itself when it changed (its revisions,
+// ModalStack+Revision), so a request that changed nothing — a `ping` — costs a
+// comparison per screen here and nothing else.
 
 import PresentCore
 import PresentJSON
 import PresentProtocol
 
+/// What the systemd status line and the idle exit depend on besides the stacks (whose
+/// changes their revisions say): compared after each publish, so a request that changed
+/// none of it does not touch the service manager.
+struct ServiceInputs: Equatable {
+    /// Connections.
+    var clients = 0
+    /// Connections subscribed to something.
+    var subscribers = 0
+    /// Outputs.
+    var screens = 0
+}
+
 extension Daemon {
-    /// Sends the events every screen produced since the last call to their subscribers.
+    /// Sends the events every screen produced since the last call to their subscribers,
+    /// and tells the service manager when anything it reports may have changed.
     func publishEvents() {
-        // Asked once per publish, not per screen: this runs after every request and tick.
-        let motionWatched = clients.values.contains { $0.topics.contains(.animations) }
-        for screen in screens { publishEvents(of: screen, motionWatched: motionWatched) }
-        serviceStateChanged()
+        var changed = false
+        for screen in screens where screen.published?.state != screen.stack.stateRevision {
+            publishEvents(of: screen)
+            changed = true
+        }
+        let inputs = ServiceInputs(clients: clients.count, subscribers: broadcaster.subscriberCount, screens: screens.count)
+        if changed || inputs != serviceInputs {
+            serviceInputs = inputs
+            serviceStateChanged()
+        }
     }
 
-    private func publishEvents(of screen: Screen, motionWatched: Bool) {
+    private func publishEvents(of screen: Screen) {
+        // Saved when the picture changed since the last publish; a screen's first publish
+        // is of the stack it started with (new, or read from the state file): nothing to save.
+        let pictureChanged = screen.published.map { $0.scene != screen.stack.sceneRevision } ?? false
+        // Before the rest: anything publishing itself caused is published next time.
+        screen.published = (screen.stack.stateRevision, screen.stack.sceneRevision)
         checkInvariantsIfEnabled(on: screen)
         let events = screen.stack.drainEvents()
-        if !events.isEmpty || screen.visualsDirty { saveStateSoon() }
+        if !events.isEmpty || pictureChanged { saveStateSoon() }
         var announced: Set<String> = []   // entries whose willPresent/willDismiss went out now
+        var stackChanged = false
         for event in events {
             switch event {
             case .lifecycle(let notice):
@@ -30,17 +57,14 @@ extension Daemon {
                     CoreEncoding.statusBarChange(appearance, duration: duration, time: time)
                 }
             case .stackChanged:
-                screen.stackChanged = true
+                stackChanged = true
             case .mode(let change):
                 broadcastMode(change, on: screen)   // Daemon+Modes
             }
         }
-        publishMotion(of: screen, announced: announced, watched: motionWatched)
-        if screen.stackChanged {
-            screen.stackChanged = false
-            broadcast(.stack, method: "stack", on: screen) { stackListing(of: screen) }
-        }
-        if screen.visualsDirty || screen.stack.isAnimating(at: screen.stack.time) { startFrames(of: screen) }
+        publishMotion(of: screen, announced: announced)
+        if stackChanged { broadcast(.stack, method: "stack", on: screen) { stackListing(of: screen) } }
+        if screen.isFrameDue { startFrames(of: screen) }
         scheduleNextDeadline(on: screen)
     }
 
@@ -51,7 +75,7 @@ extension Daemon {
     /// at the frame tick where a transition ended. A retarget that a `willPresent` or
     /// `willDismiss` of this publish already describes exactly (its `animation` is the one
     /// segment in force) is not announced twice.
-    private func publishMotion(of screen: Screen, announced: Set<String>, watched: Bool) {
+    private func publishMotion(of screen: Screen, announced: Set<String>) {
         for notice in screen.stack.drainRetargets() {
             if announced.contains(notice.id), screen.stack.animations(at: notice.time).layers
                 .allSatisfy({ $0.base.entryID != notice.id || $0.segments.count <= 1 }) { continue }
@@ -59,7 +83,7 @@ extension Daemon {
                 AnimationEncoding.retargeted(notice, in: screen.stack.animations(at: notice.time))
             }
         }
-        guard watched else {
+        guard broadcaster.isWatched(.animations) else {
             screen.announcedMotion = nil   // a newcomer gets the motion in its snapshot
             return
         }
@@ -81,68 +105,28 @@ extension Daemon {
     /// an app hears only about its own entries.
     func broadcast(_ topic: Topic, method: String, on screen: Screen? = nil, owner: OwnerID? = nil,
                    params: () -> JSONValue) {
-        eventSeq += 1
-        let seq = eventSeq
-        fanOut(to: topic, of: screen?.name, owner: owner, send: { $0.send(shared: $1) }) {
-            var numbered: JSONObject = ["seq": .int(Int64(truncatingIfNeeded: seq))]
-            if let screen { numbered["output"] = .string(screen.name) }
-            for (key, value) in params().objectValue ?? [:] { numbered[key] = value }
-            return RPCEncoding.notification(method: method, params: .object(numbered)).serializedLine()
-        }
-    }
-
-    /// The scene of `screen` at `t` to every frame subscriber that watches it; each keeps
-    /// only the newest unsent frame.
-    func broadcastFrame(of screen: Screen, at t: Double) {
-        let sent = fanOut(to: .frames, of: screen.name, send: { $0.sendFrame($1) }) {
-            screen.frameSeq += 1
-            let scene = screen.stack.scene(at: t)
-            screen.owesRestingFrame = scene.isAnimating
-            return RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(scene, seq: screen.frameSeq,
-                                                                                      output: screen.name)).serializedLine()
-        }
-        if !sent { screen.owesRestingFrame = false }
-    }
-
-    /// Hands one serialisation of a message to every subscriber of `topic` (and of
-    /// `output`, when the message is about a screen); false when there was none. One pass
-    /// over the clients, no intermediate array, and nothing is encoded when nobody
-    /// listens: with 1000 subscribers at 120 fps this loop runs 120 000 times a second.
-    @discardableResult
-    private func fanOut(to topic: Topic, of output: String?, owner: OwnerID? = nil, send: (Connection, SharedBuffer) -> Void,
-                        encode: () -> [UInt8]) -> Bool {
-        var buffer: SharedBuffer?
-        for client in clients.values where client.topics.contains(topic) && client.watches(output)
-            && (owner == nil || client.id == owner || client.hearsEveryLifecycle) {
-            if buffer == nil { buffer = SharedBuffer(encode()) }
-            send(client.connection, buffer!)
-        }
-        buffer?.release()  // the creator's reference; queued writes hold their own
-        return buffer != nil
+        broadcaster.broadcast(topic, method: method, output: screen?.name, owner: owner, params: params)
     }
 
     // MARK: The frame clocks, one per screen
 
-    /// Makes `screen`'s frame timer (monotonic clock; the manual clock makes frames
-    /// inside `advance`).
+    /// Starts `screen`'s frame clock: its timer on the monotonic clock (the manual clock
+    /// makes frames inside `advance`). The clock starts before anyone can watch (at
+    /// `run`, or for a screen `addOutput` just made), so the picture as it stands is owed
+    /// to nobody: a subscriber gets it in its snapshot.
     func startClock(of screen: Screen) throws {
-        guard configuration.clock == .monotonic, screen.frameTimer == nil else { return }
+        screen.clock.settle(at: screen.stack.sceneRevision)
+        guard configuration.clock == .monotonic, !screen.clock.hasTimer else { return }
         let timer = try FrameTimer(loop: loop)
-        timer.onTick = { [unowned self, unowned screen] deadline, _ in self.frameTick(of: screen, deadline: deadline) }
-        screen.frameTimer = timer
-        if screen.visualsDirty || screen.stack.isAnimating(at: screen.stack.time) { startFrames(of: screen) }
+        screen.clock.attach(timer) { [unowned self, unowned screen] deadline in self.frameTick(of: screen, deadline: deadline) }
+        if screen.isFrameDue { startFrames(of: screen) }
     }
 
     /// Starts `screen`'s frames at its next tick, if they are not running.
     func startFrames(of screen: Screen) {
-        guard configuration.clock == .monotonic, !screen.framesRunning, !shuttingDown,
-              let timer = screen.frameTimer else { return }
-        let interval = 1 / Double(screen.fps(daemonFPS: configuration.fps))
-        // Ticks sit on multiples of the interval, so every renderer sees the same phase.
-        let next = ((loop.monotonicNow() / interval).rounded(.down) + 1) * interval
+        guard configuration.clock == .monotonic, !shuttingDown else { return }
         do {
-            try timer.start(firstDeadline: next, interval: interval)
-            screen.framesRunning = true
+            try screen.clock.start(fps: screen.fps(daemonFPS: configuration.fps), now: loop.monotonicNow())
         } catch {
             log.error("cannot start the frame clock of output \(screen.name): \(error)")
         }
@@ -150,19 +134,18 @@ extension Daemon {
 
     /// Restarts `screen`'s frames at its current rate, on that rate's phase.
     func restartFrames(of screen: Screen) {
-        guard screen.framesRunning else { return }
-        screen.frameTimer?.stop()
-        screen.framesRunning = false
-        startFrames(of: screen)
+        guard !shuttingDown else { return screen.clock.stop() }
+        do {
+            try screen.clock.restart(fps: screen.fps(daemonFPS: configuration.fps), now: loop.monotonicNow())
+        } catch {
+            log.error("cannot start the frame clock of output \(screen.name): \(error)")
+        }
     }
 
     /// One tick of a screen's monotonic frame clock; the clock stops when the screen is idle.
     func frameTick(of screen: Screen, deadline: Double) {
         tick([screen], at: deadline)
-        if !screen.stack.isAnimating(at: max(deadline, screen.stack.time)) && !screen.visualsDirty {
-            screen.frameTimer?.stop()
-            screen.framesRunning = false
-        }
+        if !screen.isFrameDue { screen.clock.stop() }
     }
 
     /// The manual clock: moves time forward, producing every screen's frame ticks on the
@@ -170,15 +153,10 @@ extension Daemon {
     /// draw at the same instant), so the same requests always give the same frames.
     func advanceManualClock(by seconds: Double) {
         let target = manualTime + seconds
-        // Each screen's next tick index, kept as an integer count so ticks never drift.
-        var ticks = screens.map { Screen.nextTickIndex(after: manualTime, fps: $0.fps(daemonFPS: configuration.fps)) }
-        while true {
-            let times = zip(screens, ticks).map { $1 / Double($0.fps(daemonFPS: configuration.fps)) }
-            guard let t = times.min(), t <= target + 1e-12 else { break }
-            let due = times.indices.filter { times[$0] == t }
+        let rates = screens.map { $0.fps(daemonFPS: configuration.fps) }
+        for (t, due) in FrameClock.manualTicks(after: manualTime, through: target, rates: rates) {
             manualTime = t
             tick(due.map { screens[$0] }, at: t)
-            for i in due { ticks[i] += 1 }
         }
         manualTime = max(manualTime, target)
         for screen in screens { screen.stack.advance(to: manualTime) }
@@ -187,16 +165,30 @@ extension Daemon {
 
     /// The one tick both clocks run, at `t`, for the screens whose clocks tick then: every
     /// stack catches up (so events go out in time order), the events are published, and
-    /// each due screen draws if it was moving or changed since its last frame, or moves now
-    /// — a frame that said "animating" is always followed by one more, even when the motion
-    /// ended between ticks (or a hair after one, by rounding).
+    /// each due screen draws if it owed a frame before catching up (changed since its last
+    /// frame, moving, or owing the resting frame) or moves now — a frame that said
+    /// "animating" is always followed by one more, even when the motion ended between
+    /// ticks (or a hair after one, by rounding).
     private func tick(_ due: [Screen], at t: Double) {
-        let owed = due.map { $0.stack.isAnimating(at: $0.stack.time) || $0.visualsDirty || $0.owesRestingFrame }
+        let owed = due.map(\.isFrameDue)
         for screen in screens { screen.stack.advance(to: t) }
-        for screen in due { screen.visualsDirty = false }
         publishEvents()
         for (screen, owed) in zip(due, owed) where owed || screen.stack.isAnimating(at: t) {
-            broadcastFrame(of: screen, at: t)
+            drawFrame(of: screen, at: t)
         }
+    }
+
+    /// The scene of `screen` at `t` to every frame subscriber that watches it (each keeps
+    /// only the newest unsent frame); the clock learns what was drawn.
+    private func drawFrame(of screen: Screen, at t: Double) {
+        var saidMoving = false
+        broadcaster.broadcastFrame(of: screen.name) {
+            let seq = screen.clock.nextFrameSeq()
+            let scene = screen.stack.scene(at: t)
+            saidMoving = scene.isAnimating
+            return RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(scene, seq: seq, output: screen.name))
+                .serializedLine()
+        }
+        screen.clock.drewFrame(revision: screen.stack.sceneRevision, saidMoving: saidMoving)
     }
 }

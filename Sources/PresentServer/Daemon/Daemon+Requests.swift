@@ -147,7 +147,6 @@ extension Daemon {
             var ids: [String] = []
             for screen in targets {
                 ids += screen.stack.dismissAll(animated: animated, reason: .request, at: now)
-                screen.visualsDirty = true
             }
             return .result(["dismissed": .array(ids.map { .string($0) })])
         case .stack(let output):
@@ -159,21 +158,18 @@ extension Daemon {
             // events carry numbers up to the `seq` the reply returns.
             for screen in screens { screen.stack.advance(to: now) }
             publishEvents()
-            client.topics.formUnion(topics)
-            client.outputs = outputs.map(Set.init)
+            broadcaster.subscribe(client, to: topics, outputs: outputs.map(Set.init))
             return .result(subscribeResult(for: client))
         case .unsubscribe(let topics):
-            client.topics.subtract(topics)
+            broadcaster.unsubscribe(client, from: topics)
             return .result([:])
         case .setContainer(let change, let output):
             let screen = try screen(output)
             screen.stack.setContainer(change.applied(to: screen.stack.container), duration: change.duration, at: now)
-            screen.visualsDirty = true
             return .result(["container": CoreEncoding.container(screen.stack.container)])
         case .keyboard(let height, let duration, let curve, let output):
             let screen = try screen(output)
             screen.stack.setKeyboard(height: height, duration: duration, curve: curve, at: now)
-            screen.visualsDirty = true
             return .result([:])
         case .tap(let point, let output):
             let screen = try screen(output)
@@ -208,12 +204,10 @@ extension Daemon {
             let screen = try screen(output)
             try checkContextName(name, for: screen)
             screen.stack.defineContext(name, frame: frame, duration: duration, at: now)
-            screen.visualsDirty = true
             return .result(["contexts": CoreEncoding.contexts(of: screen.stack)])
         case .removeContext(let name):
             let screen = try screen(holdingContext: name)
             let ids = try stackCall(on: screen) { s throws(StackError) in try s.removeContext(name, at: now) }
-            screen.visualsDirty = true
             return .result(["dismissed": .array(ids.map { .string($0) })])
         case .addOutput(let definition):
             return .result(try addOutput(definition))
@@ -302,7 +296,6 @@ extension Daemon {
         let transition = screen.stack.dismissTransition(for: id, override: override)
         let ids = try stackCall(on: screen) { s throws(StackError) in
             try s.dismiss(id: id, animated: animated, transition: transition, reason: .request, at: now) }
-        screen.visualsDirty = true
         return ["dismissed": .array(ids.map { .string($0) })]
     }
 
@@ -310,7 +303,6 @@ extension Daemon {
         let screen = try screen(presenting: request)
         try checkPresentLimits(for: client)
         let outcome = try stackCall(on: screen) { s throws(StackError) in try s.present(request.presentation, owner: client.id, at: now) }
-        screen.visualsDirty = true
         var result: JSONObject = ["id": .string(outcome.id), "state": .string(outcome.state.rawValue)]
         result["deduplicated"] = .bool(outcome.deduplicated)
         return .object(result)
@@ -354,7 +346,7 @@ extension Daemon {
             for screen in screens { screen.announcedMotion = screen.stack.animations(at: screen.stack.time) }
         }
         if client.topics.contains(.modes) { addModes(to: &snapshot) }   // Daemon+Modes
-        return ["seq": .int(Int64(truncatingIfNeeded: eventSeq)), "snapshot": .object(snapshot)]
+        return ["seq": .int(Int64(truncatingIfNeeded: broadcaster.seq)), "snapshot": .object(snapshot)]
     }
 
     /// One screen's state; `motion`: with its `animations` (for their subscribers).

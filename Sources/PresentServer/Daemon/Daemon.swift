@@ -26,8 +26,10 @@ public final class Daemon {
     var screens: [Screen]
     var decoder: RequestDecoder
 
-    /// Lifecycle, stack, status-bar and action notifications, numbered across screens.
-    var eventSeq: UInt64 = 0
+    /// Who hears which topic, and the fan-out of every notification (Broadcast/).
+    let broadcaster = Broadcaster()
+    /// What the service manager was last told about besides the stacks (Daemon+Publishing).
+    var serviceInputs = ServiceInputs()
     /// Manual clock: the current time (seconds from 0).
     var manualTime = 0.0
 
@@ -138,6 +140,7 @@ public final class Daemon {
 
     func disconnected(_ client: Client) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
+        broadcaster.remove(client)
         recordDisconnect(client)
         access.release(client)
         log.info("\(client.label) disconnected")

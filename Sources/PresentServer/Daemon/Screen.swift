@@ -7,7 +7,8 @@
 
 import PresentCore
 
-/// A screen and the state of its frame clock. Owned by the daemon's loop.
+/// A screen: its stack, its frame clock and what was last published of it. Owned by the
+/// daemon's loop.
 final class Screen {
     /// The screen every daemon has from the start; requests that name none mean it.
     static let mainName = "main"
@@ -16,18 +17,13 @@ final class Screen {
     var stack: ModalStack
     /// The screen's own frame rate; nil follows the daemon's `fps` (and its reloads).
     var ownFPS: Int?
+    /// When its frames tick and whether one is owed (FrameClock.swift).
+    let clock: FrameClock
 
-    // The frame clock (Daemon+Publishing)
-    var frameTimer: FrameTimer?
-    var framesRunning = false
-    /// Frames of this screen, numbered from 1.
-    var frameSeq: UInt64 = 0
-    /// Something changed that the next frame must show even if nothing animates.
-    var visualsDirty = false
-    /// The last frame sent said `animating: true`: the resting frame is still owed.
-    var owesRestingFrame = false
-    /// The stack changed since its last `stack` notification.
-    var stackChanged = false
+    /// The stack's revisions when its events were last published (Daemon+Publishing):
+    /// while the stack's `stateRevision` is the same, there is nothing new to publish.
+    /// Nil: never published.
+    var published: (state: UInt64, scene: UInt64)?
     /// The motion its last `animations` notification announced (time aside): the next
     /// one is sent when the motion in force differs.
     var announcedMotion: AnimationSnapshot?
@@ -43,6 +39,7 @@ final class Screen {
         self.name = name
         self.stack = stack
         self.ownFPS = fps
+        self.clock = FrameClock(showing: stack.sceneRevision)
     }
 
     var isMain: Bool { name == Self.mainName }
@@ -50,17 +47,15 @@ final class Screen {
     /// The frame rate in force, given the daemon's.
     func fps(daemonFPS: Int) -> Int { ownFPS ?? daemonFPS }
 
-    /// Index of the first tick of a `fps` clock strictly after `t` (ticks sit at k/fps).
-    /// The nudge keeps a time that is itself a tick (k/fps, rounded) from counting again.
-    static func nextTickIndex(after t: Double, fps: Int) -> Double {
-        (t * Double(fps) + 1e-9).rounded(.down) + 1
+    /// Whether its next tick owes a frame: the picture changed since the last one, moves,
+    /// or the resting frame is owed.
+    var isFrameDue: Bool {
+        clock.isFrameDue(revision: stack.sceneRevision, moving: stack.isMoving)
     }
 
     /// Releases the timers: the screen was removed, or the daemon shuts down.
     func close() {
-        frameTimer?.close()
-        frameTimer = nil
-        framesRunning = false
+        clock.close()
         deadlineTimer?.close()
         deadlineTimer = nil
         scheduledDeadline = nil

@@ -13,7 +13,6 @@ extension Daemon {
     func setMode(_ request: ModeRequest?, output: String?) throws(RPCError) -> JSONValue {
         let screen = try screen(output)
         screen.stack.setDoNotDisturb(try mode(from: request), at: now)
-        screen.visualsDirty = true
         return ["output": .string(screen.name), "doNotDisturb": CoreEncoding.doNotDisturb(screen.stack.doNotDisturb),
                 "held": .array(screen.stack.queue.filter(screen.stack.isHeld).map { .string($0.id) })]
     }

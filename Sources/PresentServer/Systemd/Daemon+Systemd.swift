@@ -47,8 +47,7 @@ extension Daemon {
 
     /// `systemctl status`'s line: "3 clients, 1 subscriber, stack depth 2 (1 queued)".
     var serviceStatus: String {
-        let subscribers = clients.values.reduce(0) { $0 + ($1.topics.isEmpty ? 0 : 1) }
-        return "\(Self.count(clients.count, "client")), \(Self.count(subscribers, "subscriber")), "
+        "\(Self.count(clients.count, "client")), \(Self.count(broadcaster.subscriberCount, "subscriber")), "
             + "stack depth \(screens.reduce(0) { $0 + $1.stack.entries.count }) "
             + "(\(screens.reduce(0) { $0 + $1.stack.queue.count }) queued)"
             + (screens.count > 1 ? ", \(screens.count) outputs" : "")

@@ -55,12 +55,14 @@ final class DaemonHarness {
 
     /// Starts the daemon again on the same socket and directory (after `stop`, or after a
     /// crash), with the same arguments; returns once it accepts connections.
-    func restart() throws {
+    /// `probing: false`: returns once started, without the `ping` that waits until it
+    /// serves (for a test of what the daemon does when nobody talks to it).
+    func restart(probing: Bool = true) throws {
         precondition(exitStatus != nil, "restart() needs the previous daemon stopped")
         exitStatus = nil
         pid = try Self.spawn(Self.presentdPath, ["--socket", socketPath] + arguments,
                              stderr: stderrPath, environment: environment)
-        try waitUntilListening()
+        if probing { try waitUntilListening() }
     }
 
     deinit {
