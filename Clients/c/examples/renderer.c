@@ -107,6 +107,11 @@ static void take_motion(json_object *params) {
     if (a.time > known_time) known_time = a.time;
 }
 
+/* The next tick to draw, k/RATE of the daemon's clock; --frames and --until-idle. */
+static double next_tick;
+static long frames_left = -1;
+static int until_idle;
+
 /* Whether some screen still has something to draw (a new payload, or a motion that animated). */
 static int needs_ticks(void) {
     for (size_t i = 0; i < n_screens; i++) if (screens[i].dirty || screens[i].animating) return 1;
@@ -133,6 +138,19 @@ static int draw_tick(double t, int *idle) {
         drawn++;
     }
     return drawn;
+}
+
+/* Draws every tick up to `through` (only those before it, with `before`). Returns 0 once
+ * --frames or --until-idle says to stop. */
+static int draw_ticks(double through, int before) {
+    int idle = 0;
+    while (before ? next_tick / RATE < through - 1e-9 : next_tick / RATE <= through) {
+        int drawn = draw_tick(next_tick / RATE, &idle);
+        next_tick += 1;
+        if (drawn && frames_left > 0 && (frames_left -= drawn) <= 0) return 0;
+        if (until_idle && idle) return 0;
+    }
+    return 1;
 }
 
 /* What a lifecycle event says the entry shows from now on: its label, or its dialog. */
@@ -191,8 +209,7 @@ static int command(presentd_client *c, char *line, presentd_error *err) {
 
 int main(int argc, char **argv) {
     const char *path = NULL, *style = NULL, *content = NULL;
-    long frames_left = -1;
-    int until_idle = 0, interpolate = 0;
+    int interpolate = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc) path = argv[++i];
         else if (strcmp(argv[i], "--output") == 0 && i + 1 < argc) screen = argv[++i];
@@ -237,7 +254,8 @@ int main(int argc, char **argv) {
     }
     int running = 1, stdin_open = 1;
     /* --interpolate: the next tick to draw, k/RATE of the daemon's clock. */
-    double next_tick = ceil(known_time * RATE), asked_at = 0;
+    double asked_at = 0;
+    next_tick = ceil(known_time * RATE);
     while (running) {
         struct pollfd fds[2] = {
             { .fd = presentd_fd(c), .events = POLLIN | (presentd_wants_write(c) ? POLLOUT : 0) },
@@ -259,14 +277,7 @@ int main(int argc, char **argv) {
             double now = manual_clock ? known_time : monotonic_now();
             if (!manual_clock && next_tick / RATE < now - 1.0 / RATE) next_tick = floor(now * RATE);  /* late: skip */
             if (!needs_ticks() && next_tick <= floor(now * RATE)) next_tick = floor(now * RATE) + 1;  /* idle: nothing to draw */
-            int idle = 0;
-            while (running && next_tick / RATE <= now) {
-                int drawn = draw_tick(next_tick / RATE, &idle);
-                next_tick += 1;
-                if (drawn && frames_left > 0 && (frames_left -= drawn) <= 0) running = 0;
-                if (until_idle && idle) running = 0;
-            }
-            if (!running) break;
+            if (!draw_ticks(now, 0)) break;
         }
         if (fds[1].revents) {
             char line[256];
@@ -310,6 +321,10 @@ int main(int argc, char **argv) {
                 if (until_idle && json_object_object_get_ex(ev.params, "animating", &animating) &&
                     !json_object_get_boolean(animating)) running = 0;
             } else if (strcmp(ev.method, "animations") == 0) {
+                /* Manual clock: the ticks before this payload belong to the motion it
+                 * replaces (a transition's last ones, when the event that ended it came in
+                 * the same read): drawn with it first, none skipped. */
+                if (manual_clock && running && !draw_ticks(presentd_number(ev.params, "time"), 1)) running = 0;
                 take_motion(ev.params);  /* drawn at the next ticks */
             } else {
                 printf("%s %s\n", ev.method, json_object_to_json_string_ext(ev.params, JSON_C_TO_STRING_PLAIN));

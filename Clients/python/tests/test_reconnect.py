@@ -56,13 +56,16 @@ def test_the_sync_and_asyncio_clients_and_presentctl_keep_waiting_across_kill_9(
 
             with Client(daemon.path) as screen:
                 # Each owner took its entry back: the stack lists three entries, none of them
-                # left behind with a stand-in owner (that would end in ownerGone).
+                # left behind with a stand-in owner (that would end in ownerGone). An entry
+                # still queued at the kill presents again after the restart, with its
+                # transition: each must be on screen before it can be answered.
                 def resumed() -> bool:
                     stack = {e.id: e for e in screen.stack()}
                     return sorted(stack) == ["aio", "ctl", "sync"] and sync_owner.reconnects == 1 and \
-                        "resumed" in daemon.log and daemon.log.count(" resumed ") >= 3
-                wait_until(resumed, "the three owners to resume their entries after the restart",
-                           timeout=DEADLINE, context=lambda: f"stack {[e.id for e in screen.stack()]}, "
+                        "resumed" in daemon.log and daemon.log.count(" resumed ") >= 3 and \
+                        all(e.state == "presented" for e in stack.values())
+                wait_until(resumed, "the three owners to resume their entries, on screen, after the restart",
+                           timeout=DEADLINE, context=lambda: f"stack {[(e.id, e.state) for e in screen.stack()]}, "
                            f"sync reconnects {sync_owner.reconnects}; daemon log:\n{daemon.log}")
                 for entry in reversed(screen.stack()):  # top first: a dismissal takes what is above
                     assert screen.activate(entry.id, "yes").dismissed
