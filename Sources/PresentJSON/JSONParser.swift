@@ -1,6 +1,7 @@
 extension JSONValue {
-    /// The deepest `maxDepth` accepted: parsing recurses once per level, so this bounds the
-    /// stack it needs even on a small secondary thread.
+    /// The deepest `maxDepth` accepted. The parser itself keeps open containers on a heap
+    /// stack, but a JSONValue is compared, hashed, written and freed recursively, once per
+    /// level: this bounds the stack those need, even on a small secondary thread.
     public static let maxParseDepth = 1024
 
     /// Parses one complete JSON text (one protocol line, without its newline).

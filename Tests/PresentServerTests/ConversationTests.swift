@@ -37,6 +37,27 @@ struct ConversationTests {
 
     // MARK: What renderers learn
 
+    /// A covered entry whose countdown runs out leaves at once: nothing moves, yet the
+    /// picture changed, so a frame says so (on the manual clock at the next tick, 1/60 s on).
+    @Test func aCoveredEntryThatTimesOutLeavesTheNextFrame() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let owner = try daemon.connect(), renderer = try daemon.connect()
+        let quick: JSONValue = ["type": "crossDissolve", "duration": 0.1]
+        try owner.call("present", ["id": "below", "style": "popup", "transition": quick, "autoDismiss": ["after": 1.005]])
+        try owner.call("advance", ["seconds": 0.2])
+        try owner.call("present", ["id": "above", "style": "alert", "transition": quick])
+        try owner.call("advance", ["seconds": 0.3])
+        try renderer.call("subscribe", ["topics": ["frames", "lifecycle"]])
+        try owner.call("advance", ["seconds": 1])   // the countdown, from didPresent at 0.1, ran out at 1.105
+        let gone = try #require(try renderer.awaitNotification("lifecycle") { $0["event"] == "didDismiss" })
+        #expect(gone["id"] == "below" && gone["reason"] == "timeout")
+        #expect(abs((gone["time"]?.doubleValue ?? 0) - 1.105) < 1e-9)
+        let frame = try #require(try renderer.awaitNotification("frame"), "no frame after the covered entry left")
+        let drawn = Set(frame["layers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
+        #expect(drawn == ["above"])
+        #expect(abs((frame["time"]?.doubleValue ?? 0) - 67.0 / 60) < 1e-9, "the first tick after the deadline")
+    }
+
     @Test func contentReachesRenderersWhereTheyLearnAboutAnEntryAndFramesOnlyNameItsRevision() throws {
         let daemon = try DaemonHarness(["--clock", "manual"])
         let owner = try daemon.connect(), renderer = try daemon.connect()

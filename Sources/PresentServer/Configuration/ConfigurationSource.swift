@@ -74,13 +74,13 @@ public struct ConfigurationSource: Sendable {
     /// The parsed file; nil when it does not exist and is not required.
     static func readJSON(at path: String, required: Bool) throws(ConfigurationError) -> JSONValue? {
         let bytes: [UInt8]
-        switch readFile(path) {
-        case .contents(let contents):
+        switch readWholeFile(path, limit: maxFileBytes) {
+        case .success(let contents):
             bytes = contents
-        case .failed(let code) where code == ENOENT && !required:
+        case .failure(let error) where error.code == ENOENT && !required:
             return nil
-        case .failed(let code):
-            throw fileError(path, "cannot read it: " + (code == EFBIG ? "larger than \(maxFileBytes) bytes" : String(cString: strerror(code))))
+        case .failure(let error):
+            throw fileError(path, "cannot read it: " + (error.code == EFBIG ? "larger than \(maxFileBytes) bytes" : error.description))
         }
         do {
             return try JSONValue.parse(bytes, maxDepth: 32)
@@ -106,27 +106,5 @@ public struct ConfigurationSource: Sendable {
         let line = before.reduce(1) { $1 == 10 ? $0 + 1 : $0 }
         let column = offset - (before.lastIndex(of: 10).map { $0 + 1 } ?? 0) + 1
         return "line \(line), column \(column)"
-    }
-
-    private enum FileRead {
-        case contents([UInt8])
-        /// The errno that prevented reading it (EFBIG when too large).
-        case failed(Int32)
-    }
-
-    private static func readFile(_ path: String) -> FileRead {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failed(errno) }
-        defer { close(fd) }
-        var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 << 10)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { return .failed(errno) }
-            if n == 0 { return .contents(contents) }
-            contents += chunk[..<n]
-            if contents.count > maxFileBytes { return .failed(EFBIG) }
-        }
     }
 }

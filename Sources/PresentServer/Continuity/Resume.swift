@@ -17,9 +17,12 @@ extension Daemon {
     /// trusted: every entry goes through the request decoder again, and a file that does
     /// not read is set aside (renamed `.bad`) with a warning.
     func restoreState() {
-        guard let path = continuity.path, let bytes = Self.readFile(path) else { return }
+        guard let path = continuity.path else { return }
+        let read = readWholeFile(path, limit: Self.maxSavedBytes)
+        if case .failure(let error) = read, error.code != EFBIG { return }   // none (or unreadable): a first start
         let started = loop.monotonicNow()
         do {
+            guard case .success(let bytes) = read else { throw StateFileError.invalid("larger than \(Self.maxSavedBytes) bytes") }
             let state: JSONValue
             do { state = try JSONValue.parse(bytes, maxDepth: 128) } catch { throw StateFileError.invalid(error.message) }
             guard state["presentdState"] == 1, let records = state["entries"]?.arrayValue else {
@@ -35,6 +38,7 @@ extension Daemon {
                 restored += restoreEntries(kept.filter { ($0["output"]?.stringValue ?? Screen.mainName) == screen.name }, on: screen,
                                            mode: try restoredMode(saved?["doNotDisturb"]))   // Daemon+Modes
                 _ = screen.stack.drainEvents()   // nobody is connected yet
+                _ = screen.stack.drainRetargets()
             }
             let ms = Int((loop.monotonicNow() - started) * 1000)
             log.notice("restored \(restored) presentations from \(path) in \(ms) ms; "
@@ -88,18 +92,15 @@ extension Daemon {
     private func restoreEntries(_ records: [JSONValue], on screen: Screen, mode: DoNotDisturb?) -> Int {
         let now = self.now
         var count = 0
-        let onScreen = records.filter { $0["state"] != "queued" }, queued = records.filter { $0["state"] == "queued" }
-        for (index, record) in (onScreen + queued).enumerated() {
-            if index == onScreen.count, let mode { screen.stack.setDoNotDisturb(mode, at: now) }
+        /// Decodes `record` and hands its presentation to `put`, with the stand-in owner.
+        func bringBack(_ record: JSONValue, _ put: (Presentation, OwnerID) throws(StackError) -> String) {
             do {
                 let (request, params) = try decodeSaved(record)
                 let owner = Self.ownerRecord(record["owner"])
                 // One stand-in per owner, across screens.
                 let standIn = continuity.orphans.first { $0.value == owner }?.key
                     ?? Continuity.firstOrphanID + OwnerID(continuity.orphans.count)
-                let id = index < onScreen.count
-                    ? try screen.stack.restore(request.presentation, owner: standIn, at: now)
-                    : try screen.stack.present(request.presentation, owner: standIn, at: now).id
+                let id = try put(request.presentation, standIn)
                 continuity.params[id] = params
                 continuity.orphans[standIn] = owner
                 count += 1
@@ -107,7 +108,13 @@ extension Daemon {
                 log.warning("not restoring \(record["id"]?.stringValue ?? "an entry"): \(error)")
             }
         }
-        if queued.isEmpty, let mode { screen.stack.setDoNotDisturb(mode, at: now) }
+        for record in records where record["state"] != "queued" {
+            bringBack(record) { p, owner throws(StackError) in try screen.stack.restore(p, owner: owner, at: now) }
+        }
+        if let mode { screen.stack.setDoNotDisturb(mode, at: now) }
+        for record in records where record["state"] == "queued" {
+            bringBack(record) { p, owner throws(StackError) in try screen.stack.present(p, owner: owner, at: now).id }
+        }
         return count
     }
 
@@ -130,20 +137,8 @@ extension Daemon {
                     name: saved?["name"]?.stringValue)
     }
 
-    static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while bytes.count <= 64 << 20 {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes += chunk[..<n]
-        }
-        return bytes
-    }
+    /// The largest state file or recording read back (64 MiB).
+    static let maxSavedBytes = 64 << 20
 
     // MARK: Resuming
 

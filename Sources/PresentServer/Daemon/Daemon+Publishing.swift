@@ -64,6 +64,8 @@ extension Daemon {
         }
         publishMotion(of: screen, announced: announced)
         if stackChanged { broadcast(.stack, method: "stack", on: screen) { stackListing(of: screen) } }
+        if let deadline = screen.publishedDeadline, deadline <= screen.stack.time { screen.clock.deadlinePassed() }
+        screen.publishedDeadline = screen.stack.nextDeadline
         if screen.isFrameDue { startFrames(of: screen) }
         scheduleNextDeadline(on: screen)
     }
@@ -166,14 +168,14 @@ extension Daemon {
     /// The one tick both clocks run, at `t`, for the screens whose clocks tick then: every
     /// stack catches up (so events go out in time order), the events are published, and
     /// each due screen draws if it owed a frame before catching up (changed since its last
-    /// frame, moving, or owing the resting frame) or moves now — a frame that said
-    /// "animating" is always followed by one more, even when the motion ended between
-    /// ticks (or a hair after one, by rounding).
+    /// frame, moving, or owing the resting frame) or owes one after (it moves now, or it
+    /// passed a deadline on the way) — a frame that said "animating" is always followed by
+    /// one more, even when the motion ended between ticks (or a hair after one, by rounding).
     private func tick(_ due: [Screen], at t: Double) {
         let owed = due.map(\.isFrameDue)
         for screen in screens { screen.stack.advance(to: t) }
         publishEvents()
-        for (screen, owed) in zip(due, owed) where owed || screen.stack.isAnimating(at: t) {
+        for (screen, owed) in zip(due, owed) where owed || screen.isFrameDue {
             drawFrame(of: screen, at: t)
         }
     }

@@ -19,8 +19,9 @@ final class FrameClock {
     private(set) var frameSeq: UInt64 = 0
     /// The stack's `sceneRevision` the last frame showed.
     private var drawnRevision: UInt64
-    /// The last frame sent said `animating: true`: the resting frame is still owed.
-    private var owesRestingFrame = false
+    /// A frame is owed whatever the revision says: the last one sent said `animating:
+    /// true` (the resting frame), or a deadline passed (`deadlinePassed`).
+    private var owesFrame = false
 
     /// A clock whose screen shows `revision` (a new screen: nobody has seen another).
     init(showing revision: UInt64) {
@@ -88,7 +89,7 @@ final class FrameClock {
 
     /// Whether a tick now owes a frame, for a stack at `revision` that is `moving`.
     func isFrameDue(revision: UInt64, moving: Bool) -> Bool {
-        revision != drawnRevision || moving || owesRestingFrame
+        revision != drawnRevision || moving || owesFrame
     }
 
     /// The number of a frame being encoded (only frames someone hears are numbered).
@@ -102,7 +103,14 @@ final class FrameClock {
     /// more is owed.
     func drewFrame(revision: UInt64, saidMoving: Bool) {
         drawnRevision = revision
-        owesRestingFrame = saidMoving
+        owesFrame = saidMoving
+    }
+
+    /// The stack passed a deadline (a countdown ran out, a mode ended): the picture may
+    /// have changed with time alone and nothing moving — a covered entry that timed out
+    /// leaves at once — which no revision says (ModalStack+Revision), so a frame is owed.
+    func deadlinePassed() {
+        owesFrame = true
     }
 
     /// The picture at `revision` needs no frame: everyone who could watch it has it (the
@@ -110,7 +118,7 @@ final class FrameClock {
     /// picture as it is).
     func settle(at revision: UInt64) {
         drawnRevision = revision
-        owesRestingFrame = false
+        owesFrame = false
     }
 }
 

@@ -31,6 +31,9 @@ final class Screen {
     /// Wakes the loop at the next auto-dismiss deadline (Daemon+Conversation).
     var deadlineTimer: Timer?
     var scheduledDeadline: Double?
+    /// The stack's `nextDeadline` at its last publish: once its time has passed it, the
+    /// frame clock owes a frame (`FrameClock.deadlinePassed`), on either clock.
+    var publishedDeadline: Double?
 
     /// What `--check-invariants` last logged for this screen.
     var reportedInvariantProblems: [String] = []

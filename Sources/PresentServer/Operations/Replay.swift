@@ -136,8 +136,10 @@ extension Daemon {
 
     /// Replays the recording in file `path`.
     public func replay(recordingAt path: String, write: ([UInt8]) -> Void) throws -> ReplayReport {
-        guard let bytes = Self.readFile(path) else { throw ReplayError.system("cannot read \(path): \(String(cString: strerror(errno)))") }
-        return try replay(bytes, write: write)
+        switch readWholeFile(path, limit: Self.maxSavedBytes) {
+        case .success(let bytes): return try replay(bytes, write: write)
+        case .failure(let error): throw ReplayError.system("cannot read \(path): \(error)")
+        }
     }
 
     /// The bytes after `,"message":` of a message record, as they were recorded.

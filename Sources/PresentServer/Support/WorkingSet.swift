@@ -7,24 +7,28 @@
 // page cache (the pages themselves stay there: nothing is read from disk again).
 //
 // Only mappings that cannot hold private data are trimmed: not writable, backed by a file,
-// and with no anonymous (copy-on-write) page — a relocated read-only segment (RELRO) has
-// them, and dropping those would throw its relocations away.
+// and with no private page, in memory or in swap — a relocated read-only segment (RELRO)
+// has them, and dropping those would throw its relocations away. A mapping whose figures
+// smaps does not give in full is left alone. The daemon is single-threaded, so nothing
+// maps or writes between reading smaps and the madvise.
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
+/// What the daemon gives back of its resident set once it serves.
 enum WorkingSet {
     /// Unmaps the pages of every clean, read-only file mapping (they fault back in when
     /// used). Returns the kibibytes the resident set had in them, for the log.
     @discardableResult
     static func trimFileMappings() -> Int {
-        guard let text = readFile("/proc/self/smaps") else { return 0 }
+        guard case .success(let bytes) = readWholeFile("/proc/self/smaps", limit: 16 << 20) else { return 0 }
+        let text = String(decoding: bytes, as: UTF8.self)
         var trimmed = 0
         for mapping in Mapping.parse(smaps: text) where mapping.isTrimmable {
             guard madvise(UnsafeMutableRawPointer(bitPattern: mapping.start), Int(mapping.end - mapping.start),
                           MADV_DONTNEED) == 0 else { continue }
-            trimmed += mapping.residentKiB
+            trimmed += mapping.residentKiB ?? 0
         }
         return trimmed
     }
@@ -35,12 +39,16 @@ enum WorkingSet {
         var end: UInt
         var permissions: Substring
         var path: Substring
-        var residentKiB = 0
-        var anonymousKiB = 0
+        /// smaps' `Rss`, `Anonymous` and `Swap` (kB); nil: not given.
+        var residentKiB: Int?
+        var anonymousKiB: Int?
+        var swappedKiB: Int?
 
-        /// Read-only, file-backed, and not one private page: trimming it loses nothing.
+        /// Read-only, file-backed, something resident and not one private page, resident
+        /// or swapped out: trimming it loses nothing.
         var isTrimmable: Bool {
-            !permissions.contains("w") && path.hasPrefix("/") && anonymousKiB == 0 && residentKiB > 0
+            guard let residentKiB, let anonymousKiB, let swappedKiB else { return false }
+            return !permissions.contains("w") && path.hasPrefix("/") && residentKiB > 0 && anonymousKiB == 0 && swappedKiB == 0
         }
 
         /// The mappings of an smaps text, in order.
@@ -51,8 +59,12 @@ enum WorkingSet {
                 guard let first = fields.first else { continue }
                 if first.hasSuffix(":") {   // "Rss:   123 kB" under the current mapping
                     guard !mappings.isEmpty, fields.count >= 2, let kib = Int(fields[1]) else { continue }
-                    if first == "Rss:" { mappings[mappings.count - 1].residentKiB = kib }
-                    if first == "Anonymous:" { mappings[mappings.count - 1].anonymousKiB = kib }
+                    switch first {
+                    case "Rss:": mappings[mappings.count - 1].residentKiB = kib
+                    case "Anonymous:": mappings[mappings.count - 1].anonymousKiB = kib
+                    case "Swap:": mappings[mappings.count - 1].swappedKiB = kib
+                    default: break
+                    }
                     continue
                 }
                 let range = first.split(separator: "-")
@@ -63,20 +75,5 @@ enum WorkingSet {
             }
             return mappings
         }
-    }
-
-    static func readFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes.append(contentsOf: chunk[..<n])
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
