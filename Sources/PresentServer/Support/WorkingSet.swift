@@ -1,10 +1,16 @@
 // Start-up touches code an idle daemon never runs again: the Swift runtime's set-up,
 // argument and configuration parsing, the socket's creation. The kernel maps those pages
-// (and, by fault-around, up to 16 neighbours of each) into the process, and they stay
-// counted in its resident set for as long as it lives: 6 MiB of the binary's text for a
-// daemon whose steady state runs a fraction of that. Once serving, the daemon unmaps the
-// read-only file pages it holds; the ones its loop needs come back on first use, from the
-// page cache (the pages themselves stay there: nothing is read from disk again).
+// (and, by fault-around, up to 16 neighbours of each that are in the page cache) into the
+// process, and they stay counted in its resident set for as long as it lives: 6 MiB of
+// the binary's text for a daemon whose steady state runs a fraction of that. Once
+// serving, the daemon gives back the read-only file pages it holds:
+//
+// - MADV_RANDOM first: a later fault reads the one page it needs, no readahead, so the
+//   pages the loop runs come back alone, not with the neighbours fault-around would map;
+// - MADV_PAGEOUT: the pages no other process maps (the binary's own) leave memory;
+// - MADV_DONTNEED: the shared ones (libc's) are unmapped, and stay in the page cache.
+//
+// The price: the first requests after start-up read their code pages from disk, once.
 //
 // Only mappings that cannot hold private data are trimmed: not writable, backed by a file,
 // and with no private page, in memory or in swap — a relocated read-only segment (RELRO)
@@ -18,16 +24,19 @@ import Glibc
 
 /// What the daemon gives back of its resident set once it serves.
 enum WorkingSet {
-    /// Unmaps the pages of every clean, read-only file mapping (they fault back in when
-    /// used). Returns the kibibytes the resident set had in them, for the log.
+    /// Gives back the pages of every clean, read-only file mapping (they fault back in,
+    /// one by one, when used). Returns the kibibytes the resident set had in them, for
+    /// the log.
     @discardableResult
     static func trimFileMappings() -> Int {
         guard case .success(let bytes) = readWholeFile("/proc/self/smaps", limit: 16 << 20) else { return 0 }
         let text = String(decoding: bytes, as: UTF8.self)
         var trimmed = 0
         for mapping in Mapping.parse(smaps: text) where mapping.isTrimmable {
-            guard madvise(UnsafeMutableRawPointer(bitPattern: mapping.start), Int(mapping.end - mapping.start),
-                          MADV_DONTNEED) == 0 else { continue }
+            let start = UnsafeMutableRawPointer(bitPattern: mapping.start), length = Int(mapping.end - mapping.start)
+            _ = madvise(start, length, MADV_RANDOM)
+            _ = madvise(start, length, MADV_PAGEOUT)   // Linux 5.4; older ones refuse it (EINVAL)
+            guard madvise(start, length, MADV_DONTNEED) == 0 else { continue }
             trimmed += mapping.residentKiB ?? 0
         }
         return trimmed
