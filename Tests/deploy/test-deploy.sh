@@ -79,6 +79,11 @@ all_owned() { as alice presentctl stack | box python3 -c '
 import json, sys
 e = json.load(sys.stdin)["entries"]
 sys.exit(0 if e and all(x["owner"] < 2**62 for x in e) else 1)'; }
+# every entry on screen: one still queued at a restart presents again, with its transition
+all_presented() { as alice presentctl stack | box python3 -c '
+import json, sys
+e = json.load(sys.stdin)["entries"]
+sys.exit(0 if e and all(x["state"] == "presented" for x in e) else 1)'; }
 saved_ids() { box sh -c 'cat /run/presentd/state/presentd-state.json 2>/dev/null' | box python3 -c '
 import json, sys
 try: print(" ".join(sorted(e["id"] for e in json.load(sys.stdin)["entries"])))
@@ -93,8 +98,9 @@ start_waiter() {
 }
 waiter_done() { box test -s "/tmp/w-$1.rc"; }
 waiter_result() { echo "rc=$(box cat /tmp/w-$1.rc) out=$(box cat /tmp/w-$1.out | paste -sd'|') err=$(box cat /tmp/w-$1.err | head -3 | paste -sd'|')"; }
-answer_all() {   # activate "yes" on every entry, top first (a dismissal takes what is above it)
+answer_all() {   # activate "yes" on every entry, top first (a dismissal takes what is above it), once all are on screen
     local id
+    wait_for "every entry to be on screen before it is answered" all_presented || return 1
     for id in $(stack_ids | tr ' ' '\n' | tac); do as alice presentctl activate "$id" yes >/dev/null || return 1; done
 }
 

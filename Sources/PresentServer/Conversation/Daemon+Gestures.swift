@@ -6,14 +6,6 @@ import PresentCore
 import PresentJSON
 import PresentProtocol
 
-/// A `shouldDismiss` question waiting for its answer.
-struct PendingConfirmation {
-    let entryID: String
-    let ownerID: UInt64
-    let timer: Timer
-    let resolve: (_ allow: Bool, _ how: String) -> Void
-}
-
 extension Daemon {
     func tap(at point: Point, on screen: Screen, later: @escaping (JSONValue) -> Void) -> Outcome {
         screen.stack.advance(to: now)
@@ -68,17 +60,13 @@ extension Daemon {
               let owner = clients[entry.owner] else {
             return false
         }
-        let questionID = "shouldDismiss-\(nextConfirmationID)"
-        nextConfirmationID += 1
-        guard let timer = try? Timer(loop: loop) else { return false }
-        pendingConfirmations[questionID] = PendingConfirmation(entryID: id, ownerID: owner.id, timer: timer, resolve: resolve)
-        let ownerLabel = owner.label
-        timer.onFire = { [unowned self] in
+        let ownerLabel = owner.label, ownerID = owner.id
+        let timedOut = { [unowned self] (question: String) in
             self.log.info("\(ownerLabel) did not answer shouldDismiss for \(id) in time; allowing")
-            self.recordTimeout(of: questionID, askedOf: self.pendingConfirmations[questionID]?.ownerID ?? 0)
-            self.settleConfirmation(questionID, allow: true, how: "timeout")
+            self.recordTimeout(of: question, askedOf: ownerID)
         }
-        timer.start(after: configuration.shouldDismissTimeout)
+        guard let questionID = ownerQuestions.ask(ownerID, on: loop, timeout: configuration.shouldDismissTimeout,
+                                                  timedOut: timedOut, resolve: resolve) else { return false }
         var params: JSONObject = ["id": .string(id), "reason": .string(reason.rawValue),
                                   "keyboardVisible": .bool(screen.stack.container.keyboardHeight > 0)]
         for (key, value) in details { params[key] = value }
@@ -88,24 +76,10 @@ extension Daemon {
 
     /// An owner's answer to `shouldDismiss`: `{"allow": bool}`; anything else allows.
     func answerConfirmation(id: RPCID?, result: Result<JSONValue, RPCError>, from client: Client) {
-        guard case .string(let questionID)? = id, let pending = pendingConfirmations[questionID],
-              pending.ownerID == client.id else {
+        guard case .string(let questionID)? = id, ownerQuestions.owner(of: questionID) == client.id else {
             return log.debug("\(client.label) sent a response to no question")
         }
         let allow = (try? result.get())?["allow"]?.boolValue ?? true
-        settleConfirmation(questionID, allow: allow, how: allow ? "allowed" : "vetoed")
-    }
-
-    func settleConfirmation(_ questionID: String, allow: Bool, how: String) {
-        guard let pending = pendingConfirmations.removeValue(forKey: questionID) else { return }
-        pending.timer.close()
-        pending.resolve(allow, how)
-    }
-
-    /// A client left: questions put to it are answered "allow" (its entries leave anyway).
-    func cancelConfirmations(involving client: Client) {
-        for (questionID, pending) in pendingConfirmations where pending.ownerID == client.id {
-            settleConfirmation(questionID, allow: true, how: "ownerGone")
-        }
+        ownerQuestions.settle(questionID, allow: allow, how: allow ? "allowed" : "vetoed")
     }
 }

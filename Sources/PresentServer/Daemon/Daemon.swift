@@ -33,9 +33,8 @@ public final class Daemon {
     /// Manual clock: the current time (seconds from 0).
     var manualTime = 0.0
 
-    // Dismissal confirmation (shouldDismiss)
-    var pendingConfirmations: [String: PendingConfirmation] = [:]
-    var nextConfirmationID = 1
+    /// The `shouldDismiss` questions waiting for an owner's answer (Conversation/).
+    let ownerQuestions = OwnerQuestions()
 
     var signalWatchers: [SignalWatcher] = []
     /// systemd's notify protocol and the idle exit (Systemd/).
@@ -144,7 +143,7 @@ public final class Daemon {
         recordDisconnect(client)
         access.release(client)
         log.info("\(client.label) disconnected")
-        cancelConfirmations(involving: client)
+        ownerQuestions.settleAll(askedOf: client.id, how: "ownerGone")   // its entries leave anyway
         let removed = screens.flatMap { $0.stack.removeAll(ownedBy: client.id, at: now) }
         if !removed.isEmpty { log.info("\(client.label) left; dismissing \(removed.joined(separator: ", "))") }
         publishEvents()

@@ -114,7 +114,7 @@ extension Daemon {
                 case "shouldDismissTimeout":
                     // The original's timer fired here; the replay's never does (main.swift).
                     guard let question = record["question"]?.stringValue else { throw ReplayError.invalid("record \(report.records): no question") }
-                    settleConfirmation(question, allow: true, how: "timeout")
+                    ownerQuestions.settle(question, allow: true, how: "timeout")
                 case "hello", "invalidLine":
                     break   // the hello line did it; an invalid line changed nothing but its error reply
                 default:
