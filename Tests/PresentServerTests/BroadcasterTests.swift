@@ -37,6 +37,13 @@ struct BroadcasterTests {
         }
     }
 
+    /// The hand-written slots (a switch: the frame fan-out asks per subscriber) are the
+    /// topics' order, and fit the bitmask.
+    @Test func everyTopicHasItsOwnSlotInOrder() {
+        #expect(Topic.allCases.map(Topics.slot) == Array(0..<Topic.allCases.count))
+        #expect(Topics.count <= UInt8.bitWidth)
+    }
+
     @Test func theIndexFollowsEverySubscriptionChangeAndMessagesGoToTheirTopicAlone() throws {
         let loop = try EventLoop()
         let broadcaster = Broadcaster()

@@ -22,13 +22,8 @@ public struct RequestDecoder: Sendable {
     /// its params are checked against its entry in `MethodTable`: an object of the names
     /// listed there (an empty array stands for no params), each decoded below.
     public func decode(method: String, params: JSONValue?) throws(RPCError) -> Request {
-        try decode(try Self.spec(of: method), params: params)
-    }
-
-    /// The method named `method`, or the −32601 error for one that does not exist.
-    public static func spec(of method: String) throws(RPCError) -> MethodSpec {
-        guard let spec = MethodTable.spec(method) else { throw unknownMethod(method) }
-        return spec
+        guard let spec = MethodTable.spec(method) else { throw Self.unknownMethod(method) }
+        return try decode(spec, params: params)
     }
 
     /// The −32601 error for `method`, which does not exist; it lists those that do.
