@@ -280,21 +280,28 @@ def test_ask_gives_up_after_wait_and_withdraws_the_entry(manual):
 
 def test_an_answer_read_before_the_present_reply_is_not_lost():
     """A busy asker can read the screen's key press (the owner's ``action``) and the entry
-    leaving before the reply to its own present: the answer is still the one it returns."""
+    leaving before the reply to its own present: the answer is still the one it returns,
+    and it is taken back from the caller's events, where it was queued while unclaimed."""
     from presentd import ActionEvent, Lifecycle
-    from presentd._wire import AskWatch
+    from presentd._wire import AskWatch, EventQueue
     from presentd.types import parse_event
 
-    watch = AskWatch()
+    watch, events = AskWatch(), EventQueue(coalesce_frames=False)
     for event in (parse_event("lifecycle", {"seq": 1, "id": "two", "event": "willPresent", "time": 0}),
                   ActionEvent(2, "two", "cancel", {}),
                   parse_event("lifecycle", {"seq": 3, "id": "two", "event": "willDismiss", "time": 0})):
         assert isinstance(event, (ActionEvent, Lifecycle))
-        watch.see(event)
-    assert not watch.done
-    watch.started("two")
+        if not watch.see(event):
+            events.push(event)
+    assert not watch.done and len(events) == 3
+    watch.started("two", events)
     assert watch.done and watch.answer is not None and watch.answer.action == "cancel"
-    other = AskWatch()
-    other.see(ActionEvent(1, "one", "ok", {}))
-    other.started("two")
+    left = [events.pop() for _ in range(len(events))]
+    assert [type(e) for e in left] == [Lifecycle, Lifecycle], f"the answer stayed queued: {left}"
+    other, theirs = AskWatch(), EventQueue(coalesce_frames=False)
+    someone_elses = ActionEvent(1, "one", "ok", {})
+    other.see(someone_elses)
+    theirs.push(someone_elses)
+    other.started("two", theirs)
+    assert theirs.pop() is someone_elses, "an answer that is not this ask's stays the caller's"
     assert not other.done, "someone else's answer is not this ask's"

@@ -158,6 +158,13 @@ class EventQueue:
     def clear(self) -> None:
         self._items.clear()
 
+    def withdraw(self, event: Event) -> None:
+        """Takes back ``event`` (this very object) if it is still unread: an ask claimed it."""
+        for i, item in enumerate(self._items):
+            if item is event:
+                del self._items[i]
+                return
+
     def __len__(self) -> int:
         return len(self._items)
 
@@ -196,7 +203,9 @@ class AskWatch:
     Watching starts before the ``present`` is sent and the entry's id is known only from
     its reply; events read meanwhile are remembered, so an entry that is gone by the time
     the reply is read is not waited for, and an answer that came first is not lost (a
-    busy client can read a screen's key press before the reply it was sent after)."""
+    busy client can read a screen's key press before the reply it was sent after). An early
+    event is queued for the caller too, since it may be someone else's; ``started`` takes
+    back the one that proves to be the answer."""
 
     def __init__(self, on_done: Callable[[], None] | None = None) -> None:
         self.id: str | None = None
@@ -225,13 +234,15 @@ class AskWatch:
                 self._finish()
         return False
 
-    def started(self, id: str) -> None:
-        """The ``present`` reply named the entry: did it leave already?"""
+    def started(self, id: str, events: EventQueue) -> None:
+        """The ``present`` reply named the entry: was it answered, or did it leave, already?
+        ``events`` is the connection's queue, from which an early answer is taken back."""
         self.id = id
         answer = next((a for a in self._early_answers if a.id == id), None)
         self._early_answers.clear()
         if answer is not None:
             self.answer = answer
+            events.withdraw(answer)
             self._early.clear()
             return self._finish()
         began = None

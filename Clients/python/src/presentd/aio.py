@@ -167,7 +167,7 @@ class AsyncClient:
         present = asyncio.ensure_future(self.run(calls.present(calls.ask_presentation(content, timeout, presentation))))
         try:
             presented = await asyncio.shield(present)
-            watch.started(presented.id)
+            watch.started(presented.id, self._events)
             try:
                 await asyncio.wait_for(finished.wait(), wait)
             except asyncio.TimeoutError:

@@ -186,7 +186,7 @@ class Client:
         presented: Presented | None = None
         try:
             presented = self.run(calls.present(calls.ask_presentation(content, timeout, presentation)))
-            watch.started(presented.id)
+            watch.started(presented.id, self._events)
             deadline = None if wait is None else time.monotonic() + wait
             while not watch.done:
                 message = self._read(deadline)
