@@ -69,3 +69,79 @@ struct WorkingSetTests {
         #expect(mappings.allSatisfy { $0.start < $0.end && $0.residentKiB != nil && $0.swappedKiB != nil })
     }
 }
+
+@Suite("Idle trim")
+struct IdleTrimTests {
+    typealias Schedule = IdleTrimSchedule
+    let quiet = IdleTrimSchedule.quietMilliseconds
+
+    @Test func theFirstActivityAfterATrimArmsTheTimerAndLaterOnesDoNot() {
+        var schedule = Schedule(trimmedAt: 0)
+        let armed = schedule.noteActivity(at: 10)
+        #expect(armed)
+        let armedAgain = schedule.noteActivity(at: 20)
+        #expect(!armedAgain)
+        let armedLater = schedule.noteActivity(at: 900)
+        #expect(!armedLater)
+        #expect(schedule.lastActivity == 900)
+    }
+
+    @Test func aTimerThatFiresBeforeTheQuietIsOverWaitsForTheRest() {
+        var schedule = Schedule(trimmedAt: 0)
+        _ = schedule.noteActivity(at: 10)
+        _ = schedule.noteActivity(at: 400)   // the timer was armed at 10, for 10 + quiet
+        let firstFiring = schedule.timerFired(at: 10 + quiet, moving: false)
+        #expect(firstFiring == .wait(400 - 10))
+        let secondFiring = schedule.timerFired(at: 400 + quiet, moving: false)
+        #expect(secondFiring == .trim)
+        #expect(schedule.isTrimmed)
+    }
+
+    @Test func nothingIsTrimmedWhileAFrameClockRuns() {
+        var schedule = Schedule(trimmedAt: 0)
+        _ = schedule.noteActivity(at: 0)
+        let whileMoving = schedule.timerFired(at: 5 * quiet, moving: true)
+        #expect(whileMoving == .wait(quiet))
+        #expect(!schedule.isTrimmed)
+        let afterwards = schedule.timerFired(at: 6 * quiet, moving: false)
+        #expect(afterwards == .trim)
+    }
+
+    @Test func afterATrimTheNextActivityStartsAnotherRound() {
+        var schedule = Schedule(trimmedAt: 0)
+        _ = schedule.noteActivity(at: 0)
+        let first = schedule.timerFired(at: quiet, moving: false)
+        #expect(first == .trim)
+        let armed = schedule.noteActivity(at: quiet + 50)
+        #expect(armed, "the timer is disarmed after a trim")
+        let second = schedule.timerFired(at: 2 * quiet + 50, moving: false)
+        #expect(second == .trim)
+    }
+
+    @Test func aLoopClockThatReadsEarlierThanTheLastActivityWaitsTheWholeQuiet() {
+        var schedule = Schedule(trimmedAt: 100)
+        _ = schedule.noteActivity(at: 100)
+        let decision = schedule.timerFired(at: 50, moving: false)
+        #expect(decision == .wait(quiet))
+    }
+
+    /// The real daemon: after a request and a quiet second it gives its pages back (it says
+    /// so in the log) and its resident set shrinks; the next request is served as before,
+    /// and the round starts again.
+    @Test func theDaemonTrimsOnceQuietAndServesOnAfterwards() throws {
+        let daemon = try DaemonHarness(["--log-level", "debug"])
+        let client = try daemon.connect()
+        #expect(try client.call("ping") == [:])
+        let before = residentKiB(of: daemon.pid)
+        try waitUntil("the daemon's first idle trim in its log", context: { daemon.stderrText }) {
+            daemon.stderrText.contains("(idle trim 1)")
+        }
+        let after = residentKiB(of: daemon.pid)
+        #expect(after < before, "resident set \(before) KiB before the trim, \(after) KiB after")
+        #expect(try client.call("ping") == [:])
+        try waitUntil("the second idle trim, after the next request", context: { daemon.stderrText }) {
+            daemon.stderrText.contains("(idle trim 2)")
+        }
+        #expect(try client.call("ping") == [:])
+    }
+}

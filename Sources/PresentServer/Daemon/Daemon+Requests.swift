@@ -36,6 +36,7 @@ struct PendingReply {
 
 extension Daemon {
     func handleLine(_ line: UnsafeRawBufferPointer, from client: Client) {
+        idleTrim?.noteActivity()
         charge(client)
         let message: RPCMessage
         do {

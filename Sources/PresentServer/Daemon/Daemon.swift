@@ -46,6 +46,9 @@ public final class Daemon {
     var counters: DaemonCounters
     /// The flight recorder's ring (FlightRecorder.swift).
     var recorder = FlightRecorder()
+    /// Gives the working set back whenever the daemon falls quiet (Support/IdleTrim.swift);
+    /// nil until `run` serves.
+    var idleTrim: IdleTrim?
 
     public init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
@@ -80,8 +83,9 @@ public final class Daemon {
         let rates = screens.map { "\($0.name) \($0.fps(daemonFPS: configuration.fps)) fps" }.joined(separator: ", ")
         log.notice("listening on \(listener?.path ?? configuration.socketPath)\(origin) (\(configuration.clock.rawValue) clock; \(rates))")
         try serviceStarted()
-        let trimmed = WorkingSet.trimFileMappings()
+        let trimmed = WorkingSet.trimFileMappings(reclaiming: true)
         log.info("serving; released \(trimmed) KiB of start-up pages")
+        idleTrim = try IdleTrim(loop: loop, log: log) { [unowned self] in self.screens.contains { $0.clock.isRunning } }
         loop.run()
         let leftOpen = loop.close()
         if leftOpen != 0 { log.warning("event loop closed with handles still open: \(loop.openHandleNames())") }
@@ -122,6 +126,7 @@ public final class Daemon {
     /// `peer`: the credentials to use instead of the socket's (a replayed connection).
     func accept(_ connection: Connection, peer: PeerCredentials? = nil) {
         guard !shuttingDown else { return connection.close() }
+        idleTrim?.noteActivity()
         let client = Client(connection: connection, peer: peer)
         clients[client.id] = client
         connection.maxQueuedBytes = configuration.maxQueuedBytes
@@ -139,6 +144,7 @@ public final class Daemon {
 
     func disconnected(_ client: Client) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
+        idleTrim?.noteActivity()
         broadcaster.remove(client)
         recordDisconnect(client)
         access.release(client)
@@ -173,6 +179,8 @@ public final class Daemon {
         listener?.close()
         listener = nil
         for screen in screens { screen.close() }
+        idleTrim?.close()
+        idleTrim = nil
         stopGracePeriod()   // restored entries stay saved for the next start
         for watcher in signalWatchers { watcher.close() }
         signalWatchers.removeAll()

@@ -3,13 +3,15 @@
 // (and, by fault-around, up to 16 neighbours of each that are in the page cache) into the
 // process, and they stay counted in its resident set for as long as it lives: 6 MiB of
 // the binary's text for a daemon whose steady state runs a fraction of that. Once
-// serving, the daemon gives back the read-only file pages it holds:
+// serving, and again whenever it falls quiet (IdleTrim.swift), the daemon gives back the
+// read-only file pages it holds:
 //
 // - MADV_RANDOM first: a later fault reads the one page it needs, no readahead, so the
 //   pages the loop runs come back alone, not with the neighbours fault-around would map;
-// - MADV_PAGEOUT: the kernel may reclaim the pages no other process maps (the binary's
-//   own) from the page cache too — it does not always (measured: sometimes a fresh daemon
-//   holds 2.0 MiB, sometimes 3.2);
+// - MADV_PAGEOUT, at start-up only: the kernel may reclaim the pages no other process
+//   maps (the binary's own) from the page cache too — it does not always (measured:
+//   sometimes a fresh daemon holds 2.0 MiB, sometimes 3.2). Not when idle: the loop's
+//   code would then come back from disk, 2 ms on the next request instead of 0.2;
 // - MADV_DONTNEED: whatever is left is unmapped, and stays in the page cache.
 //
 // The price: code pages the first requests need fault back in (from disk, if reclaimed).
@@ -27,17 +29,22 @@ import Glibc
 /// What the daemon gives back of its resident set once it serves.
 enum WorkingSet {
     /// Gives back the pages of every clean, read-only file mapping (they fault back in,
-    /// one by one, when used). Returns the kibibytes the resident set had in them, for
-    /// the log.
+    /// one by one, when used). `reclaiming`: ask the kernel to reclaim them from the page
+    /// cache too (start-up code, not needed again); without it they stay cached, and a
+    /// fault back is a minor one (the idle trim: the loop's code is needed again soon).
+    /// Returns the kibibytes the resident set had in them, for the log.
     @discardableResult
-    static func trimFileMappings() -> Int {
+    static func trimFileMappings(reclaiming: Bool) -> Int {
         guard case .success(let bytes) = readWholeFile("/proc/self/smaps", limit: 16 << 20) else { return 0 }
-        let text = String(decoding: bytes, as: UTF8.self)
+        // Code last: whatever runs after its pages went (the rest of this loop, the return
+        // to the event loop) faults some back at once, each fault with its neighbours.
+        let mappings = Mapping.parse(smaps: String(decoding: bytes, as: UTF8.self))
+            .filter(\.isTrimmable).sorted { !$0.permissions.contains("x") && $1.permissions.contains("x") }
         var trimmed = 0
-        for mapping in Mapping.parse(smaps: text) where mapping.isTrimmable {
+        for mapping in mappings {
             let start = UnsafeMutableRawPointer(bitPattern: mapping.start), length = Int(mapping.end - mapping.start)
             _ = madvise(start, length, MADV_RANDOM)
-            _ = madvise(start, length, MADV_PAGEOUT)   // Linux 5.4; older ones refuse it (EINVAL)
+            if reclaiming { _ = madvise(start, length, MADV_PAGEOUT) }   // Linux 5.4; older ones refuse it (EINVAL)
             guard madvise(start, length, MADV_DONTNEED) == 0 else { continue }
             trimmed += mapping.residentKiB ?? 0
         }

@@ -130,6 +130,10 @@ final class EventLoop {
     /// Same as the static `monotonicNow()`, for call sites holding a loop.
     func monotonicNow() -> Double { Self.monotonicNow() }
 
+    /// The loop's own time in milliseconds (`uv_now`, as of the start of this loop
+    /// iteration): no system call, for bookkeeping on every request.
+    var milliseconds: UInt64 { uv_now(raw) }
+
     // MARK: Ownership
 
     /// A fresh connection id: unique on this loop and increasing.
