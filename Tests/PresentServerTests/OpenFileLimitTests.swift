@@ -13,11 +13,10 @@ struct OpenFileLimitTests {
     /// Started from a shell that lowered the soft limit to 64, the daemon serves 100 clients
     /// at once, and its soft limit covers the default 1024 connections (or is the hard limit).
     @Test func servesMoreClientsThanTheSoftLimitItWasStartedWith() throws {
-        var template = Array("/tmp/presentd-test-XXXXXX".utf8CString)
-        let directory = String(cString: try #require(mkdtemp(&template)))
-        let socket = directory + "/presentd.sock"
-        let log = directory + "/stderr.log"
-        defer { unlink(log); unlink(socket); rmdir(directory) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }   // after the daemon's stop below: defers run last first
+        let socket = temporary.path + "/presentd.sock"
+        let log = temporary.path + "/stderr.log"
         let pid = try DaemonHarness.spawn(
             "/bin/sh", ["-c", "ulimit -S -n 64 && exec \"$0\" --socket \"$1\"", DaemonHarness.presentdPath, socket],
             stderr: log, environment: [:])

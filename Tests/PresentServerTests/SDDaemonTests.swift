@@ -165,7 +165,9 @@ struct SDDaemonTests {
     }
 
     @Test func notifyReachesASocketAtAPath() throws {
-        let notify = try NotifySocket(path: "/tmp/presentd-sdd-\(getpid())-\(UInt32.random(in: 0 ... .max)).sock")
+        let directory = try TemporaryDirectory(prefix: "presentd-sdd")
+        defer { directory.remove() }
+        let notify = try NotifySocket(path: directory.path + "/notify")
         #expect(try SDDaemon.notify("READY=1\nSTATUS=0 clients", socket: notify.path))
         let notice = try #require(notify.receive(timeout: generousTimeout))
         #expect(notice.text == "READY=1\nSTATUS=0 clients")

@@ -39,7 +39,8 @@ struct SystemdTests {
     }
 
     @Test func exitIdleTimeExitsCleanlyOnlyOnceNoClientAndNoPresentationIsLeft() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "presentd-systemd")
+        defer { directory.remove() }
         let notify = try NotifySocket(path: directory.path + "/notify")
         // Watchdog pings every 50 ms serve as the test's clock.
         let run = try ActivatedDaemon(["--exit-idle-time", "0.3"],
@@ -85,7 +86,8 @@ struct SystemdTests {
     // cadence is measured in a run of its own, read continuously.
 
     @Test func readyBeforeTheFirstReplyThenStatusAndStopping() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "presentd-systemd")
+        defer { directory.remove() }
         let notify = try NotifySocket(path: directory.path + "/notify")
         let daemon = try DaemonHarness(environment: ["NOTIFY_SOCKET": notify.path])
         let c = try daemon.connect()
@@ -117,7 +119,8 @@ struct SystemdTests {
     }
 
     @Test func watchdogPingsAtHalfOfWatchdogUsec() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "presentd-systemd")
+        defer { directory.remove() }
         let notify = try NotifySocket(path: directory.path + "/notify")
         let daemon = try DaemonHarness(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
         // WATCHDOG=1 at half of WATCHDOG_USEC (0.1 s). Sixteen of them, however long a
@@ -138,7 +141,8 @@ struct SystemdTests {
     // MARK: Configuration reload (SIGHUP)
 
     @Test func sighupAppliesAValidFileLiveAndRefusesAnInvalidOne() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "presentd-systemd")
+        defer { directory.remove() }
         let config = directory.path + "/presentd.json"
         try writeFile(config, #"{"fps": 30, "limits": {"maxConnections": 9}}"#)
         let notify = try NotifySocket(path: directory.path + "/notify")
@@ -194,7 +198,8 @@ struct SystemdTests {
     // MARK: Configuration on the command line
 
     @Test func flagsOverrideTheFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "presentd-systemd")
+        defer { directory.remove() }
         let config = directory.path + "/presentd.json"
         try writeFile(config, #"{"fps": 30, "limits": {"maxConnections": 7}, "dismissPolicy": "owner"}"#)
         let daemon = try DaemonHarness(["--config", config, "--fps", "90"])
@@ -211,7 +216,8 @@ struct SystemdTests {
     }
 
     @Test func printConfigReadsBackAsTheSameConfiguration() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "presentd-systemd")
+        defer { directory.remove() }
         let first = directory.path + "/first.json", second = directory.path + "/second.json"
         try writeFile(first, #"{"statusBar": {"style": "darkContent", "hidden": true}, "defaults": {"keyboard": {"timing": {"spring": {"duration": 0.5, "dampingRatio": 0.8}}}, "transition": {"timing": {"bezier": [0.2, 0, 0.2, 1]}}}, "container": {"width": 1024, "height": 768, "scale": 2}}"#)
         let (status, printed) = try DaemonHarness.run(DaemonHarness.presentdPath, ["--config", first, "--print-config"])
@@ -231,7 +237,8 @@ struct SystemdTests {
         #expect(status == 0, "\(output)")
         let env = ["PRESENTD_SOCKET": "/tmp/x.sock"]
         let (_, fromExample) = try DaemonHarness.run(DaemonHarness.presentdPath, ["--config", example, "--print-config"], environment: env)
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "presentd-systemd")
+        defer { directory.remove() }
         try writeFile(directory.path + "/empty.json", "{}")
         let (_, defaults) = try DaemonHarness.run(DaemonHarness.presentdPath,
                                                   ["--config", directory.path + "/empty.json", "--print-config"], environment: env)
@@ -239,7 +246,8 @@ struct SystemdTests {
     }
 
     @Test func checkConfigExplainsEveryError() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "presentd-systemd")
+        defer { directory.remove() }
         let bad = directory.path + "/bad.json"
         try writeFile(bad, """
             {"fps": 500, "socket": {"path": "relative"}, "limits": {"maxEntries": "x", "maxLinebytes": 5},
@@ -281,7 +289,7 @@ fileprivate final class ActivatedDaemon {
     private var exitStatus: Int32?
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        directory = try TemporaryDirectory()
+        directory = try TemporaryDirectory(prefix: "presentd-systemd")
         socketPath = directory.path + "/presentd.sock"
         decoyPath = directory.path + "/decoy.sock"
         stderrPath = directory.path + "/stderr.log"
@@ -340,27 +348,6 @@ fileprivate final class ActivatedDaemon {
         guard waitpid(pid, &status, options) == pid else { return nil }
         exitStatus = DaemonHarness.exitStatus(status)
         return exitStatus
-    }
-}
-
-/// A private directory under /tmp, removed with its contents.
-fileprivate final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/presentd-systemd-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw HarnessError.setup("mkdtemp failed") }
-        path = String(cString: made)
-    }
-
-    deinit {
-        guard let dir = opendir(path) else { return }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name != "." && name != ".." { unlink(path + "/" + name) }
-        }
-        closedir(dir)
-        rmdir(path)
     }
 }
 

@@ -9,36 +9,6 @@ import Testing
 
 // MARK: - Helpers
 
-/// A private temporary directory, removed with everything in it by `remove()`.
-private struct TempDirectory {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/presentd-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed")
-        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
-                      as: UTF8.self)
-    }
-
-    func remove() { Self.removeTree(path) }
-
-    private static func removeTree(_ path: String) {
-        if let directory = opendir(path) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name == "." || name == ".." { continue }
-                let child = path + "/" + name
-                if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }
-            }
-            closedir(directory)
-        }
-        rmdir(path)
-    }
-}
-
 /// A blocking client socket connected to `path`.
 private func connectClient(_ path: String) throws -> Int32 {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
@@ -100,7 +70,7 @@ private func record(_ kind: Character, _ index: UInt8, size: Int) -> SharedBuffe
 
 @Suite struct ListenerTests {
     @Test func bindsWithTheExactModeAndCreatesAPrivateParent() throws {
-        let directory = TempDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let loop = try EventLoop()
         let path = directory.path + "/run/presentd.sock"
@@ -123,7 +93,7 @@ private func record(_ kind: Character, _ index: UInt8, size: Int) -> SharedBuffe
     }
 
     @Test func staleSocketFileIsReplaced() throws {
-        let directory = TempDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path + "/stale.sock"
         // A daemon that died: bound, then gone without unlinking.
@@ -145,7 +115,7 @@ private func record(_ kind: Character, _ index: UInt8, size: Int) -> SharedBuffe
     }
 
     @Test func liveSocketIsRefused() throws {
-        let directory = TempDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path + "/live.sock"
         let loop = try EventLoop()
@@ -169,7 +139,7 @@ private func record(_ kind: Character, _ index: UInt8, size: Int) -> SharedBuffe
     }
 
     @Test func fileThatIsNotASocketIsLeftAlone() throws {
-        let directory = TempDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path + "/precious.txt"
         close(open(path, O_CREAT | O_WRONLY, 0o600))
@@ -182,7 +152,7 @@ private func record(_ kind: Character, _ index: UInt8, size: Int) -> SharedBuffe
     }
 
     @Test func pathOver107BytesIsRefusedAnd107Binds() throws {
-        let directory = TempDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let loop = try EventLoop()
         let prefix = directory.path + "/"
@@ -203,7 +173,7 @@ private func record(_ kind: Character, _ index: UInt8, size: Int) -> SharedBuffe
     }
 
     @Test func adoptedSocketIsServedAndNeverUnlinked() throws {
-        let directory = TempDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path + "/activated.sock"
         // What systemd passes: bound and listening.
@@ -225,7 +195,7 @@ private func record(_ kind: Character, _ index: UInt8, size: Int) -> SharedBuffe
     }
 
     @Test func peerCredentialsAreOurs() throws {
-        let directory = TempDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let loop = try EventLoop()
         let listener = try UnixListener(loop: loop, path: directory.path + "/cred.sock")
@@ -248,7 +218,7 @@ private func record(_ kind: Character, _ index: UInt8, size: Int) -> SharedBuffe
     }
 
     @Test func acceptErrorIsLoggedAndRetriedWithoutSpinning() throws {
-        let directory = TempDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let loop = try EventLoop()
         let listener = try UnixListener(loop: loop, path: directory.path + "/emfile.sock")
@@ -284,7 +254,7 @@ private func record(_ kind: Character, _ index: UInt8, size: Int) -> SharedBuffe
 
 @Suite struct ConnectionTests {
     @Test func echoesLinesThroughAListener() throws {
-        let directory = TempDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let loop = try EventLoop()
         let listener = try UnixListener(loop: loop, path: directory.path + "/echo.sock")
@@ -643,7 +613,7 @@ private func isSubsequence(_ items: [String], of sequence: [String]) -> Bool {
     }
 
     @Test func closingTheLoopClosesEverythingStillOpen() throws {
-        let directory = TempDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let loop = try EventLoop()
         let path = directory.path + "/all.sock"

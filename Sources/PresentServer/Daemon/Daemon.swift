@@ -85,7 +85,10 @@ public final class Daemon {
         try serviceStarted()
         let trimmed = WorkingSet.trimFileMappings(reclaiming: true)
         log.info("serving; released \(trimmed) KiB of start-up pages")
-        idleTrim = try IdleTrim(loop: loop, log: log) { [unowned self] in self.screens.contains { $0.clock.isRunning } }
+        idleTrim = try IdleTrim(loop: loop, moving: { [unowned self] in self.screens.contains { $0.clock.isRunning } },
+                                trimmed: { [unowned self] released, count in
+            self.log.debug("quiet for \(IdleTrimSchedule.quietMilliseconds) ms: released \(released) KiB of file pages (idle trim \(count))")
+        })
         loop.run()
         let leftOpen = loop.close()
         if leftOpen != 0 { log.warning("event loop closed with handles still open: \(loop.openHandleNames())") }

@@ -63,11 +63,13 @@ final class IdleTrim {
     private var schedule: IdleTrimSchedule
     private let loop: EventLoop
     private let timer: Timer
-    /// Trims so far after the start-up one, for the log.
+    /// Trims so far after the start-up one.
     private var trims = 0
 
     /// `moving`: whether a frame clock runs (the loop is awake anyway, and will run again).
-    init(loop: EventLoop, log: Log, moving: @escaping () -> Bool) throws {
+    /// `trimmed`: after each trim, the KiB it released and how many trims there were.
+    init(loop: EventLoop, moving: @escaping () -> Bool,
+         trimmed: @escaping (_ releasedKiB: Int, _ count: Int) -> Void) throws {
         self.loop = loop
         self.timer = try Timer(loop: loop)
         self.schedule = IdleTrimSchedule(trimmedAt: loop.milliseconds)
@@ -77,8 +79,7 @@ final class IdleTrim {
                 self.timer.start(after: Double(milliseconds) / 1000)
             case .trim:
                 self.trims += 1
-                let released = WorkingSet.trimFileMappings(reclaiming: false)
-                log.debug("quiet for \(IdleTrimSchedule.quietMilliseconds) ms: released \(released) KiB of file pages (idle trim \(self.trims))")
+                trimmed(WorkingSet.trimFileMappings(reclaiming: false), self.trims)
             }
         }
     }

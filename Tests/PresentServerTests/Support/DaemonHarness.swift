@@ -9,6 +9,7 @@ import PresentJSON
 
 /// A presentd child process on its own socket in its own temporary directory.
 final class DaemonHarness {
+    private let temporary: TemporaryDirectory
     let directory: String
     let socketPath: String
     private(set) var pid: pid_t
@@ -36,9 +37,8 @@ final class DaemonHarness {
     /// `configuration`, when given, is the text of a configuration file for presentd
     /// (`--config`), kept in the directory.
     init(_ arguments: [String] = [], configuration: String? = nil, environment: [String: String] = [:]) throws {
-        var template = Array("/tmp/presentd-test-XXXXXX".utf8CString)
-        guard let dir = mkdtemp(&template) else { throw HarnessError.setup("mkdtemp failed") }
-        directory = String(cString: dir)
+        temporary = try TemporaryDirectory()
+        directory = temporary.path
         socketPath = directory + "/presentd.sock"
         stderrPath = directory + "/stderr.log"
         var arguments = arguments
@@ -65,15 +65,9 @@ final class DaemonHarness {
         if probing { try waitUntilListening() }
     }
 
+    /// Stops the daemon; the directory goes after, with all the daemon and the test wrote.
     deinit {
         stop()
-        _ = unlink(stderrPath)
-        _ = unlink(directory + "/presentd.json")
-        _ = unlink(directory + "/presentd-state.json")
-        _ = unlink(directory + "/presentd-state.json.bad")
-        _ = unlink(directory + "/presentd-state.json.tmp")
-        _ = unlink(socketPath)
-        _ = rmdir(directory)
     }
 
     /// A new client connection.
