@@ -155,12 +155,12 @@ struct JSONWriterTests {
                 writer.element { inner in
                     inner.beginObject()
                     inner.member("e", element)
-                    inner.member("list") { list in
+                    inner.member("list", writing: { list in
                         list.beginArray()
                         list.element { $0.write(element) }
                         list.element { $0.write(.int(2)) }
                         list.endArray()
-                    }
+                    })
                     inner.endObject()
                 }
             }

@@ -9,8 +9,20 @@ extension JSONValue {
 }
 
 public enum CoreEncoding {
-    public static func rect(_ r: Rect) -> JSONValue {
-        ["x": .number(r.minX), "y": .number(r.minY), "width": .number(r.width), "height": .number(r.height)]
+    public static func rect(_ r: Rect) -> JSONValue { value { write(r, into: &$0) } }
+
+    static func write<Sink: JSONMemberSink>(_ r: Rect, into o: inout Sink) {
+        o.member("x", .number(r.minX))
+        o.member("y", .number(r.minY))
+        o.member("width", .number(r.width))
+        o.member("height", .number(r.height))
+    }
+
+    /// The object a `write(_:into:)` makes, as a value.
+    static func value(_ write: (inout JSONObject) -> Void) -> JSONValue {
+        var object = JSONObject()
+        write(&object)
+        return .object(object)
     }
 
     public static func point(_ p: Point) -> JSONValue { ["x": .number(p.x), "y": .number(p.y)] }
@@ -109,27 +121,47 @@ public enum CoreEncoding {
          "offset": ["x": .number(s.offset.width), "y": .number(s.offset.height)]]
     }
 
-    public static func layer(_ l: Layer) -> JSONValue {
-        var o: JSONObject = ["id": .string(l.entryID), "role": .string(l.role.rawValue), "level": .string(l.level.rawValue),
-                             "frame": rect(l.frame),
-                             "alpha": .number(l.alpha), "scale": .number(l.scale), "rotation": .number(l.rotation),
-                             "cornerRadius": .number(l.cornerRadius)]
-        if let c = l.color { o["color"] = color(c) }
-        if let b = l.blur { o["blur"] = .string(b.rawValue) }
-        if let s = l.shadow { o["shadow"] = shadow(s) }
-        if let r = l.contentRevision { o["contentRevision"] = .int(Int64(r)) }
-        if l.tintDimmed { o["tintDimmed"] = true }
-        if let c = l.clip { o["clip"] = rect(c) }
-        return .object(o)
+    public static func layer(_ l: Layer) -> JSONValue { value { write(l, into: &$0) } }
+
+    static func write<Sink: JSONMemberSink>(_ l: Layer, into o: inout Sink) {
+        o.member("id", .string(l.entryID))
+        o.member("role", .string(l.role.rawValue))
+        o.member("level", .string(l.level.rawValue))
+        o.member("frame", object: { write(l.frame, into: &$0) })
+        o.member("alpha", .number(l.alpha))
+        o.member("scale", .number(l.scale))
+        o.member("rotation", .number(l.rotation))
+        o.member("cornerRadius", .number(l.cornerRadius))
+        if let c = l.color { o.member("color", color(c)) }
+        if let b = l.blur { o.member("blur", .string(b.rawValue)) }
+        if let s = l.shadow { o.member("shadow", shadow(s)) }
+        if let r = l.contentRevision { o.member("contentRevision", .int(Int64(r))) }
+        if l.tintDimmed { o.member("tintDimmed", true) }
+        if let c = l.clip { o.member("clip", object: { write(c, into: &$0) }) }
     }
 
     /// A `frame` notification's params (the caller adds `seq`).
     /// A `frame` notification's params; `output`: the screen it is of.
     public static func frame(_ scene: Scene, seq: UInt64, output: String? = nil) -> JSONValue {
-        var o: JSONObject = ["seq": .int(Int64(truncatingIfNeeded: seq)), "time": .number(scene.time),
-                             "layers": .array(scene.layers.map(layer)), "animating": .bool(scene.isAnimating)]
-        if let output { o["output"] = .string(output) }
-        return .object(o)
+        value { write(scene, seq: seq, output: output, into: &$0) }
+    }
+
+    /// The whole `frame` notification as a line of bytes, written straight from the scene
+    /// (no value is built: it is made at every tick of every moving screen). The same bytes
+    /// as `RPCEncoding.notification(method: "frame", params: frame(…)).serializedLine()`.
+    public static func frameLine(_ scene: Scene, seq: UInt64, output: String? = nil) -> [UInt8] {
+        var writer = JSONWriter(capacity: 256 + 320 * scene.layers.count)
+        RPCEncoding.writeNotification(method: "frame", into: &writer) { write(scene, seq: seq, output: output, into: &$0) }
+        writer.endLine()
+        return writer.bytes
+    }
+
+    static func write<Sink: JSONMemberSink>(_ scene: Scene, seq: UInt64, output: String?, into o: inout Sink) {
+        o.member("seq", .int(Int64(truncatingIfNeeded: seq)))
+        o.member("time", .number(scene.time))
+        o.member("layers", objectsFor: scene.layers) { layer, o in write(layer, into: &o) }
+        o.member("animating", .bool(scene.isAnimating))
+        if let output { o.member("output", .string(output)) }
     }
 
     /// One entry of the `stack` result and notification.

@@ -52,9 +52,25 @@ public enum RPCEncoding {
 
     /// A notification (no id, no reply expected); `params` is omitted when nil.
     public static func notification(method: String, params: JSONValue? = nil) -> JSONValue {
-        var object: JSONObject = ["jsonrpc": "2.0", "method": .string(method)]
-        if let params { object["params"] = params }
+        var object = JSONObject()
+        writeNotificationMembers(method: method, into: &object) { o in if let params { o.member("params", params) } }
         return .object(object)
+    }
+
+    /// A notification's members, with the object of its `params` written by `params`.
+    public static func writeNotification(method: String, into writer: inout JSONWriter,
+                                         params: (inout JSONWriter) -> Void) {
+        writer.beginObject()
+        writeNotificationMembers(method: method, into: &writer) { $0.member("params", object: params) }
+        writer.endObject()
+    }
+
+    /// The members of a notification in their order; `params` writes the last, if any.
+    private static func writeNotificationMembers<Sink: JSONMemberSink>(method: String, into o: inout Sink,
+                                                                       params: (inout Sink) -> Void) {
+        o.member("jsonrpc", "2.0")
+        o.member("method", .string(method))
+        params(&o)
     }
 
     /// A request expecting a response with the same `id`; `params` is omitted when nil.

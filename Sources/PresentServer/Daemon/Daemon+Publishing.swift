@@ -188,8 +188,7 @@ extension Daemon {
             let seq = screen.clock.nextFrameSeq()
             let scene = screen.stack.scene(at: t)
             saidMoving = scene.isAnimating
-            return RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(scene, seq: seq, output: screen.name))
-                .serializedLine()
+            return CoreEncoding.frameLine(scene, seq: seq, output: screen.name)
         }
         screen.clock.drewFrame(revision: screen.stack.sceneRevision, saidMoving: saidMoving)
     }

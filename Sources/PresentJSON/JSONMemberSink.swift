@@ -1,0 +1,60 @@
+// One encoding, two results: an object's members written against `JSONMemberSink` give a
+// `JSONObject` (a value, for tests, snapshots and the documentation) or go straight into
+// text through `JSONWriter` (the frame sent to every subscriber at every tick), with the
+// same members in the same order, from one definition.
+
+/// Where the members of an object go, in order.
+public protocol JSONMemberSink {
+    /// One member.
+    mutating func member(_ key: String, _ value: JSONValue)
+    /// One member whose value is an object `body` writes.
+    mutating func member(_ key: String, object body: (inout Self) -> Void)
+    /// One member whose value is an array of objects, one for each of `elements`, each
+    /// written by `body`.
+    mutating func member<Elements: Sequence>(_ key: String, objectsFor elements: Elements,
+                                             _ body: (Elements.Element, inout Self) -> Void)
+}
+
+extension JSONObject: JSONMemberSink {
+    public mutating func member(_ key: String, _ value: JSONValue) { self[key] = value }
+
+    public mutating func member(_ key: String, object body: (inout JSONObject) -> Void) {
+        var object = JSONObject()
+        body(&object)
+        self[key] = .object(object)
+    }
+
+    public mutating func member<Elements: Sequence>(_ key: String, objectsFor elements: Elements,
+                                                    _ body: (Elements.Element, inout JSONObject) -> Void) {
+        self[key] = .array(elements.map { element in
+            var object = JSONObject()
+            body(element, &object)
+            return .object(object)
+        })
+    }
+}
+
+extension JSONWriter: JSONMemberSink {
+    public mutating func member(_ key: String, object body: (inout JSONWriter) -> Void) {
+        member(key, writing: { writer in
+            writer.beginObject()
+            body(&writer)
+            writer.endObject()
+        })
+    }
+
+    public mutating func member<Elements: Sequence>(_ key: String, objectsFor elements: Elements,
+                                                    _ body: (Elements.Element, inout JSONWriter) -> Void) {
+        member(key, writing: { writer in
+            writer.beginArray()
+            for element in elements {
+                writer.element { writer in
+                    writer.beginObject()
+                    body(element, &writer)
+                    writer.endObject()
+                }
+            }
+            writer.endArray()
+        })
+    }
+}
