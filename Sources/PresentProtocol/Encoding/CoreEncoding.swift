@@ -140,7 +140,6 @@ public enum CoreEncoding {
         if let c = l.clip { o.member("clip", object: { write(c, into: &$0) }) }
     }
 
-    /// A `frame` notification's params (the caller adds `seq`).
     /// A `frame` notification's params; `output`: the screen it is of.
     public static func frame(_ scene: Scene, seq: UInt64, output: String? = nil) -> JSONValue {
         value { write(scene, seq: seq, output: output, into: &$0) }

@@ -10,9 +10,10 @@ import Glibc
 ///
 /// Writes: the replies to the lines of one read are gathered and written together when
 /// the read's lines are handled, or each time `gatherFlushBytes` have gathered (a few
-/// syscalls and wake-ups of the reader for a pipeline of requests, not one per reply). Otherwise, when nothing is queued a send first tries `uv_try_write`; whatever
-/// the kernel does not take is queued, and one `uv_write` at a time (of up to 16 queued items) drains the
-/// queue, continuing from its callback. Lossless sends are bounded by `maxQueuedBytes`;
+/// syscalls and wake-ups of the reader for a pipeline of requests, not one per reply).
+/// Otherwise, when nothing is queued a send first tries `uv_try_write`; whatever the
+/// kernel does not take is queued, and one `uv_write` at a time (of up to 16 queued
+/// items) drains the queue, continuing from its callback. Lossless sends are bounded by `maxQueuedBytes`;
 /// frames are coalesced (see `OutboundQueue`) and never count against the bound.
 final class Connection: LoopOwned {
     /// Where the connection is in its life.
