@@ -123,6 +123,15 @@ struct BroadcasterTests {
         #expect(renderer.lines().count == 1, "a renderer hears every lifecycle of the screens it watches")
         broadcaster.subscribe(side.client, to: [], outputs: nil)   // a new subscribe replaces the screens
         #expect(side.client.outputs == nil && side.client.topics.contains(.frames))
+        broadcaster.broadcastFrame(of: "main") { Array("{\"frame\":\"main\"}\n".utf8) }
+        _ = loop.runOnce()
+        #expect(side.lines() == ["{\"frame\":\"main\"}"], "the fan-out follows the new screens at once")
+        broadcaster.subscribe(side.client, to: [.stack], outputs: ["side"])   // and a new topic takes them too
+        broadcaster.broadcastFrame(of: "main") { Array("{\"frame\":\"main\"}\n".utf8) }
+        broadcaster.broadcast(.stack, method: "stack", output: "main", owner: nil) { ["n": 1] }
+        broadcaster.broadcast(.stack, method: "stack", output: "side", owner: nil) { ["n": 2] }
+        _ = loop.runOnce()
+        #expect(side.lines().map { $0.contains("\"output\":\"side\"") } == [true])
         for peer in [everywhere, side, renderer] {
             peer.client.connection.close()
             close(peer.far)

@@ -37,10 +37,7 @@ final class Client {
     }
 
     /// Whether a notification about screen `output` (nil: about none) is for this client.
-    func watches(_ output: String?) -> Bool {
-        guard let output, let outputs else { return true }
-        return outputs.contains(output)
-    }
+    func watches(_ output: String?) -> Bool { Subscription.passes(output, outputs) }
 
     /// How logs name this client: pid, uid and its hello name.
     var label: String {

@@ -11,7 +11,7 @@ import Glibc
 /// Writes: the replies to the lines of one read are gathered and written together when
 /// the read's lines are handled, or each time `gatherFlushBytes` have gathered (a few
 /// syscalls and wake-ups of the reader for a pipeline of requests, not one per reply).
-/// Otherwise, when nothing is queued a send first tries `uv_try_write`; whatever the
+/// Otherwise, when nothing is queued a send first tries a plain write(2); whatever the
 /// kernel does not take is queued, and one `uv_write` at a time (of up to 16 queued
 /// items) drains the queue, continuing from its callback. Lossless sends are bounded by `maxQueuedBytes`;
 /// frames are coalesced (see `OutboundQueue`) and never count against the bound.
@@ -35,6 +35,28 @@ final class Connection: LoopOwned {
     /// throughput by about a third and lowered the CPU per request, against one write per read.
     static let gatherFlushBytes = 1024
 
+    // What every frame's send reads comes first, together. Swift lays a class's stored
+    // properties out in the order they are declared, so a send to a connection whose line
+    // is cold (the fan-out reaches it once per frame) loads one cache line or two, not four.
+
+    private(set) var state: State = .open
+    /// false: every frame is queued like a lossless message (a replay keeps every frame).
+    var coalescesFrames = true
+    /// The socket (the pipe's own descriptor, for writes that do not go through libuv).
+    private let socket: Int32
+    /// Frames handed to `sendFrame` while open (`stats`).
+    private(set) var framesSent = 0
+    // `queue` and `gathered` are read for every frame sent to every subscriber. Swift checks
+    // an access to such a property at run time unless it can prove that none overlaps
+    // another, and for these two it cannot: the two checks of each frame's send were a
+    // quarter of a 500-subscriber tick's instructions (callgrind: 259 k → 191 k per tick
+    // without them). Both are touched on the loop thread only, each access is one call
+    // into OutboundQueue or Array that never calls back into the connection, and no
+    // closure is handed one (`send(writing:)` moves `gathered` out for its closure), so
+    // no access can overlap another: the checks are turned off for these two.
+    @exclusivity(unchecked) private var gathered: [UInt8] = []
+    @exclusivity(unchecked) private var queue = OutboundQueue()
+
     /// Unique on this loop, increasing in accept order.
     let id: UInt64
     let peer: PeerCredentials
@@ -56,10 +78,6 @@ final class Connection: LoopOwned {
     var maxLineBytes = 1 << 20
     /// Bound on lossless bytes waiting to be written.
     var maxQueuedBytes = 4 << 20
-    /// false: every frame is queued like a lossless message (a replay keeps every frame).
-    var coalescesFrames = true
-
-    private(set) var state: State = .open
     /// The read or write error that closed the connection (nil for EOF or a local close).
     private(set) var closeError: TransportError?
     /// Lossless bytes queued or being written.
@@ -67,30 +85,18 @@ final class Connection: LoopOwned {
     /// Items (lossless or frame) queued or being written.
     var queuedItems: Int { queue.count }
     private(set) var isReadingPaused = false
-    /// Frames handed to `sendFrame` while open, and how many of them a newer one replaced
-    /// before they reached the kernel (`stats`).
-    private(set) var framesSent = 0
+    /// How many of the frames sent a newer one replaced before they reached the kernel.
     var framesCoalesced: Int { queue.framesCoalesced }
 
     private let pipe: UnsafeMutablePointer<uv_pipe_t>
     private let writeRequest: UnsafeMutablePointer<uv_write_t>
     private let writeBuffers: UnsafeMutablePointer<uv_buf_t>
-    // `queue` and `gathered` are read for every frame sent to every subscriber. Swift checks
-    // an access to such a property at run time unless it can prove that none overlaps
-    // another, and for these two it cannot: the two checks of each frame's send were a
-    // quarter of a 500-subscriber tick's instructions (callgrind: 259 k → 191 k per tick
-    // without them). Both are touched on the loop thread only, each access is one call
-    // into OutboundQueue or Array that never calls back into the connection, and no
-    // closure is handed one (`send(writing:)` moves `gathered` out for its closure), so
-    // no access can overlap another: the checks are turned off for these two.
-    @exclusivity(unchecked) private var queue = OutboundQueue()
     private var framer = LineFramer()
     private var isReading = false
     private var drainScheduled = false
     /// While the lines of one read are handled, lossless bytes for this connection gather
     /// here (only while nothing is queued, so they stay in order) and go out together after.
     private var corked = false
-    @exclusivity(unchecked) private var gathered: [UInt8] = []
     private var overflowed = false
     private var flushTimer: Timer?
 
@@ -108,6 +114,7 @@ final class Connection: LoopOwned {
         let pipe = try Self.makePipe(fd: fd, on: loop)
         self.loop = loop
         self.pipe = pipe
+        self.socket = fd
         self.peer = peer
         id = loop.makeConnectionID()
         writeRequest = .allocate(capacity: 1)
@@ -143,9 +150,7 @@ final class Connection: LoopOwned {
     /// The socket's descriptor, for queries libuv does not make (SO_PEERGROUPS); -1 once
     /// the connection is closing.
     var fileDescriptor: Int32 {
-        guard state == .open || state == .draining else { return -1 }
-        var fd: uv_os_fd_t = -1
-        return uv_fileno(uvHandle(pipe), &fd) == 0 ? fd : -1
+        state == .open || state == .draining ? socket : -1
     }
 
     // MARK: Reading
@@ -344,16 +349,17 @@ final class Connection: LoopOwned {
 
     /// Writes what the kernel takes right now, only if nothing is queued (queued bytes must
     /// go first). Returns the bytes written, or nil if the write failed and closed us.
+    ///
+    /// A plain write(2), which is what `uv_try_write` makes once it has found libuv's own
+    /// write queue empty, and that queue is empty whenever ours is (the items of a
+    /// `uv_write` in flight stay in ours until it completes). Asking libuv would read the
+    /// `uv_pipe_t`, one more allocation per subscriber that a frame's fan-out finds cold.
     private func writeNow(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard queue.isEmpty else { return 0 }
-        var buffer = uv_buf_t(
-            base: UnsafeMutableRawPointer(mutating: bytes.baseAddress)?
-                .assumingMemoryBound(to: CChar.self),
-            len: bytes.count)
-        let status = uv_try_write(uvStream(pipe), &buffer, 1)
-        if status >= 0 { return Int(status) }
-        if status == UV_EAGAIN.rawValue { return 0 }
-        fail(.uv("uv_try_write", status: status))
+        let written = Glibc.write(socket, bytes.baseAddress, bytes.count)
+        if written >= 0 { return written }
+        if errno == EAGAIN || errno == EINTR { return 0 }
+        fail(.uv("write", status: -errno))
         return nil
     }
 
