@@ -1,8 +1,11 @@
 // A connection that yields after every line (what the daemon's fairness does to a busy
 // client) must not keep reading meanwhile: found by the blast flood, where the daemon
-// grew by 47 MiB buffering a sender it only served 64 requests per turn.
+// grew by 47 MiB buffering a sender it only served 64 requests per turn. A turn is the
+// loop's: only a client with more than its share of requests in one turn yields.
 
 import Glibc
+import PresentClient
+import PresentJSON
 import Testing
 @testable import PresentServer
 
@@ -42,5 +45,37 @@ struct FairnessTests {
         connection.close()
         #expect(loop.run(until: { connection.state == .closed }))
         #expect(loop.close() == 0)
+    }
+
+    @Test func theLoopCountsItsTurns() throws {
+        let loop = try EventLoop()
+        let timer = try Timer(loop: loop)   // something to wait for: a loop with nothing to do does not turn
+        timer.start(after: 60)
+        let before = loop.turn
+        for _ in 0..<3 { loop.runOnce() }
+        #expect(loop.turn == before + 3, "one turn per iteration")
+        timer.close()
+        #expect(loop.close() == 0, "the turn counter keeps no handle open")
+    }
+
+    /// A client that waits for each reply has one request per turn, however many it sends;
+    /// one that sends a thousand at once has them all read in one turn, and yields.
+    @Test func onlyAClientWithMoreThanItsShareOfATurnYields() throws {
+        let daemon = try DaemonHarness()
+        let steady = try daemon.connect()
+        try steady.call("hello", ["client": "steady"])
+        for _ in 0..<(3 * Daemon.requestsPerTurn) { try steady.call("ping") }
+        let burst = try daemon.connect()
+        try burst.call("hello", ["client": "burst"])
+        let ping = #"{"jsonrpc":"2.0","id":7,"method":"ping"}"# + "\n"
+        try burst.sendRaw(Array(String(repeating: ping, count: 1000).utf8))
+        for index in 0..<1000 {
+            let line = try burst.readLine()
+            #expect(line.map { String(decoding: $0, as: UTF8.self).contains(#""id":7"#) } == true, "reply \(index)")
+        }
+        let clients = try #require(try daemon.connect().call("stats")["clients"]?.arrayValue)
+        let yields = { (name: JSONValue) in clients.first { $0["name"] == name }?["yields"]?.int64Value }
+        #expect(yields("steady") == 0, "\(3 * Daemon.requestsPerTurn) requests, one per turn: never paused")
+        #expect((yields("burst") ?? 0) >= 1, "1000 requests read in one turn: paused after its share")
     }
 }

@@ -19,9 +19,14 @@ final class Client {
     var outputs: Set<String>? { subscription.outputs }
     /// Replies still owed (requests waiting for a `shouldDismiss` answer).
     var deferredReplies = 0
-    /// Requests handled since this client last yielded to the others (Fairness.swift).
+    /// Requests handled in the loop's turn `turn` (Fairness.swift).
     var requestsThisTurn = 0
+    /// The loop turn `requestsThisTurn` counts in.
+    var turn: UInt64 = 0
+    /// It has had its turn and waits for the next (reading paused).
     var isYielding = false
+    /// How many turns it has had to yield: it sent faster than its share (`stats`).
+    var yields = 0
     /// Given by `hello`; proves ownership of its entries after a daemon restart.
     var resumeToken: String?
     /// What it may do, fixed at connect() (Roles.swift).

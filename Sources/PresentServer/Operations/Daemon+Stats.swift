@@ -47,7 +47,8 @@ extension Daemon {
                                   "outputs": client.outputs.map { .array($0.sorted().map { .string($0) }) } ?? .null],
                 "frames": ["sent": .int(Int64(client.connection.framesSent)),
                            "coalesced": .int(Int64(client.connection.framesCoalesced))],
-                "queuedBytes": .int(Int64(client.connection.queuedBytes))]
+                "queuedBytes": .int(Int64(client.connection.queuedBytes)),
+                "yields": .int(Int64(client.yields))]
     }
 
     private func screenStats(_ screen: Screen) -> JSONValue {

@@ -25,11 +25,18 @@ final class EventLoop {
     let readBuffer: UnsafeMutableRawBufferPointer
     private(set) var isClosed = false
 
+    /// The loop's turns so far: one more each time it is about to poll for I/O (a
+    /// `uv_prepare_t`, which never wakes the loop itself). Work counted "per turn"
+    /// (Fairness) tells by it that a turn is over, with no timer or wake-up of its own.
+    private(set) var turn: UInt64 = 0
+
     private var owned: [ObjectIdentifier: any LoopOwned] = [:]
     private var lastConnectionID: UInt64 = 0
     /// Runs `posted` work; active only while there is some, so an idle loop still blocks.
     private let idle: UnsafeMutablePointer<uv_idle_t>
     private var posted: [() -> Void] = []
+    /// Counts `turn`; unreferenced, so it keeps no loop running.
+    private let prepare: UnsafeMutablePointer<uv_prepare_t>
 
     private static let readBufferSize = 64 * 1024
 
@@ -45,6 +52,12 @@ final class EventLoop {
         }
         idle = .allocate(capacity: 1)
         uv_idle_init(raw, idle)
+        prepare = .allocate(capacity: 1)
+        uv_prepare_init(raw, prepare)
+        uv_prepare_start(prepare) { handle in
+            EventLoop.from(handle!.pointee.loop).turn += 1
+        }
+        uv_unref(uvHandle(prepare))
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         raw.pointee.data = Unmanaged.passUnretained(self).toOpaque()
     }
@@ -173,8 +186,8 @@ final class EventLoop {
         guard !isClosed else { return 0 }
         for object in Array(owned.values) { object.close() }
         posted.removeAll()
-        if uv_is_closing(uvHandle(idle)) == 0 {
-            uv_close(uvHandle(idle), freeHandleOnClose)
+        for handle in [uvHandle(idle), uvHandle(prepare)] where uv_is_closing(handle) == 0 {
+            uv_close(handle, freeHandleOnClose)
         }
         // Close callbacks run at the end of an iteration; a few iterations cover handles
         // whose close is started by another's callback (a connection's flush timer).
