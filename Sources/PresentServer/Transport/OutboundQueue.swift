@@ -20,7 +20,7 @@ struct OutboundQueue {
     private struct Item {
         /// nil once a newer frame replaced this one (skipped, already released).
         var buffer: SharedBuffer?
-        /// Bytes of `buffer` already taken by the kernel (by `write(2)`).
+        /// Bytes of `buffer` already taken by the kernel (by `send(2)`).
         let offset: Int
         let kind: Kind
         var remaining: Int { (buffer?.count ?? offset) - offset }
