@@ -13,8 +13,11 @@ which server goes first; every figure is the median of its rounds:
             frame's `time` to its receipt (split into the first copy's delay and the
             spread to the last copy), pacing jitter (inter-arrival time against 1/120 s),
             frame times off the k/120 grid, server RSS and CPU (also per tick)
-  idle RSS  VmRSS of a fresh server after one ping; per subscriber: the RSS slope between
-            the two largest fan-outs
+  idle RSS  VmRSS of a fresh server after one ping; per subscriber: the slope of the
+            resident anonymous memory (RssAnon: heap and stacks) between the two largest
+            fan-outs. Not VmRSS's: it also counts the pages of the binary that happen to be
+            resident, which moved by up to 3 MiB between runs of the same fan-out (presentd's
+            text is 20 MiB), more than 500 subscribers cost
   idle      a fresh server after one ping and 2 s with no client: VmRSS, and its wake-ups
             per second over a window (10 s; quick 2 s), summed over its threads: times put
             on a CPU (/proc/PID/task/*/schedstat, third field) and context switches
@@ -305,13 +308,14 @@ def run(args):
         for kind, figures in in_rounds(fanout).items():
             results[kind][f"fanout_{n}"] = figures
 
-    # Memory per subscriber: the slope between the two largest fan-outs, which leaves out
-    # what the first subscriber and the first animation allocate once.
+    # Memory per subscriber: the slope of the anonymous memory between the two largest
+    # fan-outs, which leaves out what the first subscriber and the first animation allocate
+    # once, and the binary's pages, which are not per subscriber (see the docstring).
     if len(sizes) >= 2:
         small, large = sorted(sizes)[-2:]
         for kind in SERVERS:
             r = results[kind]
-            r["rss_per_subscriber_kib"] = ((r[f"fanout_{large}"]["server_rss_kib"] - r[f"fanout_{small}"]["server_rss_kib"])
+            r["rss_per_subscriber_kib"] = ((r[f"fanout_{large}"]["server_anon_kib"] - r[f"fanout_{small}"]["server_anon_kib"])
                                            / (large - small))
     elapsed = time.monotonic() - clock0
     others = cpu_busy_seconds() - busy0 - (own_cpu_seconds() - own0)
@@ -365,7 +369,7 @@ def metrics(sizes):
         ("pipelined requests", ("pipeline", "requests_per_s"), "/s", "{:,.0f}", "higher"),
         ("pipelined: server CPU/request", ("pipeline", "server_cpu_us_per_request"), "us", "{:.2f}", "lower"),
         ("idle RSS", ("idle_rss_kib",), "MiB", "{:.1f}", "lower"),
-        ("RSS per subscriber", ("rss_per_subscriber_kib",), "KiB", "{:.2f}", "lower"),
+        ("RSS per subscriber (anon)", ("rss_per_subscriber_kib",), "KiB", "{:.2f}", "lower"),
         ("idle 2 s: RSS", ("idle", "rss_kib"), "MiB", "{:.1f}", "lower"),
         ("idle: wake-ups", ("idle", "wakeups_per_s"), "/s", "{:.2f}", "lower"),
         ("idle: context switches", ("idle", "context_switches_per_s"), "/s", "{:.2f}", "lower"),

@@ -197,14 +197,17 @@ static int is_reply(const char *s, size_t n) {
 
 /* ---- the server process, from /proc ---- */
 
-static long rss_kib(int pid) {
+/* A field of /proc/PID/status in kB ("VmRSS", or "RssAnon": the resident heap, stacks
+ * and other anonymous pages, without the file pages of the binary and its libraries). */
+static long status_kib(int pid, const char *field) {
     char path[64], line[256];
     snprintf(path, sizeof path, "/proc/%d/status", pid);
     FILE *f = fopen(path, "r");
     if (!f) return -1;
     long kib = -1;
+    size_t len = strlen(field);
     while (fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+        if (strncmp(line, field, len) == 0 && line[len] == ':' && sscanf(line + len + 1, "%ld", &kib) == 1) break;
     fclose(f);
     return kib;
 }
@@ -425,7 +428,7 @@ static int run_fanout(const char *path, long count, double fps, double duration,
     long ids = 0, subscribed = 0;
     double t_present = 0, window_start = 0, window_end = 0, stop = 0, rss_at = 0;
     double server_cpu0 = 0, own_cpu0 = 0, server_cpu = 0, own_cpu = 0;
-    long rss = -1;
+    long rss = -1, anon = -1;
     int measuring = 0;  /* 1 inside the window, 2 after it */
     const double grace = 0.25, renew_every = 50;
     double deadline = now() + 60;  /* for every subscription to be answered */
@@ -440,7 +443,10 @@ static int run_fanout(const char *path, long count, double fps, double duration,
                 server_cpu0 = pid ? cpu_seconds(pid) : 0;
                 own_cpu0 = own_cpu_seconds();
             }
-            if (rss < 0 && pid && t >= rss_at) rss = rss_kib(pid);
+            if (rss < 0 && pid && t >= rss_at) {
+                rss = status_kib(pid, "VmRSS");
+                anon = status_kib(pid, "RssAnon");
+            }
             if (measuring == 1 && t >= window_end) {
                 measuring = 2;
                 server_cpu = pid ? cpu_seconds(pid) - server_cpu0 : 0;
@@ -533,6 +539,7 @@ static int run_fanout(const char *path, long count, double fps, double duration,
     json_num("spread_p99_ms", pct(&spread, 99), 0);
     json_num("offgrid_max_us", fan.offgrid_max, 0);
     json_num("server_rss_kib", (double)rss, 0);
+    json_num("server_anon_kib", (double)anon, 0);
     json_num("server_cpu", server_cpu / duration, 0);
     json_num("loadgen_cpu", own_cpu / duration, 1);
     printf("}\n");
