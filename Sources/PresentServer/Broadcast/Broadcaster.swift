@@ -61,8 +61,9 @@ final class Subscription {
 
 /// One subscriber in a topic's member list: all the fan-out reads for each message, kept
 /// in the list itself. A frame's walk then reads one contiguous array and each subscriber's
-/// Connection, and no other object: measured with `perf` at 500 subscribers, the load of
-/// each client's (cache-cold) `Subscription` was two thirds of the tick's own time.
+/// Connection (and, for a member that watches some screens only, its set of them), no
+/// Client or Subscription: under `perf`, each client's cache-cold `Subscription` had been
+/// the largest part of the fan-out's own time.
 private struct Member {
     /// Keeps the client, and with it the connection, alive while it is a member.
     let client: Client
@@ -199,10 +200,9 @@ final class Broadcaster {
         list.withUnsafeBufferPointer { list in
             // By index, in place: a member copied out would be retained and released.
             for index in list.indices {
-                // The next member's connection is fetched while this one's send(2) runs. That
-                // load came after a system call, so it always missed the cache: two thirds
-                // of the fan-out's own time (perf), and with the prefetch the CPU per
-                // 500-subscriber tick went from 0.94-0.98x the baseline's to 0.81-0.90x.
+                // The next member's connection is fetched while this one's send(2) runs: a
+                // load made after a system call found the line cold every time, and that
+                // miss was then most of the fan-out's own time (perf).
                 if index + 1 < list.count { presentd_prefetch(list[index + 1].connection.toOpaque()) }
                 guard list[index].watches(output) else { continue }
                 list[index].connection._withUnsafeGuaranteedRef { connection in

@@ -36,13 +36,14 @@ final class Connection: LoopOwned {
     static let gatherFlushBytes = 1024
 
     // What every frame's send reads comes first, together. Swift lays a class's stored
-    // properties out in the order they are declared, so a send to a connection whose line
-    // is cold (the fan-out reaches it once per frame) loads one cache line or two, not four.
+    // properties out in the order they are declared (what it does, though the language
+    // does not promise it), so a send to a connection whose line is cold (the fan-out
+    // reaches it once per frame) loads one cache line or two, not four.
 
     private(set) var state: State = .open
     /// false: every frame is queued like a lossless message (a replay keeps every frame).
     var coalescesFrames = true
-    /// The socket (the pipe's own descriptor, for sends that do not go through libuv).
+    /// The socket: the pipe's own descriptor, which sends use directly (`writeNow`).
     private let socket: Int32
     /// Frames handed to `sendFrame` while open (`stats`).
     private(set) var framesSent = 0
@@ -346,7 +347,8 @@ final class Connection: LoopOwned {
     }
 
     /// Writes what the kernel takes right now, only if nothing is queued (queued bytes must
-    /// go first). Returns the bytes written, or nil if the write failed and closed us.
+    /// go first). Returns the bytes written, or nil if the write failed and closed us (or
+    /// we were closing already).
     ///
     /// A plain send(2). `uv_try_write` would make a write(2) once it had found libuv's own
     /// write queue empty, and that queue is empty whenever ours is (the items of a
@@ -357,6 +359,8 @@ final class Connection: LoopOwned {
     /// at 500 subscribers, that was 6 % of the server's time per tick. MSG_NOSIGNAL: a
     /// peer that went away is EPIPE, whatever the process does with SIGPIPE.
     private func writeNow(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        // Closing: libuv has closed the descriptor already, and its number may be reused.
+        guard state == .open || state == .draining else { return nil }
         guard queue.isEmpty else { return 0 }
         let written = Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
         if written >= 0 { return written }

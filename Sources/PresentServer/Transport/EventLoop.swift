@@ -26,8 +26,9 @@ final class EventLoop {
     private(set) var isClosed = false
 
     /// The loop's turns so far: one more each time it is about to poll for I/O (a
-    /// `uv_prepare_t`, which never wakes the loop itself). Work counted "per turn"
-    /// (Fairness) tells by it that a turn is over, with no timer or wake-up of its own.
+    /// `uv_prepare_t`, which never wakes the loop itself), so a turn runs from one poll to
+    /// the next. Work counted "per turn" (Fairness) tells by it that a turn is over, with
+    /// no timer or wake-up of its own.
     private(set) var turn: UInt64 = 0
 
     private var owned: [ObjectIdentifier: any LoopOwned] = [:]

@@ -123,6 +123,8 @@ struct OutboundQueue {
         if head == items.count {
             // No storage kept: an idle connection holds no memory for its queue, and
             // `isEmpty`, which every frame's send asks, then reads no cache line of its own.
+            // The price: a subscriber that keeps falling a little behind allocates anew
+            // each time it queues, which its send(2) costs many times over anyway.
             items.removeAll()
             head = 0
             writeEnd = 0
