@@ -13,8 +13,9 @@ import Glibc
 /// syscalls and wake-ups of the reader for a pipeline of requests, not one per reply).
 /// Otherwise, when nothing is queued a send first tries a plain send(2); whatever the
 /// kernel does not take is queued, and one `uv_write` at a time (of up to 16 queued
-/// items) drains the queue, continuing from its callback. Lossless sends are bounded by `maxQueuedBytes`;
-/// frames are coalesced (see `OutboundQueue`) and never count against the bound.
+/// items) drains the queue, continuing from its callback. Lossless sends are bounded by
+/// `maxQueuedBytes`; frames are coalesced (see `OutboundQueue`) and never count against
+/// the bound.
 final class Connection: LoopOwned {
     /// Where the connection is in its life.
     enum State {
@@ -41,6 +42,8 @@ final class Connection: LoopOwned {
     // reaches it once per frame) loads one cache line or two, not four.
 
     private(set) var state: State = .open
+    /// Open or draining: the socket is still ours, to write to and to close.
+    private var isLive: Bool { state == .open || state == .draining }
     /// false: every frame is queued like a lossless message (a replay keeps every frame).
     var coalescesFrames = true
     /// The socket: the pipe's own descriptor, which sends use directly (`writeNow`).
@@ -149,7 +152,7 @@ final class Connection: LoopOwned {
     /// The socket's descriptor, for queries libuv does not make (SO_PEERGROUPS); -1 once
     /// the connection is closing.
     var fileDescriptor: Int32 {
-        state == .open || state == .draining ? socket : -1
+        isLive ? socket : -1
     }
 
     // MARK: Reading
@@ -297,7 +300,7 @@ final class Connection: LoopOwned {
         guard !gathered.isEmpty else { return }
         let bytes = gathered
         gathered = []   // no capacity kept: an idle connection holds no buffer
-        if state == .open || state == .draining { enqueueCopy(bytes) }
+        if isLive { enqueueCopy(bytes) }
     }
 
     /// Writes or queues `bytes` without checking the bound.
@@ -360,7 +363,7 @@ final class Connection: LoopOwned {
     /// peer that went away is EPIPE, whatever the process does with SIGPIPE.
     private func writeNow(_ bytes: UnsafeRawBufferPointer) -> Int? {
         // Closing: libuv has closed the descriptor already, and its number may be reused.
-        guard state == .open || state == .draining else { return nil }
+        guard isLive else { return nil }
         guard queue.isEmpty else { return 0 }
         let written = Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
         if written >= 0 { return written }
@@ -371,7 +374,7 @@ final class Connection: LoopOwned {
 
     /// Starts a `uv_write` of the queue's head unless one is in flight.
     private func startWrite() {
-        guard state == .open || state == .draining, !queue.isWriting else { return }
+        guard isLive, !queue.isWriting else { return }
         let slot = writeSlot ?? (request: .allocate(capacity: 1), buffers: .allocate(capacity: Self.maxBuffersPerWrite))
         writeSlot = slot
         let count = queue.beginWrite(into: slot.buffers, capacity: Self.maxBuffersPerWrite)
@@ -429,7 +432,7 @@ final class Connection: LoopOwned {
 
     /// Closes now; queued bytes are dropped. `onClose` follows on a later iteration.
     func close() {
-        guard state == .open || state == .draining else { return }
+        guard isLive else { return }
         state = .closing
         isReading = false
         flushTimer?.close()
