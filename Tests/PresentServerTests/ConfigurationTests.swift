@@ -6,6 +6,7 @@ import Glibc
 #endif
 import PresentCore
 import PresentJSON
+import PresentProtocol
 import Testing
 @testable import PresentServer
 
@@ -131,6 +132,42 @@ struct ConfigurationTests {
                 #expect(setting.parse(outside.serializedString) == nil, "\(flag) \(outside.serializedString)")
             }
         }
+    }
+
+    /// A reload takes every live change and keeps the running value of every part only a
+    /// start applies: the restart-only list says both what the reload logs as waiting and
+    /// what it keeps, so the two cannot disagree. Everything the file holds differs here.
+    @Test func aReloadKeepsExactlyWhatOnlyAStartApplies() throws {
+        var running = ServerConfiguration()
+        running.inheritedListener = 3
+        running.handleSignals = false
+        var fresh = ServerConfiguration()
+        for setting in ServerConfiguration.settings {
+            switch setting.value {
+            case .int(let path, let r): fresh[keyPath: path] = running[keyPath: path] == r.upperBound ? r.lowerBound : r.upperBound
+            case .double(let path, let r): fresh[keyPath: path] = running[keyPath: path] == r.upperBound ? r.lowerBound : r.upperBound
+            }
+        }
+        fresh.socketPath = "/run/elsewhere.sock"
+        fresh.socketGroup = "video"
+        fresh.clock = .manual
+        fresh.container = Container(size: Size(width: 1024, height: 768))
+        fresh.stateFile = .none
+        fresh.outputs = [OutputDefinition(name: "cluster", container: ContainerChange(width: 800, height: 480))]
+        fresh.dismissPolicy = .anyone
+
+        let changes = fresh.fileJSON.differences(from: running.fileJSON)
+        func waits(_ path: String) -> Bool { ServerConfiguration.restartOnly.contains { $0.covers(path) } }
+        for part in ServerConfiguration.restartOnly {
+            #expect(changes.contains { part.covers($0.path) }, "the test changes \(part.prefix)")
+        }
+        let next = running.keepingRestartOnly(in: fresh)
+        let taken = Set(next.fileJSON.differences(from: running.fileJSON).map(\.path))
+        let kept = Set(next.fileJSON.differences(from: fresh.fileJSON).map(\.path))
+        #expect(taken == Set(changes.map(\.path).filter { !waits($0) }), "every live change is taken")
+        #expect(kept == Set(changes.map(\.path).filter(waits)), "every restart-only value keeps running")
+        #expect(taken.contains("dismissPolicy") && kept.contains("resumeGrace") && kept.contains("socket.group"))
+        #expect(next.inheritedListener == 3 && !next.handleSignals, "what the process was started with stays")
     }
 
     @Test func theFormerSpellingOfMaxConnectionsPerUidIsStillRead() throws {

@@ -426,7 +426,7 @@ struct RecordRingTests {
         #expect(state(of: ring) == RingState(capacity: 0, bytes: 0, dropped: 1))
         #expect(allocated == [false, false, true, false])
 
-        var recorder = FlightRecorder()
+        let recorder = FlightRecorder()
         allocated = [recorder.isAllocated]
         Array("{}".utf8).withUnsafeBytes { recorder.record(line: $0, connection: 1, time: 0, limit: 1024) }
         allocated.append(recorder.isAllocated)
@@ -494,7 +494,7 @@ struct RecordRingTests {
     /// The recorder applies the bound it is given with each record: a reload that lowers
     /// `recorderBytes` trims the ring at the next record (and at a dump: `resize`).
     @Test func theRecorderFollowsTheLimitItIsGiven() {
-        var recorder = FlightRecorder()
+        let recorder = FlightRecorder()
         let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8)   // 40 bytes: 69 with its header
         var counts: [[Int]] = []
         for _ in 0..<20 { line.withUnsafeBytes { recorder.record(line: $0, connection: 1, time: 0, limit: 1000) } }
@@ -531,7 +531,7 @@ struct FlightRecorderNDJSONTests {
     /// Lines and events come out as the serialiser writes them, and each `t` reads back as
     /// the very double recorded.
     @Test func recordsAreDumpedAsTheSerialiserWritesThem() throws {
-        var recorder = FlightRecorder()
+        let recorder = FlightRecorder()
         var expected: [UInt8] = []
         let line = Array(#"{"jsonrpc":"2.0","id":7,"method":"present","params":{"id":"a\u00e9","content":"x\ny"}}"#.utf8)
         let connect: JSONObject = ["event": "connect", "pid": 4242, "uid": 1000, "gid": 1000, "roles": ["shell", "admin"],
@@ -557,7 +557,7 @@ struct FlightRecorderNDJSONTests {
 
     /// The record after the ring's end: a payload cut in two by the wrap comes out whole.
     @Test func aWrappedRecordIsDumpedWhole() throws {
-        var recorder = FlightRecorder()
+        let recorder = FlightRecorder()
         for i in 0..<50 {
             let line = Array(#"{"jsonrpc":"2.0","id":\#(i),"method":"sync","params":{"nonce":"\#(String(repeating: "z", count: i))"}}"#.utf8)
             line.withUnsafeBytes { recorder.record(line: $0, connection: 3, time: Double(i) / 10, limit: 500) }

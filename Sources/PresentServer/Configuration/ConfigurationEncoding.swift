@@ -56,11 +56,40 @@ extension ServerConfiguration {
         return .object(outer)
     }
 
-    /// The settings that take effect only when the daemon starts (the socket, the clock,
+    /// The settings that take effect only when the daemon starts: the socket, the clock,
     /// the initial container and screens, where the stack is kept, and the table's
-    /// restart-only rows); a reload keeps their running values.
-    static let restartOnlyPrefixes = ["socket.", "clock", "container.", "stateFile", "outputs"]
-        + settings.filter { $0.applies == .atRestart }.map(\.key)
+    /// restart-only rows. A reload logs that they wait, and keeps their running values.
+    static let restartOnly: [RestartOnly] = [
+        RestartOnly(prefix: "socket.") { $0.socketPath = $1.socketPath; $0.socketGroup = $1.socketGroup },
+        RestartOnly(prefix: "clock") { $0.clock = $1.clock },
+        RestartOnly(prefix: "container.") { $0.container = $1.container },
+        RestartOnly(prefix: "stateFile") { $0.stateFile = $1.stateFile },
+        RestartOnly(prefix: "outputs") { $0.outputs = $1.outputs },
+    ] + settings.filter { $0.applies == .atRestart }.map { setting in
+        RestartOnly(prefix: setting.key) { setting.keep(from: $1, in: &$0) }
+    }
+
+    /// `fresh` with the running values (`self`'s) of everything only a start applies:
+    /// the restart-only settings, and what the process was started with rather than
+    /// what the file says (an adopted socket, whether it handles signals).
+    func keepingRestartOnly(in fresh: ServerConfiguration) -> ServerConfiguration {
+        var next = fresh
+        for part in Self.restartOnly { part.keep(&next, self) }
+        next.inheritedListener = inheritedListener
+        next.handleSignals = handleSignals
+        return next
+    }
+}
+
+/// A part of the configuration that takes effect only when the daemon starts.
+struct RestartOnly: Sendable {
+    /// Its dotted path in the file, or the prefix of its paths (`socket.`).
+    let prefix: String
+    /// Copies its running value (the second argument) into a reloaded configuration.
+    let keep: @Sendable (_ next: inout ServerConfiguration, _ running: ServerConfiguration) -> Void
+
+    /// Whether a changed path of the file (`JSONValue.differences`) is this part's.
+    func covers(_ path: String) -> Bool { path.hasPrefix(prefix) }
 }
 
 extension JSONValue {

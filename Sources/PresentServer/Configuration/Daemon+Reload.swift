@@ -1,11 +1,12 @@
 // SIGHUP: read the configuration file again and apply what can change while serving.
 // An invalid file is refused as a whole and the running configuration stays.
 //
-// Live: fps, logLevel, dismissPolicy, shouldDismissTimeout, exitIdleTime, limits (new
-// requests; line and queue bounds also for connected clients), statusBar, defaults, roles
-// (for connections made after the reload: a connection's roles are fixed at connect()).
-// At the next start only: socket.path, socket.group, clock, container, outputs, stateFile,
-// resumeGrace (a running daemon's screens change by addOutput and removeOutput).
+// What waits for the next start is one list, `ServerConfiguration.restartOnly`
+// (ConfigurationEncoding.swift): the socket, the clock, the initial container and screens,
+// the state file, and the settings table's restart-only rows (a running daemon's screens
+// change by addOutput and removeOutput). The list says both what a reload logs as waiting
+// and what it keeps. Everything else is live; a connection's line and queue bounds change
+// at once, its roles stay those of its connect().
 
 import PresentCore
 import PresentJSON
@@ -30,27 +31,17 @@ extension Daemon {
     /// Switches to `fresh`, keeping the running values of what needs a restart.
     func apply(_ fresh: ServerConfiguration) {
         let old = configuration
-        var next = fresh
-        next.socketPath = old.socketPath
-        next.socketGroup = old.socketGroup
-        next.clock = old.clock
-        next.container = old.container
-        next.outputs = old.outputs
-        next.stateFile = old.stateFile
-        next.resumeGrace = old.resumeGrace
-        next.inheritedListener = old.inheritedListener
-        next.handleSignals = old.handleSignals
+        let next = old.keepingRestartOnly(in: fresh)
 
         let changes = fresh.fileJSON.differences(from: old.fileJSON)
         let deferred = changes.filter { change in
-            ServerConfiguration.restartOnlyPrefixes.contains { change.path.hasPrefix($0) }
+            ServerConfiguration.restartOnly.contains { $0.covers(change.path) }
         }
         if !deferred.isEmpty {
             log.notice("reload: \(deferred.map(\.path).joined(separator: ", ")) changed; applies when presentd restarts")
         }
 
-        configuration = next
-        decoder = RequestDecoder(limits: next.limits, defaults: next.stack)
+        adopt(next)
         for screen in screens { screen.stack.reconfigure(next.stack, at: now) }
         for client in clients.values {
             client.connection.maxLineBytes = next.maxLineBytes

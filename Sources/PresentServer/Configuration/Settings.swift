@@ -52,6 +52,14 @@ public struct Setting: Sendable {
         }
     }
 
+    /// Copies the value in `running` into `next` (a reload keeps a restart-only one).
+    func keep(from running: ServerConfiguration, in next: inout ServerConfiguration) {
+        switch value {
+        case .int(let path, _): next[keyPath: path] = running[keyPath: path]
+        case .double(let path, _): next[keyPath: path] = running[keyPath: path]
+        }
+    }
+
     /// Reads the member (or a former spelling of it) from `section`, checking the bounds;
     /// nil when absent.
     func read(from section: ParamReader) throws(RPCError) -> ((inout ServerConfiguration) -> Void)? {

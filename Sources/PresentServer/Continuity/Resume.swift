@@ -81,7 +81,7 @@ extension Daemon {
         var params: JSONObject = ["name": name, "width": container["width"] ?? .null, "height": container["height"] ?? .null]
         if let fps = saved["fps"] { params["fps"] = fps }
         guard case .addOutput(let definition) = try decoder.decode(method: "addOutput", params: .object(params)) else { return }
-        let screen = screens.first { $0.name == definition.name } ?? addScreen(definition)
+        let screen = screens.named(definition.name) ?? addScreen(definition)
         try restoreContainer(.object(container), on: screen)
         if let contexts = saved["contexts"] { try restoreContexts(contexts, on: screen) }
     }

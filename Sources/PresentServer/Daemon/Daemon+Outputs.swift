@@ -16,7 +16,7 @@ extension Daemon {
     /// The screen `name` names (nil: main); an unknown one is refused naming the field.
     func screen(_ name: String?) throws(RPCError) -> Screen {
         guard let name else { return main }
-        guard let screen = screens.first(where: { $0.name == name }) else {
+        guard let screen = screens.named(name) else {
             throw .invalidParams(field: "output", reason: "no output \"\(name)\"; outputs: \(outputNames)")
         }
         return screen
@@ -24,7 +24,7 @@ extension Daemon {
 
     /// The screen holding entry `id` (on screen or queued), if any.
     func screen(holding id: String) -> Screen? {
-        screens.first { $0.stack.entry(id: id) != nil }
+        screens.holding(entry: id)
     }
 
     /// The screen holding entry `id`; −32004 when none does.
@@ -35,7 +35,7 @@ extension Daemon {
 
     /// The screen holding context `name`; none is refused listing every screen's contexts.
     func screen(holdingContext name: String) throws(RPCError) -> Screen {
-        if let screen = screens.first(where: { $0.stack.contexts[name] != nil }) { return screen }
+        if let screen = screens.holding(context: name) { return screen }
         let known = screens.flatMap { $0.stack.contexts.keys }.sorted().map { "\"\($0)\"" }
         throw .invalidParams(field: "context", reason: "no presentation context \"\(name)\"; "
                              + (known.isEmpty ? "the shell has defined none (defineContext)" : "defined: \(known.joined(separator: ", "))"))
@@ -47,7 +47,7 @@ extension Daemon {
         let presentation = request.presentation
         let target: Screen
         if request.output == nil, let context = presentation.context {
-            target = screens.first { $0.stack.contexts[context] != nil } ?? main   // main reports an unknown context
+            target = screens.holding(context: context) ?? main   // main reports an unknown context
         } else {
             target = try screen(request.output)
         }
@@ -60,7 +60,7 @@ extension Daemon {
     /// A context name is the daemon's, not a screen's: one defined on another screen is
     /// refused rather than silently duplicated.
     func checkContextName(_ name: String, for screen: Screen) throws(RPCError) {
-        guard let holder = screens.first(where: { $0.stack.contexts[name] != nil }), holder !== screen else { return }
+        guard let holder = screens.holding(context: name), holder !== screen else { return }
         throw .invalidParams(field: "name", reason: "\"\(name)\" is a context of output \"\(holder.name)\"; remove it there first")
     }
 
@@ -79,14 +79,14 @@ extension Daemon {
                             stack: ModalStack(container: definition.container.applied(to: base),
                                               configuration: configuration.stack, time: now),
                             fps: definition.fps)
-        screens.append(screen)
+        screens.add(screen)
         return screen
     }
 
     /// `addOutput`: a new screen, or new settings for an existing one (a shell that
     /// restarts says again what its screens are).
     func addOutput(_ definition: OutputDefinition) throws(RPCError) -> JSONValue {
-        if let screen = screens.first(where: { $0.name == definition.name }) {
+        if let screen = screens.named(definition.name) {
             screen.stack.setContainer(definition.container.applied(to: screen.stack.container), at: now)
             if definition.fps != screen.ownFPS {
                 screen.ownFPS = definition.fps
@@ -101,7 +101,8 @@ extension Daemon {
             do {
                 try startClock(of: screen)
             } catch {
-                screens.removeLast()
+                screen.close()
+                screens.remove(screen)
                 throw RPCError(code: .internalError, message: "cannot start the frame clock of \"\(definition.name)\": \(error)")
             }
             log.info("output \(definition.name) added (\(definition.container.width)×\(definition.container.height), "
@@ -117,14 +118,13 @@ extension Daemon {
         guard name != Screen.mainName else {
             throw .invalidParams(field: "name", reason: "\"main\" is the screen every daemon has; it cannot be removed")
         }
-        guard let index = screens.firstIndex(where: { $0.name == name }) else {
+        guard let screen = screens.named(name) else {
             throw .invalidParams(field: "name", reason: "no output \"\(name)\"; outputs: \(outputNames)")
         }
-        let screen = screens[index]
         let ids = screen.stack.dismissAll(animated: false, reason: .outputGone, at: now)
         publishEvents()   // its entries' last events, while subscribers can still be told
         screen.close()
-        screens.remove(at: index)
+        screens.remove(screen)
         log.info("output \(name) removed" + (ids.isEmpty ? "" : "; dismissing \(ids.joined(separator: ", "))"))
         outputsChanged()
         saveStateSoon()

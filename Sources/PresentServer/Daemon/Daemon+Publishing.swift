@@ -8,18 +8,6 @@ import PresentCore
 import PresentJSON
 import PresentProtocol
 
-/// What the systemd status line and the idle exit depend on besides the stacks (whose
-/// changes their revisions say): compared after each publish, so a request that changed
-/// none of it does not touch the service manager.
-struct ServiceInputs: Equatable {
-    /// Connections.
-    var clients = 0
-    /// Connections subscribed to something.
-    var subscribers = 0
-    /// Outputs.
-    var screens = 0
-}
-
 extension Daemon {
     /// Sends the events every screen produced since the last call to their subscribers,
     /// and tells the service manager when anything it reports may have changed.
@@ -30,10 +18,8 @@ extension Daemon {
             changed = true
         }
         let inputs = ServiceInputs(clients: clients.count, subscribers: broadcaster.subscriberCount, screens: screens.count)
-        if changed || inputs != serviceInputs {
-            serviceInputs = inputs
-            serviceStateChanged()
-        }
+        let inputsChanged = systemd?.noteInputs(inputs) ?? false
+        if changed || inputsChanged { serviceStateChanged() }
     }
 
     private func publishEvents(of screen: Screen) {
@@ -154,14 +140,14 @@ extension Daemon {
     /// way (each at k/fps of its own rate, in time order; screens whose ticks coincide
     /// draw at the same instant), so the same requests always give the same frames.
     func advanceManualClock(by seconds: Double) {
-        let target = manualTime + seconds
+        let start = manualClock.time, target = start + seconds
         let rates = screens.map { $0.fps(daemonFPS: configuration.fps) }
-        for (t, due) in FrameClock.manualTicks(after: manualTime, through: target, rates: rates) {
-            manualTime = t
+        for (t, due) in FrameClock.manualTicks(after: start, through: target, rates: rates) {
+            manualClock.move(to: t)
             tick(due.map { screens[$0] }, at: t)
         }
-        manualTime = max(manualTime, target)
-        for screen in screens { screen.stack.advance(to: manualTime) }
+        manualClock.move(to: max(manualClock.time, target))
+        for screen in screens { screen.stack.advance(to: manualClock.time) }
         publishEvents()
     }
 

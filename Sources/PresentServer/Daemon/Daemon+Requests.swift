@@ -143,7 +143,7 @@ extension Daemon {
         case .dismiss(let id, let animated, let override):
             return .result(try dismiss(id, animated: animated, override: override, for: client))
         case .dismissAll(let animated, let output):
-            let targets = try output.map { name throws(RPCError) in [try screen(name)] } ?? screens
+            let targets = try output.map { name throws(RPCError) in [try screen(name)] } ?? Array(screens)
             try authorize(targets.flatMap(\.stack.allEntries), by: client)
             var ids: [String] = []
             for screen in targets {
@@ -186,7 +186,7 @@ extension Daemon {
                 throw .wrongClockMode("advance needs the manual clock (presentd --clock manual)")
             }
             advanceManualClock(by: seconds)
-            return .result(["time": .double(manualTime)])
+            return .result(["time": .double(manualClock.time)])
         case .sync(let nonce):
             return .result(["nonce": nonce])
         case .update(let id, let change):

@@ -11,51 +11,67 @@ import PresentJSON
 import PresentProtocol
 
 /// The running daemon. Create it, then `run()`; everything happens on the calling thread.
+///
+/// The daemon routes: a request goes to the screen it names, through the owned parts
+/// below, each with its own narrow API. Its own stored state is written in this file
+/// only (every `var` here is `private(set)`), so none of the files that extend it by
+/// concern can change what another relies on behind its back.
 public final class Daemon {
-    /// Replaced by a reload (SIGHUP), except what needs a restart.
-    public internal(set) var configuration: ServerConfiguration
-    let loop: EventLoop
-    var log: Log { configuration.log }
-    var listener: UnixListener?
-    var clients: [UInt64: Client] = [:]
-    let access: AccessControl
-    /// The uid that owns the socket (Roles.swift): without `roles`, it gets every role.
-    var socketOwnerUID = geteuid()
-    let continuity: Continuity
-    /// The outputs, `main` first, then in the order they were added (Screen.swift).
-    var screens: [Screen]
-    var decoder: RequestDecoder
+    // MARK: Settings and the loop
 
+    /// Replaced by a reload (SIGHUP, `adopt`), except what needs a restart.
+    public private(set) var configuration: ServerConfiguration
+    /// Decodes requests with the configuration's limits and defaults (follows `adopt`).
+    private(set) var decoder: RequestDecoder
+    var log: Log { configuration.log }
+    let loop: EventLoop
+
+    // MARK: What it serves
+
+    /// The outputs, `main` first (Screens.swift).
+    let screens: Screens
+    /// The manual clock's time, when it is the daemon's (ManualClock.swift).
+    let manualClock = ManualClock()
     /// Who hears which topic, and the fan-out of every notification (Broadcast/).
     let broadcaster = Broadcaster()
-    /// What the service manager was last told about besides the stacks (Daemon+Publishing).
-    var serviceInputs = ServiceInputs()
-    /// Manual clock: the current time (seconds from 0).
-    var manualTime = 0.0
-
     /// The `shouldDismiss` questions waiting for an owner's answer (Conversation/).
     let ownerQuestions = OwnerQuestions()
+    /// Saving the stacks for the next start, and restoring them (Continuity/).
+    let continuity: Continuity
 
-    var signalWatchers: [SignalWatcher] = []
-    /// systemd's notify protocol and the idle exit (Systemd/).
-    var systemd: ServiceManager?
-    var shuttingDown = false
-    var shutdownTimer: Timer?
-    public private(set) var exitCode: Int32 = 0
+    // MARK: Who is connected
+
+    private(set) var listener: UnixListener?
+    /// Every connection by id (`accept` adds, `disconnected` removes).
+    private(set) var clients: [UInt64: Client] = [:]
+    /// Who may connect and how many (Access/).
+    let access: AccessControl
+    /// The uid that owns the socket (Roles.swift): without `roles`, it gets every role.
+    private(set) var socketOwnerUID = geteuid()
+
+    // MARK: Operating it
+
+    /// systemd's notify protocol and the idle exit (Systemd/); nil until `run` serves.
+    private(set) var systemd: ServiceManager?
     /// What `stats` reports (Daemon+Stats.swift).
-    var counters: DaemonCounters
+    let counters: DaemonCounters
     /// The flight recorder's ring (FlightRecorder.swift).
-    var recorder = FlightRecorder()
+    let recorder = FlightRecorder()
     /// Gives the working set back whenever the daemon falls quiet (Support/IdleTrim.swift);
     /// nil until `run` serves.
-    var idleTrim: IdleTrim?
+    private(set) var idleTrim: IdleTrim?
+    private var signalWatchers: [SignalWatcher] = []
+    /// `shutdown` began: nothing new is accepted or started.
+    private(set) var shuttingDown = false
+    /// Closes the connections that never drained after `shutdown`.
+    private var shutdownTimer: Timer?
 
     public init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
         self.loop = try EventLoop()
         self.counters = DaemonCounters(startedAt: loop.monotonicNow())
-        self.screens = [Screen(name: Screen.mainName,
-                               stack: ModalStack(container: configuration.container, configuration: configuration.stack, time: 0))]
+        self.screens = Screens(main: Screen(name: Screen.mainName,
+                                            stack: ModalStack(container: configuration.container, configuration: configuration.stack, time: 0)))
         self.decoder = RequestDecoder(limits: configuration.limits, defaults: configuration.stack)
         self.access = AccessControl(adminGID: try configuration.adminGroup.map(Self.groupID))
         self.continuity = Continuity(path: configuration.stateFile.path(socketPath: configuration.socketPath))
@@ -63,12 +79,19 @@ public final class Daemon {
         for screen in screens { screen.stack.advance(to: now) }
     }
 
+    /// Puts a reloaded configuration in force (Daemon+Reload says what a reload may
+    /// change); the request decoder takes its limits and defaults with it.
+    func adopt(_ next: ServerConfiguration) {
+        configuration = next
+        decoder = RequestDecoder(limits: next.limits, defaults: next.stack)
+    }
+
     /// The screen every daemon has: requests that name no output go to it.
-    var main: Screen { screens[0] }
+    var main: Screen { screens.main }
 
     /// The time requests and frames happen at: CLOCK_MONOTONIC, or the manual clock.
     var now: Double {
-        configuration.clock == .manual ? manualTime : loop.monotonicNow()
+        configuration.clock == .manual ? manualClock.time : loop.monotonicNow()
     }
 
     /// Binds (or adopts) the socket, serves until shut down, then releases everything.
@@ -82,6 +105,7 @@ public final class Daemon {
         let origin = isSocketActivated ? ", adopted from systemd" : ""
         let rates = screens.map { "\($0.name) \($0.fps(daemonFPS: configuration.fps)) fps" }.joined(separator: ", ")
         log.notice("listening on \(listener?.path ?? configuration.socketPath)\(origin) (\(configuration.clock.rawValue) clock; \(rates))")
+        systemd = ServiceManager(loop: loop) { [unowned self] in self.serviceStatus }
         try serviceStarted()
         let trimmed = WorkingSet.trimFileMappings(reclaiming: true)
         log.info("serving; released \(trimmed) KiB of start-up pages")
@@ -121,7 +145,7 @@ public final class Daemon {
         signalWatchers.append(try SignalWatcher(loop: loop, signals: [SIGHUP]) { [unowned self] _ in
             self.reloadConfiguration()
         })
-        try watchRecorderSignal()
+        signalWatchers += try recorderSignalWatchers()   // FlightRecorder.swift
     }
 
     // MARK: Connections

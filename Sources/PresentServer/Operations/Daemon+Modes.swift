@@ -60,7 +60,7 @@ extension Daemon {
         guard case .array(let outputs)? = snapshot["outputs"] else { return }
         snapshot["outputs"] = .array(outputs.map { o in
             guard var object = o.objectValue, let name = object["name"]?.stringValue,
-                  let screen = screens.first(where: { $0.name == name }) else { return o }
+                  let screen = screens.named(name) else { return o }
             object["doNotDisturb"] = CoreEncoding.doNotDisturb(screen.stack.doNotDisturb)
             return .object(object)
         })

@@ -6,8 +6,8 @@ import PresentCore
 import PresentJSON
 import PresentProtocol
 
-/// The counters `stats` reports that nothing else keeps.
-struct DaemonCounters {
+/// The counters `stats` reports that nothing else keeps (loop thread only).
+final class DaemonCounters {
     /// CLOCK_MONOTONIC when the daemon was made (uptime is real time, whatever the clock).
     let startedAt: Double
     /// Requests (and notifications) by method, by `MethodSpec.index`.
@@ -19,7 +19,7 @@ struct DaemonCounters {
     init(startedAt: Double) { self.startedAt = startedAt }
 
     /// Counts a request for `method`; nil: one that does not exist.
-    mutating func count(_ method: MethodSpec?) {
+    func count(_ method: MethodSpec?) {
         if let method { requests[method.index] += 1 } else { unknownMethods += 1 }
     }
 }

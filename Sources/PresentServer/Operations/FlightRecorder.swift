@@ -204,8 +204,8 @@ struct RecordRing<Header: BitwiseCopyable>: ~Copyable {
 }
 
 /// The flight recorder's records: kept in binary in a `RecordRing`, numbered, and written as
-/// NDJSON only when the recording is dumped.
-struct FlightRecorder: ~Copyable {
+/// NDJSON only when the recording is dumped (loop thread only).
+final class FlightRecorder {
     /// What a record's payload is.
     enum Kind: UInt8 {
         /// A line as a connection sent it (or as redacted): the record's `message`.
@@ -243,13 +243,13 @@ struct FlightRecorder: ~Copyable {
     var isAllocated: Bool { ring.isAllocated }
 
     /// Records `line` (the bytes a connection sent, or their redaction) in a ring of `limit` bytes.
-    mutating func record(line: UnsafeRawBufferPointer, connection: UInt64, time: Double, limit: Int) {
+    func record(line: UnsafeRawBufferPointer, connection: UInt64, time: Double, limit: Int) {
         append(.line, line, connection: connection, time: time, limit: limit)
     }
 
     /// Records an event, `fields` its members after `conn` (`event` first), in a ring of
     /// `limit` bytes. Events are rare: their text is written now, from the state they name.
-    mutating func record(event fields: JSONObject, connection: UInt64, time: Double, limit: Int) {
+    func record(event fields: JSONObject, connection: UInt64, time: Double, limit: Int) {
         let object = JSONValue.object(fields).serialized()
         assert(object.count > 2 && object.first == UInt8(ascii: "{") && object.last == UInt8(ascii: "}"))
         object.withUnsafeBytes { text in
@@ -260,7 +260,7 @@ struct FlightRecorder: ~Copyable {
 
     /// Makes `limit` the ring's bound (a reload may have changed it): the oldest records
     /// that no longer fit leave.
-    mutating func resize(to limit: Int) { ring.resize(to: limit) }
+    func resize(to limit: Int) { ring.resize(to: limit) }
 
     /// Appends the records held as NDJSON, oldest first, one line each:
     /// `{"n":N,"t":T,"conn":C,"message":LINE}` or `{"n":N,"t":T,"conn":C,MEMBERS}`, the
@@ -297,7 +297,7 @@ struct FlightRecorder: ~Copyable {
     }
 
     /// Numbers and keeps one record, first giving the ring the bound it must have now.
-    private mutating func append(_ kind: Kind, _ payload: UnsafeRawBufferPointer, connection: UInt64, time: Double, limit: Int) {
+    private func append(_ kind: Kind, _ payload: UnsafeRawBufferPointer, connection: UInt64, time: Double, limit: Int) {
         ring.resize(to: limit)
         made += 1
         ring.append(Header(number: made, time: time, connection: connection, kind: kind), payload: payload)
@@ -508,15 +508,15 @@ extension Daemon {
     /// dump it too, when the loop still runs to see the signal, then abort as the signal
     /// meant (a core dump, the exit status). A loop stuck for good never sees it: systemd
     /// kills the daemon without a dump, and the last SIGUSR1 or recordDump is what there is.
-    func watchRecorderSignal() throws {
-        signalWatchers.append(try SignalWatcher(loop: loop, signals: [SIGUSR1]) { [unowned self] _ in
+    func recorderSignalWatchers() throws -> [SignalWatcher] {
+        [try SignalWatcher(loop: loop, signals: [SIGUSR1]) { [unowned self] _ in
             self.dumpRecording(reason: "SIGUSR1")
-        })
-        signalWatchers.append(try SignalWatcher(loop: loop, signals: [SIGABRT]) { [unowned self] _ in
+        },
+         try SignalWatcher(loop: loop, signals: [SIGABRT]) { [unowned self] _ in
             if self.isRecording { self.dumpRecording(reason: "SIGABRT") }
             signal(SIGABRT, SIG_DFL)
             raise(SIGABRT)
-        })
+        }]
     }
 
     func dumpRecording(reason: String) {

@@ -80,7 +80,10 @@ extension Daemon {
                         + "the replay starts from an empty daemon where the original did not")
         }
         if !recordedManual, let started = header["started"]?.doubleValue {
-            manualTime = started
+            guard started.isFinite, started >= manualClock.time else {
+                throw ReplayError.invalid("its header's started (\(started)) is not a time on a monotonic clock")
+            }
+            manualClock.move(to: started)
             for screen in screens { screen.stack.advance(to: started) }
         }
 
@@ -95,8 +98,8 @@ extension Daemon {
             let n = UInt64(bitPattern: record["n"]?.int64Value ?? 0)
             if recordedManual {
                 if abs(now - t) > 1e-9 { report.divergences.append(n) }
-            } else if t > manualTime {
-                advanceManualClock(by: t - manualTime)
+            } else if t > manualClock.time {
+                advanceManualClock(by: t - manualClock.time)
             }
             if let message = Self.messageBytes(of: Array(line)) {
                 guard let client = clients[conn] else { report.orphanRecords += 1; continue }

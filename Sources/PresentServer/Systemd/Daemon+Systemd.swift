@@ -4,12 +4,23 @@
 
 import PresentCore
 
+/// What the status line and the idle exit depend on besides the stacks (whose changes
+/// their revisions say). The service manager compares it after each publish
+/// (`ServiceManager.noteInputs`).
+struct ServiceInputs: Equatable {
+    /// Connections.
+    var clients = 0
+    /// Connections subscribed to something.
+    var subscribers = 0
+    /// Outputs.
+    var screens = 0
+}
+
 extension Daemon {
     /// The daemon serves (socket bound or adopted, handlers installed): READY=1 and the
     /// watchdog; the idle countdown starts if there is nothing to do.
     func serviceStarted() throws {
-        let service = ServiceManager(loop: loop) { [unowned self] in self.serviceStatus }
-        systemd = service
+        guard let service = systemd else { preconditionFailure("run() makes the service manager before it serves") }
         try service.ready()
         if let interval = service.watchdogInterval {
             log.info("watchdog: pinging systemd every \(interval) s")

@@ -24,12 +24,22 @@ final class ServiceManager {
     private var statusTimer: Timer?
     private var watchdogTimer: Timer?
     private var idleTimer: Timer?
+    /// What the status line and the idle exit were last worked out from (`noteInputs`).
+    private var inputs: ServiceInputs?
 
     /// `status` describes the daemon for `systemctl status` (called at most once a second).
     init(loop: EventLoop, status: @escaping () -> String) {
         self.loop = loop
         self.status = status
         isSupervised = getenv("NOTIFY_SOCKET") != nil
+    }
+
+    /// Takes the daemon's summary after a change: whether it differs from the last one,
+    /// so that a request that changed none of it (a `ping`) does not touch the status
+    /// line or the idle countdown.
+    func noteInputs(_ new: ServiceInputs) -> Bool {
+        defer { inputs = new }
+        return new != inputs
     }
 
     // MARK: Life cycle notices

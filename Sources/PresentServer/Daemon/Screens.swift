@@ -1,0 +1,53 @@
+// The daemon's outputs as one collection: `main` first, always there, then the others in
+// the order they were added. Names are unique, and so are entry ids and context names
+// across screens (Daemon+Outputs refuses a second holder), so each lookup below has at
+// most one answer. Only `add` and `remove` change the list: whoever routes a request
+// reads it, and nobody else can reorder it or lose `main`.
+
+/// The screens of one daemon (loop thread only).
+final class Screens: RandomAccessCollection {
+    private var list: [Screen]
+
+    /// A daemon's screens at the start: `main` alone.
+    init(main: Screen) {
+        precondition(main.isMain, "the first screen is main")
+        list = [main]
+    }
+
+    /// The screen every daemon has: requests that name no output go to it.
+    var main: Screen { list[0] }
+
+    var startIndex: Int { list.startIndex }
+    var endIndex: Int { list.endIndex }
+    subscript(position: Int) -> Screen { list[position] }
+
+    /// The screen called `name`.
+    func named(_ name: String) -> Screen? {
+        list.first { $0.name == name }
+    }
+
+    /// The screen that holds entry `id`, on screen or queued.
+    func holding(entry id: String) -> Screen? {
+        list.first { $0.stack.entry(id: id) != nil }
+    }
+
+    /// The screen that defined context `name`.
+    func holding(context name: String) -> Screen? {
+        list.first { $0.stack.contexts[name] != nil }
+    }
+
+    /// Adds a screen after the others.
+    func add(_ screen: Screen) {
+        precondition(named(screen.name) == nil, "output \(screen.name) exists already")
+        list.append(screen)
+    }
+
+    /// Removes a screen other than main (its clock and timers are the caller's to close).
+    func remove(_ screen: Screen) {
+        precondition(!screen.isMain, "main cannot be removed")
+        guard let index = list.firstIndex(where: { $0 === screen }) else {
+            preconditionFailure("output \(screen.name) is not one of these screens")
+        }
+        list.remove(at: index)
+    }
+}
