@@ -8,6 +8,9 @@
 // and is closed; refusals are logged at most once a second (a flood must not flood the
 // journal too).
 //
+// Presenting: at most `maxEntries` presentations on every screen's stack and queues
+// together, and `maxEntriesPerClient` of one connection.
+//
 // Dismissing another connection's presentation with `dismiss` (taps and swipes come
 // from the screen and follow the entry's own dismissOnTap/dismissOnSwipe):
 //   owner   nobody but the connection that presented it — not even an administrator;
@@ -95,6 +98,23 @@ extension Daemon {
         }
         client.connection.closeAfterFlush(sending: RPCEncoding.notification(
             method: "closing", params: ["reason": .string(reason), "limit": .int(Int64(limit))]).serializedLine())
+    }
+
+    // MARK: How much a client may present
+
+    /// The stack-size limits a present must stay within.
+    func checkPresentLimits(for client: Client) throws(RPCError) {
+        let all = screens.flatMap(\.stack.allEntries)
+        let everyone = all.count
+        let mine = all.filter { $0.owner == client.id }.count
+        guard everyone < configuration.maxEntries else {
+            throw .limitExceeded("the stack holds \(everyone) presentations; at most \(configuration.maxEntries)",
+                                 limit: configuration.maxEntries)
+        }
+        guard mine < configuration.maxEntriesPerClient else {
+            throw .limitExceeded("this connection has \(mine) presentations; at most \(configuration.maxEntriesPerClient)",
+                                 limit: configuration.maxEntriesPerClient)
+        }
     }
 
     // MARK: Dismissal

@@ -2,7 +2,8 @@
 // its subscribers (through the Broadcaster), and each screen's frame clock is told
 // whether frames are owed. The stack says itself when it changed (its revisions,
 // ModalStack+Revision), so a request that changed nothing — a `ping` — costs a
-// comparison per screen here and nothing else.
+// comparison per screen here and nothing else. A new subscriber starts from a snapshot
+// of the same state, at the `seq` its notifications follow.
 
 import PresentCore
 import PresentJSON
@@ -86,6 +87,45 @@ extension Daemon {
         ["output": .string(screen.name), "entries": CoreEncoding.entries(of: screen.stack, output: screen.name),
          "contexts": CoreEncoding.contexts(of: screen.stack)]
     }
+
+    // MARK: What a new subscriber starts from
+
+    /// The full state a new subscriber starts from, and the event sequence it is at:
+    /// main's at the top (as for a daemon with one screen), and under `outputs` each
+    /// screen the client watches.
+    func subscribeResult(for client: Client) -> JSONValue {
+        var snapshot = screenSnapshot(main, motion: false).objectValue ?? [:]
+        snapshot["name"] = nil   // the top is main's, as before there were several screens
+        snapshot["fps"] = nil
+        let motion = client.topics.contains(.animations)
+        snapshot["outputs"] = .array(screens.filter { client.watches($0.name) }.map { screenSnapshot($0, motion: motion) })
+        if motion {
+            snapshot["animations"] = AnimationEncoding.animations(main.stack.animations(at: now))
+            // What the snapshot shows need not be announced again.
+            for screen in screens { screen.announcedMotion = screen.stack.animations(at: screen.stack.time) }
+        }
+        if client.topics.contains(.modes) { addModes(to: &snapshot) }   // Daemon+Modes
+        return ["seq": .int(Int64(truncatingIfNeeded: broadcaster.seq)), "snapshot": .object(snapshot)]
+    }
+
+    /// One screen's state; `motion`: with its `animations` (for their subscribers).
+    private func screenSnapshot(_ screen: Screen, motion: Bool) -> JSONValue {
+        let scene = screen.stack.scene(at: now)
+        var snapshot: JSONValue = ["name": .string(screen.name), "fps": .int(Int64(screen.fps(daemonFPS: configuration.fps))),
+                "time": .double(scene.time), "container": CoreEncoding.container(screen.stack.container),
+                "entries": CoreEncoding.entries(of: screen.stack, output: screen.name),
+                "contexts": CoreEncoding.contexts(of: screen.stack),
+                "statusBar": CoreEncoding.statusBar(screen.stack.statusBar),
+                "layers": .array(scene.layers.map(CoreEncoding.layer)),
+                "animating": .bool(scene.isAnimating)]
+        if motion, case .object(var o) = snapshot {
+            o["animations"] = AnimationEncoding.animations(screen.stack.animations(at: now))
+            snapshot = .object(o)
+        }
+        return snapshot
+    }
+
+    // MARK: Notifications
 
     /// One lossless notification to every subscriber of `topic` (that watches `screen`,
     /// when the notification is about one), numbered by `seq`; `params` are made only

@@ -309,62 +309,12 @@ extension Daemon {
         return .object(result)
     }
 
-    /// The stack-size limits a present must stay within.
-    func checkPresentLimits(for client: Client) throws(RPCError) {
-        let all = screens.flatMap(\.stack.allEntries)
-        let everyone = all.count
-        let mine = all.filter { $0.owner == client.id }.count
-        guard everyone < configuration.maxEntries else {
-            throw .limitExceeded("the stack holds \(everyone) presentations; at most \(configuration.maxEntries)",
-                                 limit: configuration.maxEntries)
-        }
-        guard mine < configuration.maxEntriesPerClient else {
-            throw .limitExceeded("this connection has \(mine) presentations; at most \(configuration.maxEntriesPerClient)",
-                                 limit: configuration.maxEntriesPerClient)
-        }
-    }
-
     func helloResult() -> JSONValue {
         ["server": "presentd", "version": .string(presentdVersion), "protocol": .int(Int64(ProtocolLimits.protocolVersion)),
          "clock": .string(configuration.clock.rawValue), "time": .double(now), "fps": .int(Int64(configuration.fps)),
          "limits": configuration.helloLimits,
          "container": CoreEncoding.container(main.stack.container),
          "capabilities": .array(Capability.names.map { .string($0) })]
-    }
-
-    /// The full state a new subscriber starts from, and the event sequence it is at:
-    /// main's at the top (as for a daemon with one screen), and under `outputs` each
-    /// screen the client watches.
-    private func subscribeResult(for client: Client) -> JSONValue {
-        var snapshot = screenSnapshot(main, motion: false).objectValue ?? [:]
-        snapshot["name"] = nil   // the top is main's, as before there were several screens
-        snapshot["fps"] = nil
-        let motion = client.topics.contains(.animations)
-        snapshot["outputs"] = .array(screens.filter { client.watches($0.name) }.map { screenSnapshot($0, motion: motion) })
-        if motion {
-            snapshot["animations"] = AnimationEncoding.animations(main.stack.animations(at: now))
-            // What the snapshot shows need not be announced again.
-            for screen in screens { screen.announcedMotion = screen.stack.animations(at: screen.stack.time) }
-        }
-        if client.topics.contains(.modes) { addModes(to: &snapshot) }   // Daemon+Modes
-        return ["seq": .int(Int64(truncatingIfNeeded: broadcaster.seq)), "snapshot": .object(snapshot)]
-    }
-
-    /// One screen's state; `motion`: with its `animations` (for their subscribers).
-    private func screenSnapshot(_ screen: Screen, motion: Bool) -> JSONValue {
-        let scene = screen.stack.scene(at: now)
-        var snapshot: JSONValue = ["name": .string(screen.name), "fps": .int(Int64(screen.fps(daemonFPS: configuration.fps))),
-                "time": .double(scene.time), "container": CoreEncoding.container(screen.stack.container),
-                "entries": CoreEncoding.entries(of: screen.stack, output: screen.name),
-                "contexts": CoreEncoding.contexts(of: screen.stack),
-                "statusBar": CoreEncoding.statusBar(screen.stack.statusBar),
-                "layers": .array(scene.layers.map(CoreEncoding.layer)),
-                "animating": .bool(scene.isAnimating)]
-        if motion, case .object(var o) = snapshot {
-            o["animations"] = AnimationEncoding.animations(screen.stack.animations(at: now))
-            snapshot = .object(o)
-        }
-        return snapshot
     }
 
     // MARK: Writing
