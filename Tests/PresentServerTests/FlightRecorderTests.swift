@@ -605,3 +605,34 @@ struct MayHoldSecretTests {
         #expect([UInt8]().withUnsafeBytes { !Daemon.mayHoldSecret($0) })
     }
 }
+
+/// What `presentd --replay` refuses.
+@Suite("Flight recorder: replaying")
+struct ReplayRefusalTests {
+    /// A file that is not a recording is refused saying why, before anything is replayed;
+    /// a monotonic recording cannot start the replay's clock before 0 (it only moves on).
+    @Test func aReplayRefusesWhatIsNotARecording() throws {
+        let cases: [(text: String, why: String)] = [
+            ("", "it is empty"),
+            ("{nope\n", "its header line does not parse"),
+            (#"{"recording": 1}"# + "\n", #"no {"presentdRecording": 1} header"#),
+            (#"{"presentdRecording": 1, "clock": "monotonic", "started": -5}"# + "\n",
+             "its header's started (-5.0) is not a time on a monotonic clock"),
+            (#"{"presentdRecording": 1, "clock": "manual"}"# + "\n" + #"{"n": 1, "conn": 1}"# + "\n",
+             "record 1 has no conn or t"),
+        ]
+        for (text, why) in cases {
+            var configuration = ServerConfiguration()
+            configuration.clock = .manual
+            let daemon = try Daemon(configuration: configuration)
+            var written = 0
+            #expect(throws: ReplayError.self, "\(why)") { try daemon.replay(Array(text.utf8)) { _ in written += 1 } }
+            do {
+                _ = try daemon.replay(Array(text.utf8)) { _ in written += 1 }
+            } catch {
+                #expect("\(error)" == "not a presentd recording: \(why)")
+            }
+            #expect(written == 0 && daemon.manualClock.time == 0, "\(why): nothing replayed")
+        }
+    }
+}
