@@ -56,23 +56,26 @@ extension ServerConfiguration {
         return .object(outer)
     }
 
-    /// The settings that take effect only when the daemon starts: the socket, the clock,
-    /// the initial container and screens, where the stack is kept, and the table's
-    /// restart-only rows. A reload logs that they wait, and keeps their running values.
+    /// The settings that take effect only when the daemon starts, one row per member of
+    /// the file: the socket, the clock, the initial container and screens, where the stack
+    /// is kept, and the settings table's restart-only rows. A reload logs that they wait,
+    /// and keeps their running values (`reloaded(with:)`).
     static let restartOnly: [RestartOnly] = [
-        RestartOnly(prefix: "socket.") { $0.socketPath = $1.socketPath; $0.socketGroup = $1.socketGroup },
-        RestartOnly(prefix: "clock") { $0.clock = $1.clock },
-        RestartOnly(prefix: "container.") { $0.container = $1.container },
-        RestartOnly(prefix: "stateFile") { $0.stateFile = $1.stateFile },
-        RestartOnly(prefix: "outputs") { $0.outputs = $1.outputs },
+        RestartOnly(key: "socket.path") { $0.socketPath = $1.socketPath },
+        RestartOnly(key: "socket.group") { $0.socketGroup = $1.socketGroup },
+        RestartOnly(key: "clock") { $0.clock = $1.clock },
+        RestartOnly(key: "container") { $0.container = $1.container },
+        RestartOnly(key: "stateFile") { $0.stateFile = $1.stateFile },
+        RestartOnly(key: "outputs") { $0.outputs = $1.outputs },
     ] + settings.filter { $0.applies == .atRestart }.map { setting in
-        RestartOnly(prefix: setting.key) { setting.keep(from: $1, in: &$0) }
+        RestartOnly(key: setting.key) { setting.keep(from: $1, in: &$0) }
     }
 
-    /// `fresh` with the running values (`self`'s) of everything only a start applies:
-    /// the restart-only settings, and what the process was started with rather than
-    /// what the file says (an adopted socket, whether it handles signals).
-    func keepingRestartOnly(in fresh: ServerConfiguration) -> ServerConfiguration {
+    /// What a reload puts in force: `fresh`, with this configuration's (the running one's)
+    /// values of everything only a start applies — the restart-only settings, and what the
+    /// process was started with rather than what the file says (an adopted socket,
+    /// whether it handles signals).
+    func reloaded(with fresh: ServerConfiguration) -> ServerConfiguration {
         var next = fresh
         for part in Self.restartOnly { part.keep(&next, self) }
         next.inheritedListener = inheritedListener
@@ -81,15 +84,18 @@ extension ServerConfiguration {
     }
 }
 
-/// A part of the configuration that takes effect only when the daemon starts.
+/// A member of the configuration file that takes effect only when the daemon starts.
 struct RestartOnly: Sendable {
-    /// Its dotted path in the file, or the prefix of its paths (`socket.`).
-    let prefix: String
-    /// Copies its running value (the second argument) into a reloaded configuration.
+    /// Its dotted path in the file (`socket.path`); an object's covers its members too.
+    let key: String
+    /// Copies its running value (`running`) into the configuration a reload makes (`next`).
     let keep: @Sendable (_ next: inout ServerConfiguration, _ running: ServerConfiguration) -> Void
 
-    /// Whether a changed path of the file (`JSONValue.differences`) is this part's.
-    func covers(_ path: String) -> Bool { path.hasPrefix(prefix) }
+    /// Whether a changed path of the file (`JSONValue.differences`) is this member or
+    /// lies inside it (`container.width` in `container`; `clock` is not `clockRate`).
+    func covers(_ path: String) -> Bool {
+        path == key || path.hasPrefix(key + ".")
+    }
 }
 
 extension JSONValue {

@@ -31,8 +31,6 @@ extension Daemon {
     /// Switches to `fresh`, keeping the running values of what needs a restart.
     func apply(_ fresh: ServerConfiguration) {
         let old = configuration
-        let next = old.keepingRestartOnly(in: fresh)
-
         let changes = fresh.fileJSON.differences(from: old.fileJSON)
         let deferred = changes.filter { change in
             ServerConfiguration.restartOnly.contains { $0.covers(change.path) }
@@ -41,7 +39,8 @@ extension Daemon {
             log.notice("reload: \(deferred.map(\.path).joined(separator: ", ")) changed; applies when presentd restarts")
         }
 
-        adopt(next)
+        adopt(reloaded: fresh)
+        let next = configuration
         for screen in screens { screen.stack.reconfigure(next.stack, at: now) }
         for client in clients.values {
             client.connection.maxLineBytes = next.maxLineBytes

@@ -19,7 +19,7 @@ extension Daemon {
             changed = true
         }
         let inputs = ServiceInputs(clients: clients.count, subscribers: broadcaster.subscriberCount, screens: screens.count)
-        let inputsChanged = systemd?.noteInputs(inputs) ?? false
+        let inputsChanged = systemd?.recordInputs(inputs) ?? false
         if changed || inputsChanged { serviceStateChanged() }
     }
 

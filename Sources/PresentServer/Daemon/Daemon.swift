@@ -13,9 +13,9 @@ import PresentProtocol
 /// The running daemon. Create it, then `run()`; everything happens on the calling thread.
 ///
 /// The daemon routes: a request goes to the screen it names, through the owned parts
-/// below, each with its own narrow API. Its own stored state is written in this file
-/// only (every `var` here is `private(set)`), so none of the files that extend it by
-/// concern can change what another relies on behind its back.
+/// below. Its own stored properties are assigned in this file only (every `var` here is
+/// `private(set)`); the files that extend it by concern change state through the owned
+/// types' narrow APIs, each of which asserts its own invariants.
 public final class Daemon {
     // MARK: Settings and the loop
 
@@ -30,7 +30,7 @@ public final class Daemon {
 
     /// The outputs, `main` first (Screens.swift).
     let screens: Screens
-    /// The manual clock's time, when it is the daemon's (ManualClock.swift).
+    /// The manual clock, when it is the daemon's (ManualClock.swift).
     let manualClock = ManualClock()
     /// Who hears which topic, and the fan-out of every notification (Broadcast/).
     let broadcaster = Broadcaster()
@@ -79,11 +79,12 @@ public final class Daemon {
         for screen in screens { screen.stack.advance(to: now) }
     }
 
-    /// Puts a reloaded configuration in force (Daemon+Reload says what a reload may
-    /// change); the request decoder takes its limits and defaults with it.
-    func adopt(_ next: ServerConfiguration) {
-        configuration = next
-        decoder = RequestDecoder(limits: next.limits, defaults: next.stack)
+    /// Puts a reloaded file's configuration in force, keeping what only a start applies
+    /// (`ServerConfiguration.restartOnly`: the clock and the socket never change while
+    /// the daemon runs); the request decoder takes its limits and defaults with it.
+    func adopt(reloaded fresh: ServerConfiguration) {
+        configuration = configuration.reloaded(with: fresh)
+        decoder = RequestDecoder(limits: configuration.limits, defaults: configuration.stack)
     }
 
     /// The screen every daemon has: requests that name no output go to it.
@@ -105,8 +106,9 @@ public final class Daemon {
         let origin = isSocketActivated ? ", adopted from systemd" : ""
         let rates = screens.map { "\($0.name) \($0.fps(daemonFPS: configuration.fps)) fps" }.joined(separator: ", ")
         log.notice("listening on \(listener?.path ?? configuration.socketPath)\(origin) (\(configuration.clock.rawValue) clock; \(rates))")
-        systemd = ServiceManager(loop: loop) { [unowned self] in self.serviceStatus }
-        try serviceStarted()
+        let service = ServiceManager(loop: loop) { [unowned self] in self.serviceStatus }
+        systemd = service
+        try serviceStarted(service)
         let trimmed = WorkingSet.trimFileMappings(reclaiming: true)
         log.info("serving; released \(trimmed) KiB of start-up pages")
         idleTrim = try IdleTrim(loop: loop, moving: { [unowned self] in self.screens.contains { $0.clock.isRunning } },

@@ -4,7 +4,8 @@
 // and the render-server proof compare.
 
 /// The manual clock's time (loop thread only). The daemon reads it as `now` when it runs
-/// on the manual clock; `advanceManualClock` moves it tick by tick (Daemon+Publishing).
+/// on the manual clock; `advanceManualClock` moves it tick by tick (Daemon+Publishing),
+/// and a replay of a monotonic recording first moves it to the recording's start.
 final class ManualClock {
     /// Seconds from 0.
     private(set) var time = 0.0

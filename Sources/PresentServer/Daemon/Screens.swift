@@ -2,7 +2,9 @@
 // the order they were added. Names are unique, and so are entry ids and context names
 // across screens (Daemon+Outputs refuses a second holder), so each lookup below has at
 // most one answer. Only `add` and `remove` change the list: whoever routes a request
-// reads it, and nobody else can reorder it or lose `main`.
+// reads it, and nobody else can reorder it or lose `main`. A class, so a loop over it
+// walks the live list, not a copy: nothing adds or removes a screen while one runs
+// (addOutput and removeOutput are requests of their own).
 
 /// The screens of one daemon (loop thread only).
 final class Screens: RandomAccessCollection {

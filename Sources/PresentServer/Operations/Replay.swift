@@ -61,9 +61,16 @@ public enum ReplayError: Error, CustomStringConvertible {
 }
 
 extension Daemon {
+    /// The times a recording may hold, seconds: a daemon's clock starts at 0 (manual) or
+    /// at boot (monotonic), and 10⁹ s is 31 years of uptime. Far beyond it a frame
+    /// clock's tick count (t × fps) no longer holds the +1 of the next tick, and the
+    /// replay would count ticks for ever.
+    static let replayableTimes = 0.0...1e9
+
     /// Replays `recording` (the NDJSON of a dump); `write` gets each line a recorded
     /// connection was sent that is not a reply, as `{"conn":N,"message":LINE}\n` with the
-    /// line's bytes as sent. Needs the manual clock.
+    /// line's bytes as sent. Needs the manual clock. A record that is not one stops the
+    /// replay there with a `ReplayError` (what came before it was replayed).
     public func replay(_ recording: [UInt8], write: ([UInt8]) -> Void) throws -> ReplayReport {
         guard configuration.clock == .manual else { throw ReplayError.invalid("--replay needs --clock manual") }
         SignalWatcher.ignoreSIGPIPE()
@@ -80,7 +87,7 @@ extension Daemon {
                         + "the replay starts from an empty daemon where the original did not")
         }
         if !recordedManual, let started = header["started"]?.doubleValue {
-            guard started.isFinite, started >= manualClock.time else {
+            guard Self.replayableTimes.contains(started) else {
                 throw ReplayError.invalid("its header's started (\(started)) is not a time on a monotonic clock")
             }
             manualClock.move(to: started)
@@ -95,6 +102,9 @@ extension Daemon {
             do { record = try JSONValue.parse(Array(line)) } catch { throw ReplayError.invalid("record \(report.records) does not parse") }
             guard let conn = record["conn"]?.int64Value.map({ UInt64(bitPattern: $0) }),
                   let t = record["t"]?.doubleValue else { throw ReplayError.invalid("record \(report.records) has no conn or t") }
+            guard Self.replayableTimes.contains(t) else {
+                throw ReplayError.invalid("record \(report.records)'s t (\(t)) is not a time on the daemon's clock")
+            }
             let n = UInt64(bitPattern: record["n"]?.int64Value ?? 0)
             if recordedManual {
                 if abs(now - t) > 1e-9 { report.divergences.append(n) }

@@ -6,7 +6,7 @@ import PresentCore
 
 /// What the status line and the idle exit depend on besides the stacks (whose changes
 /// their revisions say). The service manager compares it after each publish
-/// (`ServiceManager.noteInputs`).
+/// (`ServiceManager.recordInputs`).
 struct ServiceInputs: Equatable {
     /// Connections.
     var clients = 0
@@ -19,8 +19,7 @@ struct ServiceInputs: Equatable {
 extension Daemon {
     /// The daemon serves (socket bound or adopted, handlers installed): READY=1 and the
     /// watchdog; the idle countdown starts if there is nothing to do.
-    func serviceStarted() throws {
-        guard let service = systemd else { preconditionFailure("run() makes the service manager before it serves") }
+    func serviceStarted(_ service: ServiceManager) throws {
         try service.ready()
         if let interval = service.watchdogInterval {
             log.info("watchdog: pinging systemd every \(interval) s")

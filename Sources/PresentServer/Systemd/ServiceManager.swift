@@ -24,7 +24,7 @@ final class ServiceManager {
     private var statusTimer: Timer?
     private var watchdogTimer: Timer?
     private var idleTimer: Timer?
-    /// What the status line and the idle exit were last worked out from (`noteInputs`).
+    /// What the status line and the idle exit were last worked out from (`recordInputs`).
     private var inputs: ServiceInputs?
 
     /// `status` describes the daemon for `systemctl status` (called at most once a second).
@@ -34,10 +34,10 @@ final class ServiceManager {
         isSupervised = getenv("NOTIFY_SOCKET") != nil
     }
 
-    /// Takes the daemon's summary after a change: whether it differs from the last one,
-    /// so that a request that changed none of it (a `ping`) does not touch the status
-    /// line or the idle countdown.
-    func noteInputs(_ new: ServiceInputs) -> Bool {
+    /// Records the daemon's summary after a publish, and returns whether it differs from
+    /// the last one recorded: a request that changed none of it (a `ping`) need not touch
+    /// the status line or the idle countdown.
+    func recordInputs(_ new: ServiceInputs) -> Bool {
         defer { inputs = new }
         return new != inputs
     }
