@@ -22,14 +22,9 @@ extension Daemon {
         return screen
     }
 
-    /// The screen holding entry `id` (on screen or queued), if any.
-    func screen(holding id: String) -> Screen? {
-        screens.holding(entry: id)
-    }
-
     /// The screen holding entry `id`; −32004 when none does.
     func screen(holdingEntry id: String) throws(RPCError) -> Screen {
-        guard let screen = screen(holding: id) else { throw Self.notFound(id) }
+        guard let screen = screens.holding(entry: id) else { throw Self.notFound(id) }
         return screen
     }
 
@@ -51,7 +46,7 @@ extension Daemon {
         } else {
             target = try screen(request.output)
         }
-        if let id = presentation.id, let holder = screen(holding: id), holder !== target {
+        if let id = presentation.id, let holder = screens.holding(entry: id), holder !== target {
             throw .invalidParams(field: "id", reason: "\"\(id)\" is already on output \"\(holder.name)\"")
         }
         return target
@@ -101,7 +96,6 @@ extension Daemon {
             do {
                 try startClock(of: screen)
             } catch {
-                screen.close()
                 screens.remove(screen)
                 throw RPCError(code: .internalError, message: "cannot start the frame clock of \"\(definition.name)\": \(error)")
             }
@@ -123,7 +117,6 @@ extension Daemon {
         }
         let ids = screen.stack.dismissAll(animated: false, reason: .outputGone, at: now)
         publishEvents()   // its entries' last events, while subscribers can still be told
-        screen.close()
         screens.remove(screen)
         log.info("output \(name) removed" + (ids.isEmpty ? "" : "; dismissing \(ids.joined(separator: ", "))"))
         outputsChanged()

@@ -196,7 +196,7 @@ extension Daemon {
             return counted(try activate(id, action: action, fields: fields, later: countedReply(for: client, later)), for: client)
         case .key(let key, let id, let fields, let output):
             let screen = try output.map { name throws(RPCError) in try self.screen(name) }
-                ?? id.flatMap { self.screen(holding: $0) } ?? main
+                ?? id.flatMap { screens.holding(entry: $0) } ?? main
             try admitDeferrable(for: client)
             return counted(try self.key(key, for: id, on: screen, fields: fields, later: countedReply(for: client, later)), for: client)
         case .focus(let id, let field):

@@ -44,12 +44,13 @@ final class Screens: RandomAccessCollection {
         list.append(screen)
     }
 
-    /// Removes a screen other than main (its clock and timers are the caller's to close).
+    /// Removes a screen other than main, and releases its clock's and its deadlines' timers.
     func remove(_ screen: Screen) {
         precondition(!screen.isMain, "main cannot be removed")
         guard let index = list.firstIndex(where: { $0 === screen }) else {
             preconditionFailure("output \(screen.name) is not one of these screens")
         }
         list.remove(at: index)
+        screen.close()
     }
 }
