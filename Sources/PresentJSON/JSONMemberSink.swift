@@ -6,27 +6,27 @@
 /// Where the members of an object go, in order.
 public protocol JSONMemberSink {
     /// One member.
-    mutating func member(_ key: String, _ value: JSONValue)
+    mutating func member(_ key: JSONKey, _ value: JSONValue)
     /// One member whose value is an object `body` writes.
-    mutating func member(_ key: String, object body: (inout Self) -> Void)
+    mutating func member(_ key: JSONKey, object body: (inout Self) -> Void)
     /// One member whose value is an array of objects, one for each of `elements`, each
     /// written by `body`.
-    mutating func member<Elements: Sequence>(_ key: String, objectsFor elements: Elements,
+    mutating func member<Elements: Sequence>(_ key: JSONKey, objectsFor elements: Elements,
                                              _ body: (Elements.Element, inout Self) -> Void)
 }
 
 extension JSONObject: JSONMemberSink {
-    public mutating func member(_ key: String, _ value: JSONValue) { self[key] = value }
+    public mutating func member(_ key: JSONKey, _ value: JSONValue) { self[key.string] = value }
 
-    public mutating func member(_ key: String, object body: (inout JSONObject) -> Void) {
+    public mutating func member(_ key: JSONKey, object body: (inout JSONObject) -> Void) {
         var object = JSONObject()
         body(&object)
-        self[key] = .object(object)
+        self[key.string] = .object(object)
     }
 
-    public mutating func member<Elements: Sequence>(_ key: String, objectsFor elements: Elements,
+    public mutating func member<Elements: Sequence>(_ key: JSONKey, objectsFor elements: Elements,
                                                     _ body: (Elements.Element, inout JSONObject) -> Void) {
-        self[key] = .array(elements.map { element in
+        self[key.string] = .array(elements.map { element in
             var object = JSONObject()
             body(element, &object)
             return .object(object)
@@ -35,7 +35,7 @@ extension JSONObject: JSONMemberSink {
 }
 
 extension JSONWriter: JSONMemberSink {
-    public mutating func member(_ key: String, object body: (inout JSONWriter) -> Void) {
+    public mutating func member(_ key: JSONKey, object body: (inout JSONWriter) -> Void) {
         member(key, writing: { writer in
             writer.beginObject()
             body(&writer)
@@ -43,7 +43,7 @@ extension JSONWriter: JSONMemberSink {
         })
     }
 
-    public mutating func member<Elements: Sequence>(_ key: String, objectsFor elements: Elements,
+    public mutating func member<Elements: Sequence>(_ key: JSONKey, objectsFor elements: Elements,
                                                     _ body: (Elements.Element, inout JSONWriter) -> Void) {
         member(key, writing: { writer in
             writer.beginArray()

@@ -33,7 +33,7 @@ extension JSONValue {
         writer.write(self)
         guard !writer.sawKeyWithNUL else { return JSONCBuilder.text(for: self, newline: newline) }
         if newline { writer.endLine() }
-        return writer.bytes
+        return writer.takeBytes()
     }
 
     /// The compact JSON text as a string. See `serialized()`.

@@ -11,22 +11,43 @@
 /// in decimal; doubles in Swift's shortest round-trip spelling (`0.1`, `1.0`, `1e+16`), a
 /// non-finite one as `null`.
 public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
+    /// The text so far is `storage`'s first `length` bytes; the rest is room, allocated and
+    /// zeroed ahead. So a write is one capacity check and a copy into place, where
+    /// `Array.append(contentsOf:)` costs a uniqueness check, a capacity check and a generic
+    /// copy (about 150 instructions), several times for every member of every reply and
+    /// frame. Only `grow` ever changes `storage.count`.
+    private var storage: [UInt8]
+    private var length = 0
+
+    /// The text written so far (a copy: `takeBytes()` hands over the writer's own buffer).
+    public var bytes: [UInt8] { Array(storage[..<length]) }
+
     /// An object key held U+0000. json-c cuts such a key at the NUL (it keeps keys as C
     /// strings), which can merge two members: the caller leaves those rare values to
     /// json-c itself, so the text stays what it always was.
     public private(set) var sawKeyWithNUL = false
 
-    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    /// A writer with room for `capacity` bytes before it first grows.
+    public init(capacity: Int = 256) { storage = Self.room(capacity, copying: []) }
+
+    /// The text written, in the writer's own buffer (no copy); the writer is empty after.
+    public mutating func takeBytes() -> [UInt8] {
+        storage.removeLast(storage.count - length)   // the room only: the capacity stays
+        length = 0
+        var text: [UInt8] = []
+        swap(&text, &storage)
+        return text
+    }
 
     /// Writes with `body` at the end of `buffer`, in place: a reply goes straight into the
     /// bytes a connection is gathering, with no array of its own and no copy.
     public static func appending(to buffer: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
         var writer = JSONWriter(capacity: 0)
-        swap(&writer.bytes, &buffer)   // moved, not copied: the buffer stays uniquely referenced
+        swap(&writer.storage, &buffer)   // moved, not copied: the buffer stays uniquely referenced
+        writer.length = writer.storage.count
         body(&writer)
-        swap(&writer.bytes, &buffer)
         precondition(writer.depth == 0, "a container was begun and not ended")
+        buffer = writer.takeBytes()
     }
 
     /// Appends `value`'s text.
@@ -35,29 +56,29 @@ public struct JSONWriter {
         case .null: append("null")
         case .bool(let b): append(b ? "true" : "false")
         case .int(let i): write(integer: i)
-        case .double(let d): d.isFinite ? append(d.description) : append("null")
+        case .double(let d): d.isFinite ? write(double: d) : append("null")
         case .string(let s): write(string: s)
         case .array(let elements):
-            bytes.append(UInt8(ascii: "["))
+            put(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
-                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                if i > 0 { put(UInt8(ascii: ",")) }
                 write(element)
             }
-            bytes.append(UInt8(ascii: "]"))
+            put(UInt8(ascii: "]"))
         case .object(let members):
-            bytes.append(UInt8(ascii: "{"))
+            put(UInt8(ascii: "{"))
             for i in members.keys.indices {
-                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                if i > 0 { put(UInt8(ascii: ",")) }
                 write(string: members.keys[i], isKey: true)
-                bytes.append(UInt8(ascii: ":"))
+                put(UInt8(ascii: ":"))
                 write(members.values[i])
             }
-            bytes.append(UInt8(ascii: "}"))
+            put(UInt8(ascii: "}"))
         }
     }
 
     /// Appends `\n`, ending a line of the wire protocol.
-    public mutating func endLine() { bytes.append(0x0A) }
+    public mutating func endLine() { put(0x0A) }
 
     // Containers written part by part, for messages made of parts (a reply around a
     // result, a batch of replies, a record whose last member is a line already
@@ -84,20 +105,20 @@ public struct JSONWriter {
     public mutating func endArray() { end(UInt8(ascii: "]"), array: true) }
 
     /// One member of the object being written.
-    public mutating func member(_ key: String, _ value: JSONValue) {
+    public mutating func member(_ key: JSONKey, _ value: JSONValue) {
         memberKey(key)
         write(value)
     }
 
     /// One member whose value is JSON text already (copied as it is: the caller vouches
     /// that it is one valid JSON value).
-    public mutating func member(_ key: String, json text: UnsafeRawBufferPointer) {
+    public mutating func member(_ key: JSONKey, json text: UnsafeRawBufferPointer) {
         memberKey(key)
-        bytes.append(contentsOf: text)
+        put(text)
     }
 
     /// One member whose value `body` writes (with `write`, or a container part by part).
-    public mutating func member(_ key: String, writing body: (inout JSONWriter) -> Void) {
+    public mutating func member(_ key: JSONKey, writing body: (inout JSONWriter) -> Void) {
         memberKey(key)
         body(&self)
     }
@@ -110,7 +131,7 @@ public struct JSONWriter {
 
     private mutating func begin(_ bracket: UInt8, array: Bool) {
         precondition(depth < Self.maxPartDepth, "containers nested deeper than \(Self.maxPartDepth)")
-        bytes.append(bracket)
+        put(bracket)
         let bit: UInt64 = 1 << UInt64(depth)
         hasParts &= ~bit
         if array { isArray |= bit } else { isArray &= ~bit }
@@ -121,7 +142,7 @@ public struct JSONWriter {
         precondition(depth > 0 && (isArray >> UInt64(depth - 1)) & 1 == (array ? 1 : 0),
                      array ? "endArray without beginArray" : "endObject without beginObject")
         depth -= 1
-        bytes.append(bracket)
+        put(bracket)
     }
 
     /// The comma before every part but the first of the innermost open container.
@@ -129,20 +150,37 @@ public struct JSONWriter {
         precondition(depth > 0 && (isArray >> UInt64(depth - 1)) & 1 == (array ? 1 : 0),
                      array ? "element outside an array" : "member outside an object")
         let bit: UInt64 = 1 << UInt64(depth - 1)
-        if hasParts & bit != 0 { bytes.append(UInt8(ascii: ",")) }
+        if hasParts & bit != 0 { put(UInt8(ascii: ",")) }
         hasParts |= bit
     }
 
-    private mutating func memberKey(_ key: String) {
+    private mutating func memberKey(_ key: JSONKey) {
         separate(array: false)
-        write(string: key, isKey: true)
-        bytes.append(UInt8(ascii: ":"))
+        switch key.text {
+        case .literal(let literal) where literal.hasPointerRepresentation:
+            let text = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+            guard !text.contains(where: Self.needsEscape) else { fallthrough }
+            let count = text.count
+            withRoom(count + 3) { room in
+                room[0] = UInt8(ascii: "\"")
+                (room.baseAddress! + 1).initialize(from: text.baseAddress!, count: count)
+                room[count + 1] = UInt8(ascii: "\"")
+                room[count + 2] = UInt8(ascii: ":")
+            }
+        default:
+            write(string: key.string, isKey: true)
+            put(UInt8(ascii: ":"))
+        }
     }
+
+    /// Whether a byte of a string is written escaped.
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }
 
     /// An integer in decimal, digit by digit into the buffer (`String(i)` would allocate a
     /// string for every id and sequence number).
     private mutating func write(integer value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        if value < 0 { put(UInt8(ascii: "-")) }
         var magnitude = value.magnitude   // UInt64: Int64.min has no positive Int64
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 20 digits at most, in 24 bytes
         var count = 0
@@ -152,23 +190,33 @@ public struct JSONWriter {
                 magnitude /= 10
                 count += 1
             } while magnitude > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[(scratch.count - count)...]))
+            put(UnsafeRawBufferPointer(rebasing: scratch[(scratch.count - count)...]))
         }
     }
 
-    private mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+    /// A finite double in Swift's shortest round-trip spelling (`description`'s).
+    private mutating func write(double value: Double) {
+        var text = DoubleText()
+        value.write(to: &text)
+        withUnsafeBytes(of: &text.storage) { put(UnsafeRawBufferPointer(rebasing: $0[..<text.count])) }
+    }
+
+    /// A literal's bytes (`null`, `true`, an escape).
+    private mutating func append(_ text: StaticString) {
+        put(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// A quoted string: runs that need no escape are copied whole.
     private mutating func write(string: String, isKey: Bool = false) {
-        bytes.append(UInt8(ascii: "\""))
         var s = string
         s.withUTF8 { utf8 in
+            reserve(utf8.count + 2)   // the whole string, when nothing in it is escaped
+            put(UInt8(ascii: "\""))
             var start = 0
-            for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i]))
+            for i in utf8.indices {
+                let byte = utf8[i]
+                guard Self.needsEscape(byte) else { continue }
+                put(UnsafeBufferPointer(rebasing: utf8[start..<i]))
                 start = i + 1
                 switch byte {
                 case 0x22: append("\\\"")
@@ -181,15 +229,96 @@ public struct JSONWriter {
                 default:
                     if byte == 0 && isKey { sawKeyWithNUL = true }
                     append("\\u00")
-                    bytes.append(Self.hex[Int(byte >> 4)])
-                    bytes.append(Self.hex[Int(byte & 0xF)])
+                    put(Self.hex[Int(byte >> 4)])
+                    put(Self.hex[Int(byte & 0xF)])
                 }
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+            put(UnsafeBufferPointer(rebasing: utf8[start...]))
+            put(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private static let hex = Array("0123456789abcdef".utf8)
 
+    // MARK: Storage
+
+    /// Makes room for `count` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ count: Int) {
+        if storage.count - length < count { grow(toFit: count) }
+    }
+
+    /// At least doubles the room (so writing n bytes costs O(n) in all), using first the
+    /// capacity the array already has.
+    @inline(never)
+    private mutating func grow(toFit count: Int) {
+        storage = Self.room(Swift.max(length + count, 2 * storage.count, storage.capacity, 64), copying: storage[..<length])
+    }
+
+    /// `count` bytes: `text` and zeros after it, made with two block copies (appending
+    /// zeros one by one is slow unoptimised, which is how the tests build the daemon).
+    private static func room(_ count: Int, copying text: ArraySlice<UInt8>) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { room, initialized in
+            let written = text.withUnsafeBufferPointer { room.initialize(fromContentsOf: $0) }
+            UnsafeMutableBufferPointer(rebasing: room[written...]).initialize(repeating: 0)
+            initialized = count
+        }
+    }
+
+    /// Writes `count` bytes with `body`, straight into the room they take.
+    @inline(__always)
+    private mutating func withRoom(_ count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        reserve(count)
+        let at = length
+        storage.withUnsafeMutableBufferPointer { body(UnsafeMutableBufferPointer(rebasing: $0[at..<at + count])) }
+        length += count
+    }
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        reserve(1)
+        storage[length] = byte
+        length += 1
+    }
+
+    @inline(__always)
+    private mutating func put(_ bytes: UnsafeRawBufferPointer) {
+        let count = bytes.count, at = length
+        guard count > 0 else { return }
+        reserve(count)
+        storage.withUnsafeMutableBytes { room in
+            (room.baseAddress! + at).copyMemory(from: bytes.baseAddress!, byteCount: count)
+        }
+        length += count
+    }
+
+    @inline(__always)
+    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        put(UnsafeRawBufferPointer(bytes))
+    }
+}
+
+/// A double's text as the standard library spells it (`Double.write(to:)` hands it over
+/// as ASCII), in four words on the stack: `description` makes a String, which is on the
+/// heap when longer than 15 bytes, as most fractions are.
+private struct DoubleText: TextOutputStream {
+    /// The longest spelling has 24 bytes (`-2.2250738585072014e-308`).
+    var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    var count = 0
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { append(UnsafeRawBufferPointer(buffer)) }
+
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    private mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        let at = count
+        withUnsafeMutableBytes(of: &storage) { room in
+            precondition(at + bytes.count <= room.count, "a double's text is longer than 32 bytes")
+            UnsafeMutableRawBufferPointer(rebasing: room[at...]).copyMemory(from: bytes)
+        }
+        count += bytes.count
+    }
 }

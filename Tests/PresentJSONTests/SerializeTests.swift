@@ -181,6 +181,36 @@ struct JSONWriterTests {
         #expect(String(decoding: buffer, as: UTF8.self) == "{}\n{\"id\":-42}\n")
     }
 
+    @Test func keysAreEscapedWhetherLiteralOrMadeAtRunTime() {
+        let names = ["plain", "tab\there", "quote\"", "back\\slash", "\u{1}", "é", ""]
+        for name in names {
+            var writer = JSONWriter(capacity: 0)
+            writer.beginObject()
+            writer.member(JSONKey(name), .int(1))
+            writer.member("line\nbreak", .int(2))
+            writer.endObject()
+            let expected: JSONValue = [name: 1, "line\nbreak": 2]
+            #expect(writer.takeBytes() == expected.serialized(), "\(name)")
+        }
+    }
+
+    @Test func theBufferGrowsAsTextIsWrittenAndKeepsWhatWasThere() {
+        // From no room at all, and at the end of a buffer with text and spare capacity:
+        // every growth keeps the text before it, and the result holds no room.
+        let long = JSONValue.array((0..<300).map { .string(String(repeating: "x", count: $0 % 40)) })
+        for capacity in [0, 1, 7, 300] {
+            var writer = JSONWriter(capacity: capacity)
+            writer.write(long)
+            #expect(writer.bytes == long.serialized())
+            #expect(writer.takeBytes() == long.serialized())
+            #expect(writer.takeBytes().isEmpty)
+        }
+        var buffer = Array("head ".utf8)
+        buffer.reserveCapacity(64)
+        JSONWriter.appending(to: &buffer) { $0.write(long) }
+        #expect(buffer == Array("head ".utf8) + long.serialized())
+    }
+
     @Test func aKeyWithNULIsStillCutAsJSONCCutsIt() {
         var o = JSONObject()
         o["a"] = 1

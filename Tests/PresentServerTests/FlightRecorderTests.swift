@@ -518,7 +518,7 @@ struct FlightRecorderNDJSONTests {
         writer.member("n", .int(Int64(truncatingIfNeeded: n)))
         writer.member("t", .double(t))
         writer.member("conn", .int(Int64(truncatingIfNeeded: conn)))
-        for (key, value) in fields { writer.member(key, value) }
+        for (key, value) in fields { writer.member(JSONKey(key), value) }
         if let message { message.withUnsafeBytes { writer.member("message", json: $0) } }
         writer.endObject()
         writer.endLine()

@@ -152,7 +152,7 @@ public enum CoreEncoding {
         var writer = JSONWriter(capacity: 256 + 320 * scene.layers.count)
         RPCEncoding.writeNotification(method: "frame", into: &writer) { write(scene, seq: seq, output: output, into: &$0) }
         writer.endLine()
-        return writer.bytes
+        return writer.takeBytes()
     }
 
     static func write<Sink: JSONMemberSink>(_ scene: Scene, seq: UInt64, output: String?, into o: inout Sink) {

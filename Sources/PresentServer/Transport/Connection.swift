@@ -220,9 +220,11 @@ final class Connection: LoopOwned {
         self.framer = LineFramer(maxLineBytes: maxLineBytes)
         framer.maxLineBytes = maxLineBytes
         corked = true
+        loop.lendGatherBuffer(to: &gathered)   // nothing is gathered outside a read
         defer {
             corked = false
             writeGathered()
+            loop.returnGatherBuffer(from: &gathered)
         }
         framer.feed(chunk) { event in
             switch event {
@@ -252,8 +254,9 @@ final class Connection: LoopOwned {
     func send(_ bytes: [UInt8]) {
         guard state == .open, !bytes.isEmpty, admitLossless(bytes.count) else { return }
         if corked && queue.isEmpty {
-            // The first reply is kept as it is (no copy); later ones join it.
-            if gathered.isEmpty { gathered = bytes } else { gathered.append(contentsOf: bytes) }
+            // Copied into the loop's gather buffer, unless it is the first reply and larger
+            // than that buffer's room: then it is kept as it is (no copy), and later ones join it.
+            if gathered.isEmpty && bytes.count > gathered.capacity { gathered = bytes } else { gathered.append(contentsOf: bytes) }
             return flushGatheredIfFull()
         }
         enqueueCopy(bytes)
@@ -298,9 +301,8 @@ final class Connection: LoopOwned {
     /// Writes what the lines of a read gathered.
     private func writeGathered() {
         guard !gathered.isEmpty else { return }
-        let bytes = gathered
-        gathered = []   // no capacity kept: an idle connection holds no buffer
-        if isLive { enqueueCopy(bytes) }
+        if isLive { enqueueCopy(gathered) }   // what the kernel does not take is copied
+        gathered.removeAll(keepingCapacity: true)   // the loop's buffer, given back after the read
     }
 
     /// Writes or queues `bytes` without checking the bound.

@@ -23,6 +23,10 @@ final class EventLoop {
     /// One read buffer for every connection: read callbacks consume it synchronously, so
     /// sharing it costs nothing and saves a malloc per read.
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// Where the replies to one read's lines gather, lent to the connection whose read is
+    /// being handled (`Connection.deliver`; reads are handled one at a time) and given
+    /// back with its capacity, so a request's reply allocates nothing.
+    private var gatherBuffer: [UInt8] = []
     private(set) var isClosed = false
 
     /// The loop's turns so far: one more each time it is about to poll for I/O (a
@@ -40,6 +44,22 @@ final class EventLoop {
     private let prepare: UnsafeMutablePointer<uv_prepare_t>
 
     private static let readBufferSize = 64 * 1024
+    /// The most capacity the gather buffer keeps: a larger one, grown by a rare large
+    /// reply, is let go rather than held for ever.
+    private static let gatherBufferKeptBytes = 16 * 1024
+
+    /// Lends the gather buffer (empty) to `buffer`, which takes its place, if `buffer` is
+    /// empty (a buffer that holds bytes keeps them, and gathers on in its own room).
+    func lendGatherBuffer(to buffer: inout [UInt8]) {
+        guard buffer.isEmpty else { return }
+        swap(&buffer, &gatherBuffer)
+    }
+
+    /// Takes the gather buffer back (emptied, keeping its capacity); `buffer` is left empty.
+    func returnGatherBuffer(from buffer: inout [UInt8]) {
+        buffer.removeAll(keepingCapacity: buffer.capacity <= Self.gatherBufferKeptBytes)
+        swap(&buffer, &gatherBuffer)
+    }
 
     /// Creating a loop ignores SIGPIPE for the whole process: libuv writes with write(2),
     /// and a write to a peer that went away must fail with EPIPE, never kill the daemon.
