@@ -28,7 +28,10 @@ public struct JSONWriter {
     public private(set) var sawKeyWithNUL = false
 
     /// A writer with room for `capacity` bytes before it first grows.
-    public init(capacity: Int = 256) { storage = Self.room(capacity, copying: []) }
+    public init(capacity: Int = 256) {
+        storage = []
+        if capacity > 0 { grow(toFit: capacity) }
+    }
 
     /// The text written, in the writer's own buffer (no copy); the writer is empty after.
     public mutating func takeBytes() -> [UInt8] {
@@ -248,22 +251,22 @@ public struct JSONWriter {
         if storage.count - length < count { grow(toFit: count) }
     }
 
-    /// At least doubles the room (so writing n bytes costs O(n) in all), using first the
-    /// capacity the array already has.
+    /// At least doubles the room (so writing n bytes costs O(n) in all), within the
+    /// capacity the array already has when that is enough (the loop's gather buffer).
     @inline(never)
     private mutating func grow(toFit count: Int) {
-        storage = Self.room(Swift.max(length + count, 2 * storage.count, storage.capacity, 64), copying: storage[..<length])
-    }
-
-    /// `count` bytes: `text` and zeros after it, made with two block copies (appending
-    /// zeros one by one is slow unoptimised, which is how the tests build the daemon).
-    private static func room(_ count: Int, copying text: ArraySlice<UInt8>) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { room, initialized in
-            let written = text.withUnsafeBufferPointer { room.initialize(fromContentsOf: $0) }
-            UnsafeMutableBufferPointer(rebasing: room[written...]).initialize(repeating: 0)
-            initialized = count
+        let wanted = Swift.max(length + count, 2 * storage.count, 256)
+        storage.reserveCapacity(wanted)
+        // Zeros in blocks: appended one by one they are slow unoptimised, which is how the
+        // tests build the daemon (it then served a quarter of the frames).
+        Self.zeros.withUnsafeBufferPointer { zeros in
+            while storage.count < wanted {
+                storage.append(contentsOf: UnsafeBufferPointer(rebasing: zeros[..<Swift.min(zeros.count, wanted - storage.count)]))
+            }
         }
     }
+
+    private static let zeros = [UInt8](repeating: 0, count: 4096)
 
     /// Writes `count` bytes with `body`, straight into the room they take.
     @inline(__always)
