@@ -99,61 +99,32 @@ extension RPCMessage {
         RPCEnvelopeError(id: id, error: .invalidRequest(detail))
     }
 
-    /// The members JSON-RPC gives a meaning to, read in one pass over the object (its keys
-    /// are unique: a repeated key keeps its last value), not looked up one by one.
-    private struct Envelope {
-        var id: JSONValue?
-        var version: JSONValue?
-        var method: JSONValue?
-        var params: JSONValue?
-        var result: JSONValue?
-        var error: JSONValue?
-
-        init(_ object: JSONObject) {
-            for (key, value) in zip(object.keys, object.values) {
-                // By length first: a String comparison that fails costs more than one that
-                // succeeds, so each key is compared with the names as long as it only.
-                switch key.utf8.count {
-                case 2: if key == "id" { id = value }
-                case 5: if key == "error" { error = value }
-                case 6:
-                    if key == "method" { method = value }
-                    else if key == "params" { params = value }
-                    else if key == "result" { result = value }
-                case 7: if key == "jsonrpc" { version = value }
-                default: break
-                }
-            }
-        }
-    }
-
     private static func decodeObject(_ object: JSONObject) throws(RPCEnvelopeError) -> RPCMessage {
-        let envelope = Envelope(object)
-        let id = envelope.id.flatMap(RPCID.init)  // used in errors whenever it is valid
-        guard let version = envelope.version else {
+        let id = object["id"].flatMap(RPCID.init)  // used in errors whenever it is valid
+        guard let version = object["jsonrpc"] else {
             throw invalid(id, #"missing "jsonrpc": "2.0""#)
         }
         guard version == "2.0" else {
             throw invalid(id, #""jsonrpc" must be "2.0", got \#(version.serializedString)"#)
         }
-        if envelope.method == nil && (envelope.result != nil || envelope.error != nil) {
-            return try decodeResponse(envelope)
+        if object["method"] == nil && (object["result"] != nil || object["error"] != nil) {
+            return try decodeResponse(object)
         }
-        return .request(try decodeRequest(envelope, id: id))
+        return .request(try decodeRequest(object, id: id))
     }
 
     // MARK: Requests
 
-    private static func decodeRequest(_ envelope: Envelope,
+    private static func decodeRequest(_ object: JSONObject,
                                       id: RPCID?) throws(RPCEnvelopeError) -> RPCRequest {
-        if let raw = envelope.id, id == nil {
+        if let raw = object["id"], id == nil {
             throw invalid(nil, "id must be a string, an integer or null, got \(idTypeName(raw))")
         }
-        guard let methodValue = envelope.method else { throw invalid(id, #"missing "method""#) }
+        guard let methodValue = object["method"] else { throw invalid(id, #"missing "method""#) }
         guard let method = methodValue.stringValue else {
             throw invalid(id, "method must be a string, got \(methodValue.typeName)")
         }
-        let params = envelope.params
+        let params = object["params"]
         if let params, params.objectValue == nil && params.arrayValue == nil {
             throw invalid(id, "params must be an object or an array, got \(params.typeName)")
         }
@@ -171,14 +142,14 @@ extension RPCMessage {
 
     // MARK: Responses
 
-    private static func decodeResponse(_ envelope: Envelope) throws(RPCEnvelopeError) -> RPCMessage {
-        guard let idValue = envelope.id else { throw invalid(nil, #"a response needs an "id""#) }
+    private static func decodeResponse(_ object: JSONObject) throws(RPCEnvelopeError) -> RPCMessage {
+        guard let idValue = object["id"] else { throw invalid(nil, #"a response needs an "id""#) }
         // A response's null id is "unknown" (only an error may have one): nil here.
         let id = RPCID(idValue).flatMap { $0 == .null ? nil : $0 }
-        if id == nil && !(idValue.isNull && envelope.error != nil) {
+        if id == nil && !(idValue.isNull && object["error"] != nil) {
             throw invalid(nil, "response id must be a string or an integer, got \(idTypeName(idValue))")
         }
-        switch (envelope.result, envelope.error) {
+        switch (object["result"], object["error"]) {
         case (let result?, nil):
             return .response(id: id, result: .success(result))
         case (nil, let error?):
