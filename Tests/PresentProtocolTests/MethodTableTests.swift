@@ -26,6 +26,21 @@ struct MethodTableTests {
         #expect(Set(Request.methods).count == Request.methods.count, "a method is listed twice")
     }
 
+    /// The lookup finds each method by its exact name, and nothing else: not a name one
+    /// byte short or long, another case, a name of the same length, or one longer than any.
+    @Test func aMethodIsFoundByItsExactNameOnly() {
+        for (index, spec) in MethodTable.methods.enumerated() {
+            #expect(MethodTable.spec(spec.name) === spec)
+            #expect(MethodTable.spec(spec.name)?.index == index)
+            #expect(MethodTable.spec(String(spec.name.dropLast())).map(\.name) != spec.name)
+            #expect(MethodTable.spec(spec.name + "x") == nil)
+            #expect(MethodTable.spec(spec.name.uppercased()) == nil)
+        }
+        for name in ["", "pinG", "pin\u{301}g", "p\u{0}ng", String(repeating: "x", count: 200)] {
+            #expect(MethodTable.spec(name) == nil, "\(name)")
+        }
+    }
+
     /// Every method of the table is one the decoder decodes (never −32601), and a name
     /// outside it is −32601 whatever its params.
     @Test(arguments: MethodTable.methods.map(\.name))
