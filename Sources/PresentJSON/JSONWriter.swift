@@ -15,7 +15,8 @@ public struct JSONWriter {
     /// zeroed ahead. So a write is one capacity check and a copy into place, where
     /// `Array.append(contentsOf:)` costs a uniqueness check, a capacity check and a generic
     /// copy (about 150 instructions), several times for every member of every reply and
-    /// frame. Only `grow` ever changes `storage.count`.
+    /// frame. Only `grow` lengthens `storage`; `takeBytes` cuts the room off when it hands
+    /// the text over.
     private var storage: [UInt8]
     private var length = 0
 
@@ -286,13 +287,8 @@ public struct JSONWriter {
 
     @inline(__always)
     private mutating func put(_ bytes: UnsafeRawBufferPointer) {
-        let count = bytes.count, at = length
-        guard count > 0 else { return }
-        reserve(count)
-        storage.withUnsafeMutableBytes { room in
-            (room.baseAddress! + at).copyMemory(from: bytes.baseAddress!, byteCount: count)
-        }
-        length += count
+        guard !bytes.isEmpty else { return }
+        withRoom(bytes.count) { UnsafeMutableRawBufferPointer($0).copyMemory(from: bytes) }
     }
 
     @inline(__always)

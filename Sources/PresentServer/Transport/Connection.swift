@@ -220,11 +220,11 @@ final class Connection: LoopOwned {
         self.framer = LineFramer(maxLineBytes: maxLineBytes)
         framer.maxLineBytes = maxLineBytes
         corked = true
-        loop.lendGatherBuffer(to: &gathered)   // nothing is gathered outside a read
+        let borrowed = loop.lendGatherBuffer(to: &gathered)   // nothing is gathered outside a read
         defer {
             corked = false
             writeGathered()
-            loop.returnGatherBuffer(from: &gathered)
+            if borrowed { loop.returnGatherBuffer(from: &gathered) }
         }
         framer.feed(chunk) { event in
             switch event {

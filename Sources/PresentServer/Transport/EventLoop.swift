@@ -50,12 +50,15 @@ final class EventLoop {
 
     /// Lends the gather buffer (empty) to `buffer`, which takes its place, if `buffer` is
     /// empty (a buffer that holds bytes keeps them, and gathers on in its own room).
-    func lendGatherBuffer(to buffer: inout [UInt8]) {
-        guard buffer.isEmpty else { return }
+    /// Whether it was lent: only then is it given back with `returnGatherBuffer`.
+    func lendGatherBuffer(to buffer: inout [UInt8]) -> Bool {
+        guard buffer.isEmpty else { return false }
         swap(&buffer, &gatherBuffer)
+        return true
     }
 
-    /// Takes the gather buffer back (emptied, keeping its capacity); `buffer` is left empty.
+    /// Takes the lent gather buffer back (emptied, keeping its capacity); `buffer` is left
+    /// empty.
     func returnGatherBuffer(from buffer: inout [UInt8]) {
         buffer.removeAll(keepingCapacity: buffer.capacity <= Self.gatherBufferKeptBytes)
         swap(&buffer, &gatherBuffer)
