@@ -189,6 +189,25 @@ struct OutputsTests {
         #expect(try back.call("hello", ["resume": .string(token)])["resumed"].map { Set($0.arrayValue ?? []) } == ["gauge", "film"])
     }
 
+    /// A state file from before ids were the daemon's could hold one id on two screens: the
+    /// first comes back, the other is left out with a line that says why.
+    @Test func aStateFileWithOneIDOnTwoScreensBringsBackOneOfThem() throws {
+        let daemon = try DaemonHarness(["--resume-grace", "30", "--output", "cluster=800x400@30"])
+        let app = try daemon.connect()
+        try app.call("present", ["id": "twin-a", "style": "alert", "transition": ["duration": 0]])
+        try app.call("present", ["id": "twin-b", "style": "alert", "output": "cluster", "transition": ["duration": 0]])
+        try waitUntil("presentd to save both entries", context: { daemon.stateText() }) {
+            daemon.stateText().contains("\"twin-a\"") && daemon.stateText().contains("\"twin-b\"")
+        }
+        daemon.stop()
+        try writeFile(daemon.directory + "/presentd-state.json", daemon.stateText().replacing("twin-b", with: "twin-a"))
+        try daemon.restart()
+        let back = try daemon.connect()
+        #expect(try back.call("stack")["entries"]?.arrayValue?.map(\.["id"]) == ["twin-a"])
+        #expect(try back.call("stack", ["output": "cluster"])["entries"]?.arrayValue?.isEmpty == true)
+        #expect(daemon.stderrText.contains(#"not restoring twin-a: output "main" already holds "twin-a""#), "\(daemon.stderrText)")
+    }
+
     @Test func badScreenDefinitionsAreRefusedNamingTheField() throws {
         let daemon = try DaemonHarness(["--clock", "manual"])
         let shell = try daemon.connect()
@@ -287,5 +306,101 @@ struct RandomOutputsTests {
         #expect(presented > 10, "the session presented \(presented) entries")
         let log = daemon.stderrText
         #expect(!log.contains("invariant broken"), "\(log)")
+    }
+
+    /// Generated ids over several screens (issue 29): four clients present without ids on
+    /// random screens, some dismiss by id, and one at a time they leave. Every id is listed
+    /// once across screens; a dismissal takes the entry it names and nothing else; a client
+    /// that leaves takes exactly its own entries, whatever other screens hold.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func generatedIDsAreTheDaemonsAndALeavingClientTakesExactlyItsOwn(seed: UInt64) throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--check-invariants", "--fps", "30"])
+        let shell = try daemon.connect()
+        var g = Generator(state: 0x9E3779B97F4A7C15 &* (seed + 100))
+        let names = ["main", "cluster", "rear"]
+        for name in names.dropFirst() {
+            try shell.call("addOutput", ["name": .string(name), "width": 800, "height": 600, "fps": 30])
+        }
+        var clients: [PresentClient?] = try (0..<4).map { _ in try daemon.connect() }
+        var owned: [[String: String]] = Array(repeating: [:], count: clients.count)   // per client: id → output
+        var given: Set<String> = []
+
+        /// Every screen's entries, each listed once, as id → output.
+        func listing(_ step: String) throws -> [String: String] {
+            var seen: [String: String] = [:]
+            for name in names {
+                for entry in try shell.call("stack", ["output": .string(name)])["entries"]?.arrayValue ?? [] {
+                    let id = entry["id"]?.stringValue ?? "?"
+                    #expect(seen[id] == nil, "\(step): \(id) is listed on \(seen[id] ?? "") and on \(name)")
+                    seen[id] = name
+                }
+            }
+            return seen
+        }
+        func expectExactly(_ step: String) throws {
+            try shell.call("advance", ["seconds": 1])   // every transition out has ended
+            let expected = owned.reduce(into: [:]) { all, mine in all.merge(mine) { a, _ in a } }
+            #expect(try listing(step) == expected, "\(step)")
+        }
+
+        for round in 0..<3 {
+            for step in 0..<40 {
+                let who = Int.random(in: 0..<clients.count, using: &g)
+                guard let client = clients[who] else { continue }
+                if Int.random(in: 0..<5, using: &g) == 0, let (id, output) = owned[who].randomElement(using: &g) {
+                    // The entry and those above it on its own screen (UIKit's rule), when the
+                    // policy lets this client dismiss them all; else nothing.
+                    guard let result = try? client.call("dismiss", ["id": .string(id)]) else { continue }
+                    let dismissed = result["dismissed"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                    #expect(dismissed.first == id, "round \(round) step \(step): dismissing \(id) took \(dismissed)")
+                    for gone in dismissed {
+                        let holder = owned.firstIndex { $0[gone] != nil }
+                        #expect(holder.flatMap { owned[$0][gone] } == output,
+                                "round \(round) step \(step): dismissing \(id) on \(output) took \(gone) of another screen")
+                        if let holder { owned[holder][gone] = nil }
+                    }
+                } else {
+                    let output = names.randomElement(using: &g)!
+                    let level = ["normal", "overlay", "alert"].randomElement(using: &g)!
+                    let result = try client.call("present", ["style": level == "overlay" ? "popup" : "alert", "level": .string(level),
+                                                             "output": .string(output), "transition": ["duration": 0.1]])
+                    let id = try #require(result["id"]?.stringValue)
+                    #expect(!given.contains(id), "round \(round) step \(step): \(id) was given before")
+                    given.insert(id)
+                    owned[who][id] = output
+                }
+                try expectExactly("round \(round) step \(step)")
+            }
+            // One client leaves (and a new one takes its place): exactly its entries go.
+            let leaving = Int.random(in: 0..<clients.count, using: &g)
+            clients[leaving] = nil
+            owned[leaving] = [:]
+            // The daemon reads the close when it reads it: wait for the entries to be gone,
+            // letting the manual clock end their transitions out meanwhile.
+            try waitUntil("client \(leaving)'s entries to leave after it disconnected") {
+                try shell.call("advance", ["seconds": 1])
+                return try Set(listing("leave").keys) == Set(owned.flatMap(\.keys))
+            }
+            try expectExactly("round \(round): client \(leaving) left")
+            clients[leaving] = try daemon.connect()
+        }
+        #expect(given.count > 60, "the session presented \(given.count) entries")
+        #expect(!daemon.stderrText.contains("invariant broken"), "\(daemon.stderrText)")
+    }
+
+    /// The newcomer's transcript (issue 29): one generated id per screen, and dismissing
+    /// main's takes main's alone.
+    @Test func aDismissalByGeneratedIDTakesOneEntryOnOneScreen() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let shell = try daemon.connect(), app = try daemon.connect()
+        try shell.call("addOutput", ["name": "ext", "width": 1280, "height": 480])
+        let first = try app.call("present", ["style": "alert", "content": ["title": "Main one"]])["id"]
+        let second = try app.call("present", ["style": "alert", "content": ["title": "Ext one"], "output": "ext"])["id"]
+        #expect(first != second)
+        try app.call("dismiss", ["id": try #require(first)])
+        try app.call("advance", ["seconds": 1])
+        #expect(try shell.call("stack")["entries"]?.arrayValue?.isEmpty == true)
+        #expect(try shell.call("stack", ["output": "ext"])["entries"]?.arrayValue?.map(\.["id"]) == [second])
+        #expect(try shell.call("explain", ["id": try #require(second)])["output"] == "ext")
     }
 }

@@ -51,6 +51,9 @@ public struct ModalStack: Sendable {
     /// Entries whose motion changed course since the last `drainRetargets`.
     var retargets: [RetargetNotice] = []
     var nextSequence = 1
+    /// Names the entries presented without an id. A daemon of several screens names them
+    /// itself, from one generator across its screens (ids are the daemon's, not a screen's).
+    var generatedIDs = EntryIDGenerator()
 
     public init(container: Container = .phonePortrait, configuration: StackConfiguration = .standard, time: Double = 0) {
         self.container = container
@@ -158,11 +161,10 @@ public struct ModalStack: Sendable {
             guard entry(id: requested) == nil else { throw .duplicateID(id: requested) }
             return requested
         }
-        var id: String
-        repeat { id = "p\(nextGeneratedID)"; nextGeneratedID += 1 } while entry(id: id) != nil
-        return id
+        var ids = generatedIDs   // a copy: the closure reads the stack while the generator changes
+        defer { generatedIDs = ids }
+        return ids.next { entry(id: $0) != nil }
     }
-    var nextGeneratedID = 1
 
     /// Inserts after every entry of equal or higher priority (FIFO among equals).
     private mutating func enqueue(_ entry: Entry) {

@@ -303,7 +303,9 @@ extension Daemon {
     private func present(_ request: PresentRequest, for client: Client) throws(RPCError) -> JSONValue {
         let screen = try screen(presenting: request)
         try checkPresentLimits(for: client)
-        let outcome = try stackCall(on: screen) { s throws(StackError) in try s.present(request.presentation, owner: client.id, at: now) }
+        var presentation = request.presentation
+        presentation.id = presentation.id ?? screens.newEntryID()   // the daemon's name, not the screen's
+        let outcome = try stackCall(on: screen) { s throws(StackError) in try s.present(presentation, owner: client.id, at: now) }
         var result: JSONObject = ["id": .string(outcome.id), "state": .string(outcome.state.rawValue)]
         result["deduplicated"] = .bool(outcome.deduplicated)
         return .object(result)

@@ -1,14 +1,19 @@
 // The daemon's outputs as one collection: `main` first, always there, then the others in
 // the order they were added. Names are unique, and so are entry ids and context names
-// across screens (Daemon+Outputs refuses a second holder), so each lookup below has at
-// most one answer. Only `add` and `remove` change the list: whoever routes a request
+// across screens (Daemon+Outputs refuses a second holder, and generated ids come from
+// one generator here, not from each screen's stack), so each lookup below has at most
+// one answer. Only `add` and `remove` change the list: whoever routes a request
 // reads it, and nobody else can reorder it or lose `main`. A class, so a loop over it
 // walks the live list, not a copy: nothing adds or removes a screen while one runs
 // (addOutput and removeOutput are requests of their own).
 
+import PresentCore
+
 /// The screens of one daemon (loop thread only).
 final class Screens: RandomAccessCollection {
     private var list: [Screen]
+    /// Names every entry presented without an id, on any screen.
+    private var generatedIDs = EntryIDGenerator()
 
     /// A daemon's screens at the start: `main` alone.
     init(main: Screen) {
@@ -31,6 +36,15 @@ final class Screens: RandomAccessCollection {
     /// The screen that holds entry `id`, on screen or queued.
     func holding(entry id: String) -> Screen? {
         list.first { $0.stack.entry(id: id) != nil }
+    }
+
+    /// A name for an entry presented without one: no screen holds it, and none was given
+    /// before in this daemon's life. `spend: false` only says which it would be (a dry run).
+    func newEntryID(spend: Bool = true) -> String {
+        var ids = generatedIDs
+        let id = ids.next { holding(entry: $0) != nil }
+        if spend { generatedIDs = ids }
+        return id
     }
 
     /// The screen that defined context `name`.

@@ -96,7 +96,9 @@ extension Daemon {
         var result: JSONObject
         do {
             try checkPresentLimits(for: client)
-            let forecast = screen.stack.forecast(request.presentation, owner: client.id, at: now)
+            var presentation = request.presentation
+            presentation.id = presentation.id ?? screens.newEntryID(spend: false)   // the id present would give
+            let forecast = screen.stack.forecast(presentation, owner: client.id, at: now)
             result = CoreEncoding.forecast(forecast)
             if let error = forecast.error { result["error"] = rpcError(for: error, on: screen).json }
         } catch {
