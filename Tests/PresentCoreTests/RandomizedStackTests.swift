@@ -49,7 +49,10 @@ struct RandomRun {
     mutating func style() -> PresentationStyle {
         pick([.popup, .alert, .topHalf, .bottomHalf, .fullScreen, .overFullScreen,
               .slideIn(edge: pick(Edge.allCases), fraction: number(0.3...0.9)),
-              .custom(CustomLayout(width: .fluid(0.8), height: .points(200), position: .bottomCenter))])
+              .custom(CustomLayout(width: .fluid(0.8), height: .points(200), position: .bottomCenter)),
+              .sheet(SheetStyle(detents: [pick([.medium, Detent(id: "tip", height: .points(120))]), .large],
+                                selectedDetent: pick([nil, "large"]), largestUndimmedDetent: pick([nil, "medium", "tip"]),
+                                grabber: chance(0.5)))])
     }
 
     mutating func presentation() -> Presentation {
@@ -344,7 +347,7 @@ struct RandomRun {
         case .didPresent: allowed = [.willPresent]
         case .willDismiss: allowed = [.willPresent, .didPresent]
         case .didDismiss: allowed = [.queued, .willDismiss]
-        case .adapted, .updated:
+        case .adapted, .updated, .detentChanged:
             if ![.queued, .willPresent, .didPresent, .willDismiss].contains(last) { fail("\(n.id) \(n.event) while \(String(describing: last))") }
             return
         }
@@ -388,13 +391,16 @@ struct RandomRun {
             $0.state == .presented && ($0.animation?.isFinished(at: stack.time) ?? true) && $0.effectiveStyle.hidesPresenter
         } ?? 0
         let shown = stack.entries[hider...]
-        // A modal entry draws its dimming and its content; an overlay only its content.
-        let expected = shown.flatMap { $0.level.isModal ? [($0.id, LayerRole.dimming), ($0.id, .content)] : [($0.id, .content)] }
-        if scene.layers.map(\.entryID) != expected.map(\.0) { fail("scene \(scene.entryIDs) ≠ entries \(shown.map(\.id))") }
-        if scene.layers.map(\.role) != expected.map(\.1) { fail("layer roles out of order") }
-        if scene.layers.map(\.level) != shown.flatMap({ e in Array(repeating: e.level, count: e.level.isModal ? 2 : 1) }) {
-            fail("a layer names the wrong level")
+        // A modal entry draws its dimming and its content; an overlay only its content; a
+        // sheet its grabber last, unless it covers its container.
+        let expected: [(String, Level, LayerRole)] = shown.flatMap { e in
+            let grabber = e.effectiveStyle.sheet.map { $0.grabber && !$0.isFullScreen(in: e.layoutContainer(in: stack.container).container) } ?? false
+            let roles: [LayerRole] = (e.level.isModal ? [.dimming] : []) + [.content] + (grabber ? [.grabber] : [])
+            return roles.map { (e.id, e.level, $0) }
         }
+        if scene.layers.map(\.entryID) != expected.map(\.0) { fail("scene \(scene.entryIDs) ≠ entries \(shown.map(\.id))") }
+        if scene.layers.map(\.role) != expected.map(\.2) { fail("layer roles out of order") }
+        if scene.layers.map(\.level) != expected.map(\.1) { fail("a layer names the wrong level") }
         if scene.statusBar != stack.statusBar { fail("scene's status bar differs") }
         if scene.layers.contains(where: { !$0.frame.minX.isFinite || !$0.alpha.isFinite || !$0.scale.isFinite }) {
             fail("non-finite layer")

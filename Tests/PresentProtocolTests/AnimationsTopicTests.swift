@@ -113,7 +113,24 @@ private let session: [Step] = [
                           owner: 3, at: t)
     },
     Step(time: 4.3, name: "rotate while it presents") { s, t in s.setContainer(landscape, at: t) },
-    Step(time: 5.0, name: "dismiss everything") { s, t in _ = s.dismissAll(at: t) },
+    Step(time: 4.4, name: "rotate back") { s, t in s.setContainer(.phonePortrait, at: t) },
+    Step(time: 4.45, name: "a sheet with detents and a grabber (system spring), queued behind it") { s, t in
+        let style = SheetStyle(detents: [.medium, .large], largestUndimmedDetent: "medium", grabber: true)
+        _ = try s.present(Presentation(id: "detents", style: .sheet(style), transition: transition(.coverVertical, .system),
+                                       dismissOnSwipe: true), owner: 4, at: t)
+    },
+    Step(time: 5.08, name: "drag the sheet up") { s, t in
+        _ = s.swipe(.began, translation: .zero, at: t)
+        _ = s.swipe(.changed, translation: Point(x: 0, y: -100), at: t)
+    },
+    Step(time: 5.1, name: "flick it to large: the detent spring") { s, t in
+        #expect(s.swipe(.ended, translation: Point(x: 0, y: -120), velocity: Point(x: 0, y: -900), at: t).detent == "large")
+    },
+    Step(time: 5.15, name: "update it back to medium mid-spring, linear") { s, t in
+        _ = try s.update(id: "detents", EntryUpdate(selectedDetent: "medium", duration: 0.2, timing: .linear), at: t)
+    },
+    Step(time: 5.2, name: "rotate: the sheet covers the container, no grabber") { s, t in s.setContainer(landscape, at: t) },
+    Step(time: 5.25, name: "dismiss everything") { s, t in _ = s.dismissAll(at: t) },
 ]
 
 @Suite struct AnimationsTopicTests {

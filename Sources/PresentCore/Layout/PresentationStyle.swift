@@ -117,6 +117,8 @@ public enum PresentationStyle: Hashable, Sendable {
     case slideIn(edge: Edge, fraction: Double)
     /// Any width, height and position.
     case custom(CustomLayout)
+    /// A resizable sheet attached to the bottom edge, resting at one of its detents (Sheet.swift).
+    case sheet(SheetStyle)
 
     /// The slide-in panel's default coverage: 2/3, as in the tutorial seed.
     public static let defaultSlideInFraction = 2.0 / 3.0
@@ -132,12 +134,19 @@ public enum PresentationStyle: Hashable, Sendable {
         case .bottomHalf: return "bottomHalf"
         case .slideIn: return "slideIn"
         case .custom: return "custom"
+        case .sheet: return "sheet"
         }
     }
 
     /// Whether the presenter's content is hidden while this style is on screen
     /// (UIKit removes the presenter's view for .fullScreen).
     public var hidesPresenter: Bool { self == .fullScreen }
+
+    /// The sheet's options, for a sheet.
+    public var sheet: SheetStyle? {
+        if case .sheet(let sheet) = self { return sheet }
+        return nil
+    }
 
     /// The edge a `slide` transition uses for this style: the slide-in edge, else the bottom.
     public var slideEdge: Edge {
@@ -149,6 +158,9 @@ public enum PresentationStyle: Hashable, Sendable {
     /// `preferred` sizes a custom style's `content` dimensions.
     public func frame(in container: Container, respectingSafeArea: Bool = false,
                       preferred: PreferredContentSize? = nil) -> Rect {
+        if case .sheet(let sheet) = self {   // attached to the bottom edge, under the home indicator too
+            return sheet.frame(height: sheet.restingDetent(in: container, preferred: preferred).height, in: container)
+        }
         let area = respectingSafeArea ? container.safeBounds : container.bounds
         return frame(inArea: area.size, preferred: preferred).offsetBy(dx: area.minX, dy: area.minY)
     }
@@ -176,6 +188,8 @@ public enum PresentationStyle: Hashable, Sendable {
             return slideInFrame(edge: edge, fraction: fraction, in: c)
         case .custom(let layout):
             return layout.frame(in: c, preferred: preferred)
+        case .sheet:
+            preconditionFailure("a sheet is laid out in its container (frame(in:)), not in an area")
         }
     }
 

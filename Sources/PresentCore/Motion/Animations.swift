@@ -114,7 +114,12 @@ extension ModalStack {
             let base = e.animation?.base ?? e.visual(at: t, in: container)
             let segments = e.animation?.segments ?? []
             for layer in self.layers(of: e, showing: base, tintDimmed: isTintDimmed(below: index)) {
-                let own = layer.role == .content ? segments : segments.map(\.dimmingAsAlpha)
+                let own: [Animation]
+                switch layer.role {
+                case .content: own = segments
+                case .dimming: own = segments.map(\.dimmingAsAlpha)
+                case .grabber: own = segments.map(\.riddenByGrabber)
+                }
                 layers.append(AnimatedLayer(base: layer, segments: own.filter { $0.movesLayer }))
             }
         }
@@ -130,6 +135,18 @@ extension Animation {
         var a = self
         a.from = VisualState.zeroOffset.with(alpha: from.dimming)
         a.to = VisualState.zeroOffset.with(alpha: to.dimming)
+        return a
+    }
+
+    /// The same segment moving a sheet's grabber, which rides the middle of its content's
+    /// top edge at the content's alpha, its own size and scale fixed (Scene.layers(of:)).
+    var riddenByGrabber: Animation {
+        func ride(_ o: VisualState) -> VisualState {
+            VisualState(frame: Rect(x: o.frame.minX + o.frame.width / 2, y: o.frame.minY, width: 0, height: 0),
+                        alpha: o.alpha, scale: 0, rotation: 0, dimming: 0)
+        }
+        var a = self
+        (a.from, a.to) = (ride(from), ride(to))
         return a
     }
 

@@ -1,10 +1,12 @@
 // The scene at time t: exactly what a renderer draws. Per on-screen entry, bottom to
-// top in drawing order (normal, overlay, alert), a dimming layer (none for overlays) then
-// a content layer, with every property resolved.
+// top in drawing order (normal, overlay, alert), a dimming layer (none for overlays), a
+// content layer, and a sheet's grabber when it shows one, with every property resolved.
 
 /// What a layer is for.
 public enum LayerRole: String, Sendable {
     case dimming, content
+    /// A sheet's grabber, on its content's top edge (SheetStyle.grabber).
+    case grabber
 }
 
 /// One drawable layer.
@@ -82,12 +84,20 @@ extension ModalStack {
                             shadow: p.shadow, contentRevision: e.contentRevision, tintDimmed: tintDimmed)
         content.level = e.level
         content.clip = e.area
-        guard e.level.isModal else { return [content] }   // an overlay never dims
+        var drawn = [content]
+        if let sheet = e.effectiveStyle.sheet, let frame = sheet.grabberFrame(on: v.frame, in: e.layoutContainer(in: container).container) {
+            var grabber = content
+            grabber.role = .grabber
+            (grabber.frame, grabber.scale, grabber.rotation, grabber.cornerRadius) = (frame, 1, 0, frame.height / 2)
+            (grabber.color, grabber.shadow, grabber.contentRevision) = (SheetStyle.grabberColor, nil, nil)
+            drawn.append(grabber)
+        }
+        guard e.level.isModal else { return drawn }   // an overlay never dims
         var dimming = Layer(entryID: e.id, role: .dimming, frame: e.area ?? container.bounds, alpha: v.dimming, scale: 1,
                             rotation: 0, cornerRadius: 0, color: p.background.color, blur: p.background.blur,
                             shadow: nil, contentRevision: nil, tintDimmed: false)
         dimming.level = e.level
         dimming.clip = e.area
-        return [dimming, content]
+        return [dimming] + drawn
     }
 }

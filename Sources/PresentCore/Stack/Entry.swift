@@ -52,6 +52,9 @@ struct SwipeInteraction: Hashable, Sendable {
     var displacement: Double = 0
     /// Released past the threshold, waiting for the caller to complete or cancel.
     var released = false
+    /// A sheet's drag, which resizes it between its detents (ModalStack+Sheets); nil: the
+    /// entry moves whole along the way out.
+    var sheet: SheetDrag?
 }
 
 /// One presentation the stack knows about.
@@ -140,8 +143,33 @@ public struct Entry: Hashable, Sendable {
                                          preferred: presentation.preferredContentSize)
         if level == .overlay { frame = overlayFrame(size: frame.size, in: inner) }
         frame = presentation.keyboard.frame(for: frame, in: inner)
-        return VisualState(frame: frame.offsetBy(dx: origin.x, dy: origin.y),
-                           dimming: level == .overlay ? 0 : presentation.background.opacity)
+        var dimming = level == .overlay ? 0 : presentation.background.opacity
+        if let sheet = effectiveStyle.sheet {   // undimmed at its smaller detents
+            dimming *= sheet.dimmingShare(atHeight: frame.height, in: inner, preferred: presentation.preferredContentSize)
+        }
+        return VisualState(frame: frame.offsetBy(dx: origin.x, dy: origin.y), dimming: dimming)
+    }
+
+    /// The detent a sheet rests at in `container`; nil for other styles.
+    public func restingDetent(in container: Container) -> ActiveDetent? {
+        effectiveStyle.sheet?.restingDetent(in: layoutContainer(in: container).container, preferred: presentation.preferredContentSize)
+    }
+
+    /// What a tap outside it does: a sheet at rest at or below its largest undimmed
+    /// detent lets it through (UIKit's largestUndimmedDetentIdentifier); else as asked.
+    func effectiveInteraction(in container: Container) -> Interaction {
+        if let sheet = effectiveStyle.sheet, let detent = restingDetent(in: container),
+           sheet.passesTapsThrough(at: detent, in: layoutContainer(in: container).container, preferred: presentation.preferredContentSize) {
+            return .forward
+        }
+        return presentation.effectiveInteraction
+    }
+
+    /// A finger may drag it: to dismiss it, or, for a sheet, between its detents.
+    func takesSwipes(in container: Container) -> Bool {
+        guard let sheet = effectiveStyle.sheet else { return presentation.dismissOnSwipe }
+        let inner = layoutContainer(in: container).container
+        return presentation.dismissOnSwipe || sheet.activeDetents(in: inner, preferred: presentation.preferredContentSize).count > 1
     }
 
     /// Centred across the safe area, at its edge by the margin, moved aside by the newer

@@ -16,13 +16,15 @@ public struct EntryUpdate: Hashable, Sendable {
     /// How a change of geometry animates; nil = the container-change defaults.
     public var duration: Double?
     public var timing: TimingCurve?
+    /// A sheet's detent to move to (one of its detents; other entries refuse it).
+    public var selectedDetent: String?
 
     public init(content: Content?? = nil, style: PresentationStyle? = nil, background: Background? = nil,
                 cornerRadius: Double? = nil, shadow: Shadow?? = nil, preferredContentSize: PreferredContentSize?? = nil,
-                autoDismiss: AutoDismiss?? = nil, duration: Double? = nil, timing: TimingCurve? = nil) {
+                autoDismiss: AutoDismiss?? = nil, selectedDetent: String? = nil, duration: Double? = nil, timing: TimingCurve? = nil) {
         self.content = content; self.style = style; self.background = background; self.cornerRadius = cornerRadius
         self.shadow = shadow; self.preferredContentSize = preferredContentSize; self.autoDismiss = autoDismiss
-        self.duration = duration; self.timing = timing
+        self.selectedDetent = selectedDetent; self.duration = duration; self.timing = timing
     }
 
     /// The presentation with these changes.
@@ -38,6 +40,10 @@ public struct EntryUpdate: Hashable, Sendable {
         if let shadow { p.shadow = shadow }
         if let preferredContentSize { p.preferredContentSize = preferredContentSize }
         if let autoDismiss { p.autoDismiss = autoDismiss }
+        if let selectedDetent, var sheet = p.style.sheet {   // checked by `update`
+            sheet.selectedDetent = selectedDetent
+            p.style = .sheet(sheet)
+        }
         return p
     }
 }
@@ -81,6 +87,11 @@ extension ModalStack {
     /// `update` but for the revision, which it bumps once whichever way this returns.
     private mutating func updating(id: String, _ change: EntryUpdate, at t: Double) throws(StackError) -> Entry {
         advance(to: t)
+        if let detent = change.selectedDetent, let p = entry(id: id)?.presentation {
+            guard let sheet = (change.style ?? p.style).sheet, sheet.detents.contains(where: { $0.id == detent }) else {
+                throw .unknownDetent(id: id, detent: detent)
+            }
+        }
         if let q = queue.firstIndex(where: { $0.id == id }) {
             let before = queue[q].effectiveContent
             queue[q].presentation = change.applied(to: queue[q].presentation)
@@ -94,6 +105,7 @@ extension ModalStack {
         let now = e.visual(at: time, in: container)
         let contentBefore = e.effectiveContent
         let restBefore = e.restState(in: container)
+        let detentBefore = e.restingDetent(in: container)?.id
         e.presentation = change.applied(to: e.presentation)
         if e.effectiveContent != contentBefore { e.contentRevision += 1 }
         if let auto = change.autoDismiss {
@@ -108,6 +120,7 @@ extension ModalStack {
         }
         store(e, at: i)
         emit(e, .updated, at: time, animation: moved, content: true)
+        if detentBefore != nil { announceDetentChange(of: e, from: detentBefore) }   // ModalStack+Sheets
         events.append(.stackChanged)
         settle()
         return entries.first { $0.id == id } ?? e

@@ -41,11 +41,18 @@ public struct SwipeResult: Hashable, Sendable {
         case wantsDismiss
         /// Released short of the threshold, or cancelled: the entry springs back.
         case cancelled
+        /// A sheet released short of leaving: it springs to the detent named in `detent`.
+        case settled
     }
     public var id: String?
     /// Fraction of the way out, 0…1.
     public var progress: Double
     public var outcome: Outcome
+    /// `settled`: the detent the sheet settles at.
+    public var detent: String?
+    public init(id: String?, progress: Double, outcome: Outcome, detent: String? = nil) {
+        self.id = id; self.progress = progress; self.outcome = outcome; self.detent = detent
+    }
 }
 
 extension SwipeInteraction {
@@ -54,7 +61,10 @@ extension SwipeInteraction {
         (1 - 1 / (overshoot * 0.55 / dimension + 1)) * dimension
     }
 
-    var progress: Double { min(1, max(0, displacement / distance)) }
+    var progress: Double {
+        if let sheet { return sheet.progress(displacement) }
+        return min(1, max(0, displacement / distance))
+    }
 
     /// How far the entry is drawn along the way out: the finger's displacement, or the
     /// rubber-banded offset against it (negative).
@@ -65,6 +75,7 @@ extension SwipeInteraction {
     /// The entry as dragged: moved along the way out (or rubber-banded against it),
     /// its dimming fading with the progress.
     var visual: VisualState {
+        if let sheet { return sheet.visual(displacement) }
         var s = base
         switch edge {
         case .bottom: s.frame.origin.y += travel
@@ -94,7 +105,7 @@ extension ModalStack {
                 return HitTestResult(id: e.id, part: .content, dismisses: false, level: e.level)
             }
             guard e.level.isModal, inArea else { continue }
-            switch e.presentation.effectiveInteraction {
+            switch e.effectiveInteraction(in: container) {
             case .absorb: return HitTestResult(id: e.id, part: .dimming, dismisses: false, level: e.level)
             case .dismiss: return HitTestResult(id: e.id, part: .dimming, dismisses: true, level: e.level)
             case .forward: continue
@@ -127,6 +138,7 @@ extension ModalStack {
             return SwipeResult(id: id, progress: s.progress, outcome: .cancelled)
         case .ended:
             let v = Self.outward(velocity, through: s.edge)
+            if let drag = s.sheet { return releaseSheet(i, s, drag: drag, velocity: v) }   // ModalStack+Sheets
             let completes = v > configuration.swipeVelocityThreshold
                 || (s.progress >= configuration.swipeCompletionFraction && v > -configuration.swipeVelocityThreshold)
             guard completes else {
@@ -166,6 +178,9 @@ extension ModalStack {
     /// duration it is away from it — either way, so a rubber-banded entry glides back too.
     mutating func springBack(_ i: Int) {
         guard let s = entries[i].swipe else { return }
+        if s.sheet != nil, let detent = entries[i].restingDetent(in: container) {   // to the detent it rests at
+            return settleSheet(i, at: detent.id, velocity: 0)
+        }
         let away = min(1, abs(s.travel) / s.distance)
         let duration = entries[i].presentation.effectiveDismissTransition.duration * away
         entries[i].swipe = nil
@@ -178,14 +193,14 @@ extension ModalStack {
     /// The entry that takes input starts following the finger, if it may.
     private mutating func beginSwipe() {
         guard let target = inputTarget, let i = entries.firstIndex(where: { $0.id == target.id }), entries[i].state == .presented,
-              entries[i].presentation.dismissOnSwipe, entries[i].swipe == nil else { return }
+              entries[i].takesSwipes(in: container), entries[i].swipe == nil else { return }
         let e = entries[i]
         let base = e.visual(at: time, in: container)
         let edge = e.presentation.effectiveDismissTransition.swipeEdge(slideEdge: e.effectiveStyle.slideEdge)
         let distance = max(1, Self.distanceOut(of: base.frame, through: edge, container: container.size))
         if e.isAnimating(at: time) { noteRetarget(e) }   // the finger stops a motion in flight
         entries[i].animation = nil
-        entries[i].swipe = SwipeInteraction(edge: edge, base: base, distance: distance)
+        entries[i].swipe = SwipeInteraction(edge: edge, base: base, distance: distance, sheet: sheetDrag(for: e, from: base))
     }
 
     /// The component of `v` pointing out through `edge`.

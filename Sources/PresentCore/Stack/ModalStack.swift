@@ -13,6 +13,8 @@ public enum StackError: Error, Hashable, Sendable {
     case unknownField(id: String, field: String)
     /// The entry is queued or already leaving: nobody can be answering it.
     case notShown(id: String, state: EntryState)
+    /// The entry is no sheet, or the sheet has no detent with this id (`update`).
+    case unknownDetent(id: String, detent: String)
     /// No presentation context has this name.
     case unknownContext(name: String)
     /// A `droppable` presentation that a mode would hold (ModalStack+DoNotDisturb).
@@ -321,10 +323,11 @@ public struct ModalStack: Sendable {
     /// `content`: the notice carries the entry's content and revision (willPresent, updated).
     mutating func emit(_ e: Entry, _ event: LifecycleEvent, at t: Double, reason: DismissReason? = nil,
                        animation: Animation? = nil, adaptation: LifecycleNotice.Adaptation? = nil, content: Bool = false,
-                       heldBy: HoldReason? = nil) {
+                       heldBy: HoldReason? = nil, detent: String? = nil) {
         var notice = LifecycleNotice(id: e.id, owner: e.owner, event: event, time: t, reason: reason,
                                      animation: animation, adaptation: adaptation)
         notice.heldBy = heldBy
+        notice.detent = detent
         if reason == .action { notice.action = e.dismissAction }
         if content { notice.content = .init(content: e.effectiveContent, revision: e.contentRevision) }
         events.append(.lifecycle(notice))

@@ -159,6 +159,7 @@ public struct Presentation: Hashable, Sendable {
     public static func defaultCornerRadius(for style: PresentationStyle) -> Double {
         switch style {
         case .alert, .popup: return 4
+        case .sheet: return 10   // UIKit's sheet
         default: return 0
         }
     }

@@ -6,6 +6,8 @@ public enum LifecycleEvent: String, Sendable, CaseIterable {
     case queued, willPresent, didPresent, willDismiss, didDismiss, adapted
     /// An `update` changed the entry in place (content, geometry, chrome or countdown).
     case updated
+    /// A sheet now rests at another detent (a swipe, an `update`): named in `detent`.
+    case detentChanged
 }
 
 /// One life-cycle notice.
@@ -27,6 +29,8 @@ public struct LifecycleNotice: Hashable, Sendable {
     public var content: ContentState?
     /// queued: a mode holds it until the mode ends (ModalStack+DoNotDisturb).
     public var heldBy: HoldReason?
+    /// detentChanged: the detent the sheet rests at now.
+    public var detent: String?
 
     /// An entry's content and the revision that names it.
     public struct ContentState: Hashable, Sendable {

@@ -74,8 +74,30 @@ public enum CoreEncoding {
         case .custom(let layout):
             return ["type": "custom", "width": modalSize(layout.width), "height": modalSize(layout.height),
                     "position": position(layout.position)]
+        case .sheet(let sheet):
+            var o: JSONObject = ["type": "sheet", "detents": .array(sheet.detents.map(detent)), "grabber": .bool(sheet.grabber),
+                                 "expandsOnScroll": .bool(sheet.expandsOnScroll),
+                                 "edgeAttachedInCompactHeight": .bool(sheet.edgeAttachedInCompactHeight)]
+            if let d = sheet.selectedDetent { o["selectedDetent"] = .string(d) }
+            if let d = sheet.largestUndimmedDetent { o["largestUndimmedDetent"] = .string(d) }
+            return .object(o)
         default:
             return .string(s.name)
+        }
+    }
+
+    /// `"medium"`, `"large"`, or `{id, height}` with the height in points, `"N%"` or `"content"`.
+    static func detent(_ d: Detent) -> JSONValue {
+        switch d.height {
+        case .medium where d.id == Detent.medium.id: return "medium"
+        case .large where d.id == Detent.large.id: return "large"
+        case .medium: return ["id": .string(d.id), "height": "medium"]
+        case .large: return ["id": .string(d.id), "height": "large"]
+        case .points(let n): return ["id": .string(d.id), "height": .number(n)]
+        case .fraction(let f):
+            let percent = f * 100
+            return ["id": .string(d.id), "height": .string(percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%")]
+        case .content: return ["id": .string(d.id), "height": "content"]
         }
     }
 
@@ -178,6 +200,7 @@ public enum CoreEncoding {
         if let s = e.presentation.preferredContentSize { o["preferredContentSize"] = preferredContentSize(s) }
         if let a = e.presentation.autoDismiss { o["autoDismiss"] = autoDismiss(a) }
         if let f = e.focusedField { o["focusedField"] = .string(f) }
+        if let d = e.restingDetent(in: stack.container) { o["detent"] = .string(d.id) }
         if stack.isHeld(e) { o["heldBy"] = .string(HoldReason.doNotDisturb.rawValue) }   // ModalStack+DoNotDisturb
         if let output { o["output"] = .string(output) }
         return .object(o)
@@ -201,6 +224,7 @@ public enum CoreEncoding {
                              "owner": .int(Int64(truncatingIfNeeded: n.owner))]
         if let r = n.reason { o["reason"] = .string(r.rawValue) }
         if let h = n.heldBy { o["heldBy"] = .string(h.rawValue) }
+        if let d = n.detent { o["detent"] = .string(d) }
         if let a = n.action { o["action"] = .string(a) }
         if let a = n.animation { o["animation"] = animation(a) }
         if let c = n.content {

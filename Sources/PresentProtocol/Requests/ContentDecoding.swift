@@ -142,7 +142,7 @@ extension RequestDecoder {
 extension RequestDecoder {
     /// What an update changes (its params, in MethodTable, add `id` and how a change animates).
     static let updatedMembers = ["content", "style", "background", "cornerRadius", "shadow", "preferredContentSize",
-                                 "autoDismiss"]
+                                 "autoDismiss", "selectedDetent"]
 
     /// `update {id, …}`: each member given replaces the entry's; `null` clears the members
     /// that can be absent (content, shadow, preferredContentSize, autoDismiss).
@@ -167,6 +167,7 @@ extension RequestDecoder {
         change.autoDismiss = try clearable("autoDismiss") { v throws(RPCError) in try autoDismiss(v.object()) }
         change.duration = try p.optionalDouble("duration", range: durations, unit: "seconds")
         change.timing = try p.optionalField("timing").map(timing)
+        change.selectedDetent = try p.optionalField("selectedDetent").map(name)
         return .update(id: try name(p.field("id")), change)
     }
 

@@ -104,7 +104,7 @@ public enum MethodTable {
             .req("id", .string), .opt("content", .string, .object), .opt("style", .string, .object),
             .opt("background", .object), .opt("cornerRadius", .number), .opt("shadow", .object),
             .opt("preferredContentSize", .object), .opt("autoDismiss", .object), .opt("duration", .number),
-            .opt("timing", .string, .object),
+            .opt("timing", .string, .object), .opt("selectedDetent", .string),
         ]),
         MethodSpec("activate", .roles(.shell), "Presses one of an entry's buttons.",
                    [.req("id", .string), .req("action", .string), .opt("fields", .object)]),

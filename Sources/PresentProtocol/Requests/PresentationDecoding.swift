@@ -8,6 +8,9 @@ extension RequestDecoder {
     /// `present`'s params, which `decode` has checked against MethodTable's names.
     func presentRequest(_ p: ParamReader) throws(RPCError) -> PresentRequest {
         let style = try self.style(try p.field("style"))
+        // A sheet's preferredCornerRadius is the presentation's corner radius.
+        let sheetCornerRadius = style.sheet == nil ? nil
+            : try p.object("style").optionalDouble("cornerRadius", range: dimensions, unit: "points")
         let presentation = Presentation(
             id: try p.optionalField("id").map(name),
             kind: try p.optionalField("kind").map(name),
@@ -21,10 +24,10 @@ extension RequestDecoder {
             transition: try p.optionalObject("transition").map { o throws(RPCError) in try transition(o, for: style) },
             dismissTransition: try p.optionalObject("dismissTransition").map { o throws(RPCError) in try transition(o, for: style) },
             background: try p.optionalObject("background").map(background) ?? .standard,
-            cornerRadius: try p.optionalDouble("cornerRadius", range: dimensions, unit: "points"),
+            cornerRadius: try p.optionalDouble("cornerRadius", range: dimensions, unit: "points") ?? sheetCornerRadius,
             shadow: try p.optionalObject("shadow").map(shadow),
             dismissOnTap: try p.optionalBool("dismissOnTap") ?? true,
-            dismissOnSwipe: try p.optionalBool("dismissOnSwipe") ?? false,
+            dismissOnSwipe: try p.optionalBool("dismissOnSwipe") ?? (style.sheet != nil),   // sheets swipe away, as UIKit's
             keyboard: try p.optionalEnumValue("keyboard") ?? KeyboardAvoidance.none,
             statusBar: try p.optionalObject("statusBar").map(statusBar),
             adaptive: try p.optionalField("adaptive").map(adaptive) ?? .none,
@@ -81,9 +84,70 @@ extension RequestDecoder {
             return .custom(CustomLayout(width: try o.optionalField("width").map(modalSize) ?? .default,
                                         height: try o.optionalField("height").map(modalSize) ?? .default,
                                         position: try o.optionalField("position").map(position) ?? .center))
+        case "sheet":
+            return .sheet(try sheet(o))
         default:
-            throw o.invalid("type", "must be slideIn or custom")
+            throw o.invalid("type", "must be slideIn, custom or sheet")
         }
+    }
+
+    // MARK: Sheets
+
+    /// The most detents a sheet may have.
+    static let maxDetents = 8
+
+    /// `{"type":"sheet", detents?, selectedDetent?, largestUndimmedDetent?, grabber?,
+    /// expandsOnScroll?, edgeAttachedInCompactHeight?}`; every detent named must be one of
+    /// the sheet's. (Its `cornerRadius` is the presentation's: presentRequest reads it.)
+    func sheet(_ o: ParamReader) throws(RPCError) -> SheetStyle {
+        try o.rejectUnknownKeys(allowed: ["type", "detents", "selectedDetent", "largestUndimmedDetent", "grabber",
+                                          "expandsOnScroll", "edgeAttachedInCompactHeight", "cornerRadius"])
+        let detents = try o.optionalArray("detents", count: 1...Self.maxDetents) { (v) throws(RPCError) in try detent(v) } ?? [.large]
+        var seen: Set<String> = []
+        for (i, d) in detents.enumerated() where !seen.insert(d.id).inserted {
+            throw RPCError.invalidParams(field: "style.detents[\(i)]", reason: "a second detent \"\(d.id)\"; ids are unique")
+        }
+        let known = detents.map { "\"\($0.id)\"" }.joined(separator: ", ")
+        func named(_ key: String) throws(RPCError) -> String? {
+            guard let v = o.optionalField(key) else { return nil }
+            let id = try name(v)
+            guard seen.contains(id) else { throw v.invalid("\"\(id)\" is not one of the sheet's detents (\(known))") }
+            return id
+        }
+        return SheetStyle(detents: detents, selectedDetent: try named("selectedDetent"),
+                          largestUndimmedDetent: try named("largestUndimmedDetent"),
+                          grabber: try o.optionalBool("grabber") ?? false,
+                          expandsOnScroll: try o.optionalBool("expandsOnScroll") ?? true,
+                          edgeAttachedInCompactHeight: try o.optionalBool("edgeAttachedInCompactHeight") ?? false)
+    }
+
+    /// `"medium"`, `"large"`, or `{"id", "height"}` with the height in points, `"N%"` of the
+    /// sheet's maximum, `"content"` (preferredContentSize), `"medium"` or `"large"`.
+    func detent(_ v: ParamValue) throws(RPCError) -> Detent {
+        if case .string(let named) = v.value {
+            switch named {
+            case "medium": return .medium
+            case "large": return .large
+            default: throw v.invalid("must be \"medium\", \"large\" or {\"id\", \"height\"}")
+            }
+        }
+        let o = try v.object()
+        try o.rejectUnknownKeys(allowed: ["id", "height"])
+        let id = try name(try o.field("id"))
+        let h = try o.field("height")
+        if case .string(let text) = h.value {
+            switch text {
+            case "medium": return Detent(id: id, height: .medium)
+            case "large": return Detent(id: id, height: .large)
+            case "content": return Detent(id: id, height: .content)
+            default:
+                guard text.hasSuffix("%"), let percent = Double(text.dropLast()), percent > 0, percent <= 100 else {
+                    throw h.invalid("must be points, a percentage such as \"40%\" (more than 0, at most 100), \"content\", \"medium\" or \"large\"")
+                }
+                return Detent(id: id, height: .fraction(percent / 100))
+            }
+        }
+        return Detent(id: id, height: .points(try h.double(range: 1...dimensions.upperBound, unit: "points")))
     }
 
     /// The only key of a one-key object such as `{"points": 300}`.

@@ -37,6 +37,7 @@ extension Daemon {
         let step = screen.stack.swipe(phase, translation: translation, velocity: velocity, at: now)
         var result: JSONObject = ["progress": .double(step.progress), "outcome": .string(step.outcome.rawValue)]
         if let id = step.id { result["id"] = .string(id) }
+        if let detent = step.detent { result["detent"] = .string(detent) }   // a sheet settling (`settled`)
         guard step.outcome == .wantsDismiss, let id = step.id else { return .result(.object(result)) }
         let finish = { [unowned self] (allow: Bool, how: String) -> JSONValue in
             var r = result

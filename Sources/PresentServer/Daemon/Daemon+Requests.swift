@@ -271,6 +271,10 @@ extension Daemon {
                 let known = stack.entry(id: id)?.effectiveContent?.actions.map { "\"\($0.id)\"" } ?? []
                 throw RPCError.invalidParams(field: "action", reason: "\"\(id)\" has no action \"\(action)\"; "
                                              + (known.isEmpty ? "it has no actions" : "its actions: \(known.joined(separator: ", "))"))
+            case .unknownDetent(let id, let detent):
+                let known = stack.entry(id: id)?.presentation.style.sheet?.detents.map { "\"\($0.id)\"" } ?? []
+                throw RPCError.invalidParams(field: "selectedDetent", reason: known.isEmpty ? "\"\(id)\" is not a sheet"
+                                             : "\"\(id)\" has no detent \"\(detent)\"; its detents: \(known.joined(separator: ", "))")
             case .unknownField(let id, let field):
                 throw RPCError.invalidParams(field: "field", reason: "\"\(id)\" has no field \"\(field)\"")
             case .unknownContext(let name):

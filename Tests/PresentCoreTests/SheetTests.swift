@@ -1,0 +1,176 @@
+// Sheets with detents (UISheetPresentationController): which detents apply, where the
+// sheet rests, its dimming and taps at each detent, swipes between detents with UIKit's
+// projection and the system spring, dismissal below the smallest, `update` of the
+// selected detent, and the grabber layer.
+
+import Testing
+@testable import PresentCore
+
+@Suite("Sheets with detents")
+struct SheetTests {
+    /// On the phone: 844 − 47 (safe area) − 10 = 787 points at most; medium ⌊787/2⌋.
+    static let maximum = 787.0, medium = 393.0
+    static let small = Detent(id: "small", height: .points(200))
+
+    static func sheetStyle(_ detents: [Detent] = [.medium, .large], selected: String? = nil, undimmed: String? = nil,
+                           grabber: Bool = false) -> PresentationStyle {
+        .sheet(SheetStyle(detents: detents, selectedDetent: selected, largestUndimmedDetent: undimmed, grabber: grabber))
+    }
+
+    /// A presented sheet on the phone, at rest at t = 1.
+    static func presented(_ style: PresentationStyle, dismissOnSwipe: Bool = true) -> ModalStack {
+        var stack = ModalStack(container: phone)
+        stack.show(sheet("s", style: style, dismissOnSwipe: dismissOnSwipe), at: 0)
+        stack.advance(to: 1)
+        _ = stack.drainEvents()
+        return stack
+    }
+
+    static func frame(_ stack: ModalStack, at t: Double) -> Rect? {
+        stack.scene(at: t).layers.first { $0.role == .content }?.frame
+    }
+
+    // MARK: Geometry
+
+    @Test func detentsResolveAgainstTheSheetsMaximumAndInactiveOnesDropOut() {
+        let style = SheetStyle(detents: [.large, Self.small, .medium, Detent(id: "forty", height: .fraction(0.4)),
+                                         Detent(id: "huge", height: .points(900)), Detent(id: "fit", height: .content)])
+        #expect(style.maximumHeight(in: phone) == Self.maximum)
+        #expect(style.activeDetents(in: phone) == [ActiveDetent(id: "small", height: 200), ActiveDetent(id: "forty", height: 314),
+                                                   ActiveDetent(id: "medium", height: Self.medium), ActiveDetent(id: "large", height: 787)],
+                "huge is taller than the maximum; content has no preferred height")
+        #expect(style.activeDetents(in: phone, preferred: PreferredContentSize(height: 500)).map(\.id)
+                == ["small", "forty", "medium", "fit", "large"])
+        // Compact height: full screen, medium inactive (UIKit).
+        #expect(style.isFullScreen(in: landscape) && style.maximumHeight(in: landscape) == 390)
+        #expect(!style.activeDetents(in: landscape).contains { $0.id == "medium" })
+        // None active leaves large.
+        #expect(SheetStyle(detents: [Detent(id: "huge", height: .points(2000))]).activeDetents(in: phone)
+                == [ActiveDetent(id: "large", height: Self.maximum)])
+    }
+
+    @Test func aSheetRestsAtItsSelectedDetentElseTheSmallestAttachedToTheBottomEdge() {
+        #expect(Self.sheetStyle().frame(in: phone) == Rect(x: 0, y: 844 - Self.medium, width: 390, height: Self.medium))
+        #expect(Self.sheetStyle(selected: "large").frame(in: phone) == Rect(x: 0, y: 57, width: 390, height: Self.maximum))
+        // Regular width: as wide as a form sheet, centred.
+        let wide = Self.sheetStyle(selected: "large").frame(in: tablet)
+        #expect(wide == Rect(x: (820 - 704) / 2, y: 10, width: 704, height: 1170))
+    }
+
+    // MARK: Dimming and taps
+
+    @Test func atOrBelowTheLargestUndimmedDetentTheSheetDoesNotDimAndTapsPassThrough() {
+        var stack = Self.presented(Self.sheetStyle([Self.small, .medium, .large], undimmed: "small"))
+        #expect(stack.entries[0].restState(in: phone).dimming == 0)
+        #expect(stack.hitTest(Point(x: 10, y: 10), at: 1).forwarded, "a tap above the sheet reaches the app")
+        #expect(stack.hitTest(Point(x: 10, y: 800), at: 1).part == .content)
+        // Between small (200) and medium (393) the dimming follows the height.
+        let style = Self.sheetStyle([Self.small, .medium, .large], undimmed: "small").sheet!
+        #expect(style.dimmingShare(atHeight: 200, in: phone) == 0)
+        #expect(abs(style.dimmingShare(atHeight: 296.5, in: phone) - 0.5) < 1e-12)
+        #expect(style.dimmingShare(atHeight: 393, in: phone) == 1 && style.dimmingShare(atHeight: 700, in: phone) == 1)
+        // Above it the sheet dims and is modal.
+        _ = try? stack.update(id: "s", EntryUpdate(selectedDetent: "medium", duration: 0), at: 1)
+        #expect(stack.entries[0].restState(in: phone).dimming == Background.standard.opacity)
+        #expect(stack.hitTest(Point(x: 10, y: 10), at: 1).part == .dimming)
+    }
+
+    // MARK: Swipes
+
+    @Test func aFlickUpProjectsPastMediumToLargeAndTheSystemSpringSettlesItThereFromTheFingersSpeed() throws {
+        var stack = Self.presented(Self.sheetStyle())
+        _ = stack.swipe(.began, translation: .zero, at: 1)
+        _ = stack.swipe(.changed, translation: Point(x: 0, y: -100), at: 1.1)
+        #expect(Self.frame(stack, at: 1.1) == Rect(x: 0, y: 844 - Self.medium - 100, width: 390, height: Self.medium + 100),
+                "between detents the sheet's top follows the finger")
+        // 493 points tall, released at 600 points/s upwards: projected 493 + 299.4 → large (787).
+        let result = stack.swipe(.ended, translation: Point(x: 0, y: -100), velocity: Point(x: 0, y: -600), at: 1.1)
+        #expect(result.outcome == .settled && result.detent == "large")
+        let changed = stack.drainEvents().notices(.detentChanged)
+        #expect(changed.map(\.detent) == ["large"] && changed.map(\.id) == ["s"])
+        // The frames are the system spring's closed form from the finger's speed (progress/s).
+        let from = 844 - Self.medium - 100, to = 57.0
+        let spring = Spring.system.withInitialVelocity(-600 / (to - from))
+        for t in stride(from: 1.1, through: 1.6, by: 1.0 / 60) {
+            let y = try #require(Self.frame(stack, at: t)?.minY)
+            let expected = from + (to - from) * spring.position(at: t - 1.1)
+            #expect(abs(y - expected) < 1e-9, "at \(t): \(y) vs \(expected)")
+        }
+        stack.advance(to: 2)
+        #expect(Self.frame(stack, at: 2) == Rect(x: 0, y: 57, width: 390, height: Self.maximum))
+        #expect(stack.entries[0].restingDetent(in: phone)?.id == "large")
+    }
+
+    @Test func aSlowDragSettlesAtTheNearestDetentAndPastTheLargestItRubberBands() {
+        var stack = Self.presented(Self.sheetStyle(selected: "large"))
+        _ = stack.swipe(.began, translation: .zero, at: 1)
+        _ = stack.swipe(.changed, translation: Point(x: 0, y: -200), at: 1.1)
+        let banded = Self.frame(stack, at: 1.1)!.height
+        #expect(banded > Self.maximum && banded < Self.maximum + 200, "resisted: \(banded)")
+        // Dragged down to 500 points tall, released still: nearest is medium (393), not large.
+        _ = stack.swipe(.changed, translation: Point(x: 0, y: Self.maximum - 500), at: 1.2)
+        let result = stack.swipe(.ended, translation: Point(x: 0, y: Self.maximum - 500), at: 1.2)
+        #expect(result.outcome == .settled && result.detent == "medium")
+        stack.advance(to: 2)
+        #expect(Self.frame(stack, at: 2)?.height == Self.medium)
+    }
+
+    @Test func belowTheSmallestDetentASwipeDismissesOnlyWhenTheSheetMayBeSwipedAway() {
+        var stack = Self.presented(Self.sheetStyle())
+        _ = stack.swipe(.began, translation: .zero, at: 1)
+        _ = stack.swipe(.changed, translation: Point(x: 0, y: 150), at: 1.1)
+        #expect(Self.frame(stack, at: 1.1) == Rect(x: 0, y: 844 - Self.medium + 150, width: 390, height: Self.medium),
+                "below the smallest detent it slides down whole")
+        let result = stack.swipe(.ended, translation: Point(x: 0, y: 150), velocity: Point(x: 0, y: 500), at: 1.1)
+        #expect(result.outcome == .wantsDismiss)
+        stack.completeSwipe(at: 1.1)
+        stack.advance(to: 3)
+        #expect(stack.entries.isEmpty)
+
+        var kept = Self.presented(Self.sheetStyle(), dismissOnSwipe: false)
+        _ = kept.swipe(.began, translation: .zero, at: 1)
+        _ = kept.swipe(.changed, translation: Point(x: 0, y: 300), at: 1.1)
+        #expect(Self.frame(kept, at: 1.1)!.minY < 844 - Self.medium + 300, "it resists instead")
+        let held = kept.swipe(.ended, translation: Point(x: 0, y: 300), velocity: Point(x: 0, y: 2000), at: 1.1)
+        #expect(held.outcome == .settled && held.detent == "medium")
+        #expect(kept.drainEvents().notices(.detentChanged).isEmpty, "it stays at the detent it rested at")
+    }
+
+    @Test func aSheetWithOneDetentThatMayNotBeSwipedAwayTakesNoSwipe() {
+        var stack = Self.presented(Self.sheetStyle([.large]), dismissOnSwipe: false)
+        #expect(stack.swipe(.began, translation: .zero, at: 1).outcome == .ignored)
+    }
+
+    // MARK: update
+
+    @Test func updateMovesTheSheetToAnotherDetentAnimatedAndRefusesOneItDoesNotHave() throws {
+        var stack = Self.presented(Self.sheetStyle())
+        let updated = try stack.update(id: "s", EntryUpdate(selectedDetent: "large", duration: 0.3, timing: .linear), at: 1)
+        #expect(updated.restingDetent(in: phone)?.id == "large")
+        #expect(stack.drainEvents().notices(.detentChanged).map(\.detent) == ["large"])
+        let halfway = try #require(Self.frame(stack, at: 1.15))
+        #expect(abs(halfway.minY - (844 - Self.medium + 57) / 2) < 1e-9, "linear over 0.3 s: halfway at 0.15 s")
+        let before = stack.snapshot
+        #expect(throws: StackError.unknownDetent(id: "s", detent: "tiny")) {
+            try stack.update(id: "s", EntryUpdate(selectedDetent: "tiny"), at: 1.2)
+        }
+        #expect(stack.snapshot.entries == before.entries)
+        var alert = ModalStack(container: phone)
+        alert.show(sheet("a", style: .alert), at: 0)
+        #expect(throws: StackError.unknownDetent(id: "a", detent: "large")) {
+            try alert.update(id: "a", EntryUpdate(selectedDetent: "large"), at: 0.1)
+        }
+    }
+
+    // MARK: Grabber
+
+    @Test func theGrabberIsALayerOnTheSheetsTopEdgeHiddenWhenTheSheetCoversTheContainer() {
+        let stack = Self.presented(Self.sheetStyle(grabber: true))
+        let layers = stack.scene(at: 1).layers
+        #expect(layers.map(\.role) == [.dimming, .content, .grabber])
+        #expect(layers[2].frame == Rect(x: 195 - 18, y: 844 - Self.medium + 5, width: 36, height: 5))
+        var compact = ModalStack(container: landscape)
+        compact.show(sheet("s", style: Self.sheetStyle(grabber: true)), at: 0)
+        #expect(!compact.scene(at: 1).layers.contains { $0.role == .grabber })
+    }
+}

@@ -1,0 +1,71 @@
+// Sheets with detents against the real daemon, on the manual clock: the sheet rests at its
+// smallest detent, a swipe flicks it to another (its owner and subscribers hear
+// detentChanged, the stack names the detent, the animations topic carries the spring), an
+// undimmed detent lets taps through, `update {selectedDetent}` moves it, frames carry the
+// grabber, and bad detents are refused naming the field.
+
+import PresentClient
+import PresentJSON
+import Testing
+
+@Suite("Sheets with detents, against the daemon")
+struct SheetIntegrationTests {
+    static let sheet: JSONValue = ["type": "sheet", "detents": ["medium", "large"], "largestUndimmedDetent": "medium",
+                                   "grabber": true]
+
+    @Test func aFlickMovesASheetBetweenDetentsAndEveryoneHearsIt() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let app = try daemon.connect(), shell = try daemon.connect(), renderer = try daemon.connect()
+        try renderer.call("subscribe", ["topics": ["lifecycle", "animations", "frames"]])
+        try app.call("present", ["id": "s", "style": Self.sheet, "transition": ["duration": 0.2]])
+        try app.call("advance", ["seconds": 1])
+        let entry = try shell.call("stack")["entries"]?[0]
+        #expect(entry?["detent"] == "medium")
+        let container = try #require(try shell.call("hello")["container"])
+        let height = try #require(container["height"]?.double)
+        let medium = try #require(entry?["frame"]?["height"]?.double)
+        #expect(entry?["frame"]?["y"]?.double == height - medium, "attached to the bottom edge")
+        // At the undimmed detent a tap above the sheet reaches the app below.
+        #expect(try shell.call("tap", ["x": 5, "y": 5])["forwarded"] == true)
+
+        try shell.call("swipe", ["phase": "began", "dx": 0, "dy": 0])
+        try shell.call("swipe", ["phase": "changed", "dx": 0, "dy": -80])
+        let released = try shell.call("swipe", ["phase": "ended", "dx": 0, "dy": -80, "vy": -900])
+        #expect(released["outcome"] == "settled" && released["detent"] == "large" && released["id"] == "s")
+        let changed = try renderer.awaitNotification("lifecycle") { $0["event"] == "detentChanged" }
+        #expect(changed?["id"] == "s" && changed?["detent"] == "large")
+        let spring = try renderer.awaitNotification("animations") { $0.serializedString.contains(#""spring""#) }
+        #expect(spring?["layers"]?.arrayValue?.map(\.["role"]) == ["dimming", "content", "grabber"],
+                "the animations topic carries the spring, for every layer a frame has")
+        try app.call("advance", ["seconds": 1])
+        #expect(try shell.call("stack")["entries"]?[0]?["detent"] == "large")
+        #expect(try shell.call("tap", ["x": 5, "y": 5])["part"] == "dimming", "above the undimmed detent it is modal")
+        try renderer.call("sync", ["nonce": 1])
+        let frame = renderer.notifications.last { $0["method"] == "frame" }?["params"]
+        #expect(frame?["layers"]?.arrayValue?.map(\.["role"]) == ["dimming", "content", "grabber"])
+
+        // update moves it back, animated; a detent it does not have is refused, naming the field.
+        try app.call("update", ["id": "s", "selectedDetent": "medium"])
+        #expect(try renderer.awaitNotification("lifecycle") { $0["event"] == "detentChanged" }?["detent"] == "medium")
+        let refused = app.expectError("update", ["id": "s", "selectedDetent": "tiny"])
+        #expect(refused?.data?["field"] == "selectedDetent")
+        #expect(refused?.message.contains(#"its detents: "medium", "large""#) == true, "\(refused?.message ?? "")")
+    }
+
+    @Test func badSheetsAreRefusedNamingTheField() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let app = try daemon.connect()
+        func field(_ style: JSONValue) -> JSONValue? { app.expectError("present", ["style": style])?.data?["field"] }
+        #expect(field(["type": "sheet", "detents": []]) == "style.detents")
+        #expect(field(["type": "sheet", "detents": ["small"]]) == "style.detents[0]")
+        #expect(field(["type": "sheet", "detents": [["id": "a", "height": "140%"]]]) == "style.detents[0].height")
+        #expect(field(["type": "sheet", "detents": [["id": "a", "height": 0]]]) == "style.detents[0].height")
+        #expect(field(["type": "sheet", "detents": ["large", ["id": "large", "height": 100]]]) == "style.detents[1]")
+        #expect(field(["type": "sheet", "detents": ["medium"], "selectedDetent": "large"]) == "style.selectedDetent")
+        #expect(field(["type": "sheet", "largestUndimmedDetent": "medium"]) == "style.largestUndimmedDetent")
+        #expect(field(["type": "sheet", "grabber": "yes"]) == "style.grabber")
+        #expect(try app.call("stack")["entries"]?.arrayValue?.isEmpty == true, "nothing was presented")
+        try app.call("present", ["id": "a", "style": "alert"])
+        #expect(app.expectError("update", ["id": "a", "selectedDetent": "large"])?.message.contains("is not a sheet") == true)
+    }
+}
