@@ -436,6 +436,21 @@ def _(s):
     s.call("screen", rq(5, "swipe", {"phase": "ended", "dx": 4, "dy": 150, "vx": 0, "vy": 900}))
 
 
+@example("sheet")
+def _(s):
+    s.connect("app", "screen")
+    s.call("app", rq(1, "present", {"id": "s", "style": {"type": "sheet", "detents": ["medium", "large"],
+                                                         "largestUndimmedDetent": "medium", "grabber": True}}))
+    s.call("app", rq(2, "advance", {"seconds": 1}), quiet=True)
+    s.note('"s" rests at medium: 0,451 390×393, undimmed; a tap above it reaches the app below')
+    s.call("screen", rq(3, "tap", {"x": 10, "y": 10}))
+    s.call("screen", rq(4, "swipe", {"phase": "began", "dx": 0, "dy": 0}), quiet=True)
+    s.call("screen", rq(5, "swipe", {"phase": "changed", "dx": 0, "dy": -100}), quiet=True)
+    s.note("dragged up 100 points, then let go at 600 points/s: 493 + 0.499 · 600 projects past medium to large (787)")
+    s.call("screen", rq(6, "swipe", {"phase": "ended", "dx": 0, "dy": -100, "vy": -600}))
+    s.call("app", rq(7, "update", {"id": "s", "selectedDetent": "tiny"}))
+
+
 @example("advance", "--clock", "manual", "--fps", "10")
 def _(s):
     s.connect("c")
