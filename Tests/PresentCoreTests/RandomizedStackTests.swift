@@ -122,6 +122,8 @@ struct RandomRun {
             if chance(0.06) {   // do not disturb on (sometimes until a time), changed, or off
                 stack.setDoNotDisturb(chance(0.4) ? nil : DoNotDisturb(until: chance(0.5) ? at + number(0...2) : nil,
                                                                        allowPriorityAbove: pick([-1, 250, 500, 750])), at: at)
+            } else if chance(0.04) {   // reduced motion on or off: what runs keeps its course
+                stack.setReducedMotion(!stack.reducedMotion, at: at)
             } else {
                 stack.advance(to: at)
             }

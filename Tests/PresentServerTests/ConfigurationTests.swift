@@ -110,6 +110,7 @@ struct ConfigurationTests {
             let (low, high, outside): (JSONValue, JSONValue, JSONValue) = switch setting.value {
             case .int(_, let r): (.int(Int64(r.lowerBound)), .int(Int64(r.upperBound)), .int(Int64(r.upperBound) + 1))
             case .double(_, let r): (.double(r.lowerBound), .double(r.upperBound), .double(r.upperBound + 1))
+            case .bool: (false, true, "on")   // the file says true or false; the flag says on or off
             }
             func file(_ value: JSONValue) -> String {
                 // One limit is bounded by another too: that one is at its largest.
@@ -122,12 +123,14 @@ struct ConfigurationTests {
                 // (A small maxDuration contradicts the default durations: crossCheck's business.)
                 #expect(!issues.contains { $0.field == setting.key }, "\(setting.key) = \(value.serializedString): \(issues)")
                 let printed = setting.section.map { c.fileJSON[$0]?[setting.name] } ?? c.fileJSON[setting.name]
-                #expect(printed?.double == value.double, "\(setting.key) printed as \(printed?.serializedString ?? "nothing")")
+                #expect(printed == value || printed?.double == value.double, "\(setting.key) printed as \(printed?.serializedString ?? "nothing")")
                 if setting.inHello { #expect(c.helloLimits[setting.name]?.double == value.double, "\(setting.key) in hello") }
             }
             let (_, issues, _) = try read(file(outside))
             #expect(issues.map(\.field) == [setting.key], "\(setting.key) out of bounds: \(issues)")
-            if let flag = setting.flag {
+            if let flag = setting.flag, case .bool = setting.value {
+                #expect(setting.parse("on") != nil && setting.parse("off") != nil && setting.parse("true") == nil, "\(flag) on|off")
+            } else if let flag = setting.flag {
                 #expect(setting.parse(high.serializedString) != nil, "\(flag) \(high.serializedString)")
                 #expect(setting.parse(outside.serializedString) == nil, "\(flag) \(outside.serializedString)")
             }
@@ -148,6 +151,7 @@ struct ConfigurationTests {
             switch setting.value {
             case .int(let path, let r): fresh[keyPath: path] = running[keyPath: path] == r.upperBound ? r.lowerBound : r.upperBound
             case .double(let path, let r): fresh[keyPath: path] = running[keyPath: path] == r.upperBound ? r.lowerBound : r.upperBound
+            case .bool(let path): fresh[keyPath: path] = !running[keyPath: path]
             }
         }
         fresh.socketPath = "/run/elsewhere.sock"
@@ -159,7 +163,7 @@ struct ConfigurationTests {
 
         let changes = Set(fresh.fileJSON.differences(from: running.fileJSON).map(\.path))
         let mustWait = changes.filter { $0.hasPrefix("container.") }
-            .union(["socket.path", "socket.group", "clock", "stateFile", "outputs", "resumeGrace"])
+            .union(["socket.path", "socket.group", "clock", "stateFile", "outputs", "resumeGrace", "reducedMotion"])
         #expect(mustWait.isSubset(of: changes) && mustWait.count > 6, "the test changes every restart-only member")
 
         let next = running.reloaded(with: fresh)

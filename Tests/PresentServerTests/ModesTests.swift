@@ -142,7 +142,7 @@ struct ModesTests {
         let app = try daemon.connect()
         try app.call("advance", ["seconds": 10])
         let cases: [(String, JSONValue, String)] = [
-            ("setMode", [:], "doNotDisturb"),
+            ("setMode", ["reducedMotion": "yes"], "reducedMotion"),
             ("setMode", ["doNotDisturb": 3], "doNotDisturb"),
             ("setMode", ["doNotDisturb": ["until": 5]], "doNotDisturb.until"),
             ("setMode", ["doNotDisturb": ["until": 20, "duration": 1]], "doNotDisturb.duration"),
@@ -220,5 +220,52 @@ extension JSONValue {
         var o = objectValue ?? [:]
         for (key, value) in other { o[key] = value }
         return .object(o)
+    }
+}
+
+/// Reduced motion against the daemon: setMode turns it on and off per screen, a
+/// presentation that starts meanwhile cross-fades where it rests, and `--reduced-motion on`
+/// starts every screen with it.
+@Suite("Reduced motion, against the daemon")
+struct ReducedMotionIntegrationTests {
+    /// The motion of the next willPresent: (from, to) of its animation.
+    static func presented(_ id: String, by app: PresentClient, watched renderer: PresentClient,
+                          output: String? = nil) throws -> (from: JSONValue?, to: JSONValue?) {
+        var params: JSONObject = ["id": .string(id), "style": "alert", "transition": ["type": "coverVertical", "duration": 0.3]]
+        if let output { params["output"] = .string(output) }
+        try app.call("present", .object(params))
+        let notice = try renderer.awaitNotification("lifecycle") { $0["id"] == .string(id) && $0["event"] == "willPresent" }
+        return (notice?["animation"]?["from"], notice?["animation"]?["to"])
+    }
+
+    @Test func setModeTurnsItOnAndOffPerScreenAndAPresentationThenCrossFadesWhereItRests() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--output", "cluster=800x400@30"])
+        let shell = try daemon.connect(), app = try daemon.connect(), renderer = try daemon.connect()
+        try renderer.call("subscribe", ["topics": ["lifecycle"]])
+        #expect(try shell.call("setMode", [:])["reducedMotion"] == false, "setMode {} reports the modes")
+        let on = try shell.call("setMode", ["reducedMotion": true])
+        #expect(on["reducedMotion"] == true && on["doNotDisturb"] == .null && on["output"] == "main")
+
+        let faded = try Self.presented("a", by: app, watched: renderer)
+        #expect(faded.from?["frame"] == faded.to?["frame"] && faded.from?["alpha"]?.double == 0 && faded.to?["alpha"]?.double == 1,
+                "a cross-fade where it rests: \(faded.from?.serializedString ?? "-") → \(faded.to?.serializedString ?? "-")")
+        let slid = try Self.presented("b", by: app, watched: renderer, output: "cluster")
+        #expect(slid.from?["frame"]?["y"] != slid.to?["frame"]?["y"], "the cluster still slides: \(String(describing: slid))")
+
+        try app.call("advance", ["seconds": 1])
+        try app.call("dismissAll", ["animated": false])
+        #expect(try shell.call("setMode", ["reducedMotion": false])["reducedMotion"] == false)
+        let again = try Self.presented("c", by: app, watched: renderer)
+        #expect(again.from?["frame"]?["y"] != again.to?["frame"]?["y"], "off again: it slides")
+    }
+
+    @Test func theSettingStartsEveryScreenWithIt() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--reduced-motion", "on"])
+        let shell = try daemon.connect()
+        #expect(try shell.call("setMode", [:])["reducedMotion"] == true)
+        try shell.call("addOutput", ["name": "rear", "width": 600, "height": 400])
+        #expect(try shell.call("setMode", ["output": "rear"])["reducedMotion"] == true)
+        let printed = try DaemonHarness.run(DaemonHarness.presentdPath, ["--reduced-motion", "on", "--print-config"]).1
+        #expect(printed.contains(#""reducedMotion":true"#) || printed.contains(#""reducedMotion": true"#), "\(printed)")
     }
 }

@@ -86,6 +86,22 @@ public enum TimingCurve: Hashable, Sendable {
 
     /// The same curve starting at velocity `v` (progress per second). Only springs have an
     /// initial velocity; other curves come back unchanged.
+    /// The same curve, never past its end value: an underdamped spring becomes critically
+    /// damped (same mass and stiffness) over the time it took, and a Bézier's control
+    /// points are kept within 0…1 (a cubic stays inside the hull of its control points).
+    public var withoutOvershoot: TimingCurve {
+        switch self {
+        case .spring(let s) where s.dampingRatio < 1:
+            return .spring(Spring(mass: s.mass, stiffness: s.stiffness, damping: 2 * (s.stiffness * s.mass).squareRoot(),
+                                  initialVelocity: s.initialVelocity, duration: s.duration))
+        case .bezier(let c):
+            func clamped(_ y: Double) -> Double { min(1, max(0, y)) }
+            return .bezier(CubicBezier(x1: c.x1, y1: clamped(c.y1), x2: c.x2, y2: clamped(c.y2)))
+        default:
+            return self
+        }
+    }
+
     public func withInitialVelocity(_ v: Double) -> TimingCurve {
         if case .spring(let spring) = self { return .spring(spring.withInitialVelocity(v)) }
         return self

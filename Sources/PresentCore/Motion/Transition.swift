@@ -42,6 +42,13 @@ public struct Transition: Hashable, Sendable {
         self.kind = kind; self.duration = duration; self.timing = timing
     }
 
+    /// The transition for someone who asked for reduced motion (UIKit's
+    /// prefersCrossFadeTransitions): a cross-fade over the same time, along a curve that
+    /// never overshoots.
+    public var reducedMotion: Transition {
+        Transition(kind: .crossDissolve, duration: duration, timing: timing.withoutOvershoot)
+    }
+
     /// Zoom's start scale on present and end scale on dismiss (seed 003).
     public static let zoomPresentScale = 0.1
     public static let zoomDismissScale = 0.001

@@ -115,7 +115,7 @@ extension ModalStack {
         var moved: Animation?
         if e.restState(in: container) != restBefore {
             e = retargeted(e, from: now, duration: change.duration ?? configuration.containerChangeDuration,
-                           curve: change.timing ?? configuration.containerChangeTiming)
+                           curve: moving(change.timing ?? configuration.containerChangeTiming))
             moved = e.animation?.announced
         }
         store(e, at: i)

@@ -138,7 +138,7 @@ extension ModalStack {
         guard let i = entries.firstIndex(where: { $0.id == id }), entries[i].state != .dismissing else { return nil }
         guard animated else { removeImmediately(id: id, reason: reason); return nil }
         var e = entries[i]
-        let transition = override ?? e.presentation.effectiveDismissTransition
+        let transition = moving(override ?? e.presentation.effectiveDismissTransition)   // ModalStack+ReducedMotion
         e.exitTransition = transition
         let target = dismissTarget(of: e)
         let duration = transition.duration * e.presentationShareUsed(at: time)

@@ -15,7 +15,7 @@ extension ModalStack {
         container = next
         adaptEntries()
         relayout(from: current, duration: duration ?? configuration.containerChangeDuration,
-                 curve: configuration.containerChangeTiming)
+                 curve: moving(configuration.containerChangeTiming))
         layOutOverlays()
         syncCountdowns()   // a drag that was in progress ended
         pictureChanged()   // even to the same container: conservative
@@ -27,7 +27,7 @@ extension ModalStack {
         let current = visuals()
         container.keyboardHeight = max(0, height)
         relayout(from: current, duration: duration ?? configuration.keyboardDuration,
-                 curve: curve ?? configuration.keyboardTiming)
+                 curve: moving(curve ?? configuration.keyboardTiming))
         events.append(.stackChanged)  // the entries' laid-out frames moved
         pictureChanged()
     }

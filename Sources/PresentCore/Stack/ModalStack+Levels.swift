@@ -24,7 +24,7 @@ extension ModalStack {
             var moved = e
             moved.overlayOffset = offset
             store(retargeted(moved, from: now, duration: duration ?? configuration.containerChangeDuration,
-                             curve: configuration.containerChangeTiming), at: i)
+                             curve: moving(configuration.containerChangeTiming)), at: i)
         }
     }
 
@@ -42,7 +42,7 @@ extension ModalStack {
             var e = entries[i]
             e.area = frame
             store(retargeted(e, from: now, duration: duration ?? configuration.containerChangeDuration,
-                             curve: configuration.containerChangeTiming), at: i)
+                             curve: moving(configuration.containerChangeTiming)), at: i)
             moved = true
         }
         if moved { layOutOverlays() }

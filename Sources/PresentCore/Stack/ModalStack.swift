@@ -45,6 +45,8 @@ public struct ModalStack: Sendable {
     public internal(set) var contexts: [String: Rect] = [:]
     /// Do not disturb, while it is on (ModalStack+DoNotDisturb).
     public internal(set) var doNotDisturb: DoNotDisturb?
+    /// Reduced motion, while it is on (ModalStack+ReducedMotion).
+    public internal(set) var reducedMotion = false
     /// Grows with every mutation that may change the picture, not with time (ModalStack+Revision).
     public internal(set) var sceneRevision: UInt64 = 0
     /// Grows with every change at all, time included (ModalStack+Revision).
@@ -57,10 +59,12 @@ public struct ModalStack: Sendable {
     /// itself, from one generator across its screens (ids are the daemon's, not a screen's).
     var generatedIDs = EntryIDGenerator()
 
-    public init(container: Container = .phonePortrait, configuration: StackConfiguration = .standard, time: Double = 0) {
+    public init(container: Container = .phonePortrait, configuration: StackConfiguration = .standard, time: Double = 0,
+                reducedMotion: Bool = false) {
         self.container = container
         self.configuration = configuration
         self.time = time
+        self.reducedMotion = reducedMotion
         self.statusBar = configuration.baseStatusBar
     }
 
@@ -187,7 +191,7 @@ public struct ModalStack: Sendable {
         e.isAdapted = e.wantsAdaptation(in: container)
         if e.level == .overlay { e.overlayOffset = 0 }   // the newest sits at the edge
         let rest = e.restState(in: container)
-        let transition = e.presentation.transition
+        let transition = moving(e.presentation.transition)   // ModalStack+ReducedMotion
         let from = offscreen(e, from: rest, transition: transition, phase: .presenting)
         e.animation = Motion(Animation(from: from, to: rest, start: time, duration: transition.duration, curve: transition.timing))
         // Drawing order: after everything of its level and below.
@@ -227,16 +231,20 @@ public struct ModalStack: Sendable {
                 startQueuedIfIdle()
                 continue
             }
-            guard let due = next else { break }
-            time = due.time
-            switch due.kind {
-            case .transitionEnd: complete(at: due.index)
-            case .timeout: timeOut(at: due.index)
+            if let due = next {
+                time = due.time
+                switch due.kind {
+                case .transitionEnd: complete(at: due.index)
+                case .timeout: timeOut(at: due.index)
+                }
+                startQueuedIfIdle()
+                continue
             }
+            time = now
             startQueuedIfIdle()
+            // What starts now with no duration is done now too, and may start the next.
+            if earliestDue(by: now) == nil { break }
         }
-        time = now
-        startQueuedIfIdle()
         dropFinishedRelayouts()
         syncCountdowns()
     }

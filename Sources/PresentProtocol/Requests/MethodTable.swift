@@ -120,8 +120,8 @@ public enum MethodTable {
         MethodSpec("outputs", .everyone, "Lists the screens."),
         MethodSpec("rpc.discover", .everyone, "This daemon's methods as an OpenRPC 1.2.6 document."),
         MethodSpec("stats", .roles([]), "Clients, queues, frames, requests per method and uptime."),
-        MethodSpec("setMode", .roles(.shell), "Turns do not disturb on, changes it, or off, on one screen.",
-                   [.req("doNotDisturb", .object), output]),   // null turns it off
+        MethodSpec("setMode", .roles(.shell), "Turns do not disturb or reduced motion on, changes it, or off, on one screen.",
+                   [.opt("doNotDisturb", .object), .opt("reducedMotion", .boolean), output]),   // null turns do not disturb off
         MethodSpec("explain", .everyone, "Why an entry is where it is: what blocks it, until when, who may dismiss it.",
                    [.req("id", .string)]),
         MethodSpec("recordDump", .roles([]), "The flight recorder as NDJSON: in the reply, or written to path.", [.opt("path", .string)]),

@@ -1,14 +1,21 @@
-// `setMode`'s params: `{doNotDisturb: {until?, duration?, allowPriorityAbove?} | null, output?}`.
+// `setMode`'s params: `{doNotDisturb?: {until?, duration?, allowPriorityAbove?} | null,
+// reducedMotion?: boolean, output?}`; a mode not given is left as it is.
 
 import PresentCore
 import PresentJSON
 
 extension RequestDecoder {
     func setMode(_ p: ParamReader) throws(RPCError) -> Request {
-        try p.rejectUnknownKeys(allowed: ["doNotDisturb", "output"])
-        let value = try p.field("doNotDisturb")   // required: null turns it off
+        try p.rejectUnknownKeys(allowed: ["doNotDisturb", "reducedMotion", "output"])
+        let reducedMotion = try p.optionalBool("reducedMotion")
         let output = try output(p)
-        guard !(p.value("doNotDisturb")?.isNull ?? true) else { return .setMode(doNotDisturb: nil, output: output) }
+        guard p.contains("doNotDisturb") else {   // left as it is ({} only reports the modes)
+            return .setMode(doNotDisturb: nil, reducedMotion: reducedMotion, output: output)
+        }
+        if p.value("doNotDisturb")?.isNull == true {   // off
+            return .setMode(doNotDisturb: .some(nil), reducedMotion: reducedMotion, output: output)
+        }
+        let value = try p.field("doNotDisturb")
         let o = try value.object()
         try o.rejectUnknownKeys(allowed: ["until", "duration", "allowPriorityAbove"])
         if o.contains("until") && o.contains("duration") {
@@ -19,6 +26,6 @@ extension RequestDecoder {
             duration: try o.optionalDouble("duration", range: 0...limits.maxAutoDismiss, unit: "seconds"),
             allowPriorityAbove: try o.optionalInt("allowPriorityAbove", range: -1...Presentation.priorityRange.upperBound)
                 ?? DoNotDisturb.defaultAllowPriorityAbove)
-        return .setMode(doNotDisturb: mode, output: output)
+        return .setMode(doNotDisturb: mode, reducedMotion: reducedMotion, output: output)
     }
 }

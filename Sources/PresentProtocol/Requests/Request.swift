@@ -134,8 +134,9 @@ public enum Request: Sendable {
     case discover
     /// The daemon's counters: clients, queues, frames, requests per method, uptime.
     case stats
-    /// Do not disturb on (or changed) or, with nil, off, on one screen (nil: `main`).
-    case setMode(doNotDisturb: ModeRequest?, output: String?)
+    /// The modes of one screen (nil: `main`): do not disturb on (or changed) or, with
+    /// .some(nil), off; reduced motion on or off. Nil: left as it is (at least one is given).
+    case setMode(doNotDisturb: ModeRequest??, reducedMotion: Bool?, output: String?)
     /// Why an entry is where it is.
     case explain(id: String)
     /// The flight recorder: written to `path` (absolute) by the daemon, else returned.

@@ -78,6 +78,8 @@ public struct ServerConfiguration: Sendable {
     public var log = Log()
     /// The flight recorder's ring, bytes (its records' headers and lines); 0: no recording (FlightRecorder.swift).
     public var recorderBytes = 4 << 20
+    /// Every screen starts with reduced motion (ModalStack+ReducedMotion); setMode changes a screen's.
+    public var reducedMotion = false
     /// Where SIGUSR1 writes the recording (`--dump-recording`); nil: beside the socket.
     public var recordingPath: String?
     /// Where this configuration came from (file and flags), read again on SIGHUP.

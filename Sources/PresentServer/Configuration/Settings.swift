@@ -1,4 +1,4 @@
-// The numeric settings, once: each row says where the setting lives in the configuration
+// The numeric and on/off settings, once: each row says where the setting lives in the configuration
 // file, its command-line flag, its bounds and unit, whether a reload (SIGHUP) applies it,
 // and whether `hello` reports it. The file reader, `--print-config`, the command line, its
 // `--help`, `hello`'s limits and the reload's restart-only list all walk this table, so a
@@ -8,12 +8,13 @@ import PresentCore
 import PresentJSON
 import PresentProtocol
 
-/// One numeric setting of the daemon.
+/// One numeric or on/off setting of the daemon.
 public struct Setting: Sendable {
     /// Where the value lives in a ServerConfiguration, and the values it may take.
     public enum Value: Sendable {
         case int(any WritableKeyPath<ServerConfiguration, Int> & Sendable, ClosedRange<Int>)
         case double(any WritableKeyPath<ServerConfiguration, Double> & Sendable, ClosedRange<Double>)
+        case bool(any WritableKeyPath<ServerConfiguration, Bool> & Sendable)
     }
 
     /// When a changed value takes effect.
@@ -49,6 +50,7 @@ public struct Setting: Sendable {
         switch value {
         case .int(let path, _): return .int(Int64(configuration[keyPath: path]))
         case .double(let path, _): return .double(configuration[keyPath: path])
+        case .bool(let path): return .bool(configuration[keyPath: path])
         }
     }
 
@@ -57,6 +59,7 @@ public struct Setting: Sendable {
         switch value {
         case .int(let path, _): next[keyPath: path] = running[keyPath: path]
         case .double(let path, _): next[keyPath: path] = running[keyPath: path]
+        case .bool(let path): next[keyPath: path] = running[keyPath: path]
         }
     }
 
@@ -71,6 +74,9 @@ public struct Setting: Sendable {
         case .double(let path, let range):
             guard let d = try section.optionalDouble(member, range: range, unit: unit) else { return nil }
             return { $0[keyPath: path] = d }
+        case .bool(let path):
+            guard let b = try section.optionalBool(member) else { return nil }
+            return { $0[keyPath: path] = b }
         }
     }
 
@@ -83,6 +89,9 @@ public struct Setting: Sendable {
         case .double(let path, let range):
             guard let d = Double(text), d.isFinite, range.contains(d) else { return nil }
             return { $0[keyPath: path] = d }
+        case .bool(let path):
+            guard let b = ["on": true, "off": false][text] else { return nil }
+            return { $0[keyPath: path] = b }
         }
     }
 
@@ -91,12 +100,14 @@ public struct Setting: Sendable {
         switch value {
         case .int(_, let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .double(_, let range): return "a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
+        case .bool: return "on or off"
         }
     }
 
     /// "N" or "S" (seconds) after the flag in `--help`.
     public var metavariable: String {
         if case .int = value { return "N" }
+        if case .bool = value { return "on|off" }
         return unit?.hasPrefix("seconds") == true ? "S" : "X"
     }
 
@@ -105,6 +116,7 @@ public struct Setting: Sendable {
         switch value {
         case .int(_, let range): return "\(range.lowerBound)-\(range.upperBound)"
         case .double(_, let range): return "\(Self.format(range.lowerBound))-\(Self.format(range.upperBound))"
+        case .bool: return "on|off"
         }
     }
 
@@ -160,6 +172,9 @@ extension ServerConfiguration {
         Setting(section: "limits", name: "maxOutputs", formerNames: [], flag: nil,
                 value: .int(\.limits.maxOutputs, 1...64), unit: "screens", applies: .live, inHello: true,
                 help: "screens, main included"),
+        Setting(section: nil, name: "reducedMotion", formerNames: [], flag: "--reduced-motion", value: .bool(\.reducedMotion),
+                unit: nil, applies: .atRestart, inHello: false,
+                help: "every screen starts with reduced motion: cross-fades, no overshoot (default off; setMode changes a screen's)"),
         Setting(section: nil, name: "recorderBytes", formerNames: [], flag: "--recorder-bytes",
                 value: .int(\.recorderBytes, 0...(64 << 20)), unit: "bytes; 0 = off", applies: .live, inHello: false,
                 help: "the flight recorder's ring of requests and connection events, bytes (a dump is somewhat larger; default 4194304; 0: off)"),

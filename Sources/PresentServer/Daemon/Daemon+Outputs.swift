@@ -72,7 +72,8 @@ extension Daemon {
         let base = Container(size: Size(width: definition.container.width, height: definition.container.height))
         let screen = Screen(name: definition.name,
                             stack: ModalStack(container: definition.container.applied(to: base),
-                                              configuration: configuration.stack, time: now),
+                                              configuration: configuration.stack, time: now,
+                                              reducedMotion: configuration.reducedMotion),
                             fps: definition.fps)
         screens.add(screen)
         return screen

@@ -220,8 +220,8 @@ extension Daemon {
             return .result(OpenRPC.document(version: presentdVersion))
         case .stats:
             return .result(stats())
-        case .setMode(let mode, let output):
-            return .result(try setMode(mode, output: output))   // Daemon+Modes
+        case .setMode(let mode, let reducedMotion, let output):
+            return .result(try setMode(mode, reducedMotion: reducedMotion, output: output))   // Daemon+Modes
         case .explain(let id):
             return .result(try explain(id, for: client))
         case .recordDump(let path):

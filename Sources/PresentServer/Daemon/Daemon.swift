@@ -71,7 +71,8 @@ public final class Daemon {
         self.loop = try EventLoop()
         self.counters = DaemonCounters(startedAt: loop.monotonicNow())
         self.screens = Screens(main: Screen(name: Screen.mainName,
-                                            stack: ModalStack(container: configuration.container, configuration: configuration.stack, time: 0)))
+                                            stack: ModalStack(container: configuration.container, configuration: configuration.stack, time: 0,
+                                                              reducedMotion: configuration.reducedMotion)))
         self.decoder = RequestDecoder(limits: configuration.limits, defaults: configuration.stack)
         self.access = AccessControl(adminGID: try configuration.adminGroup.map(Self.groupID))
         self.continuity = Continuity(path: configuration.stateFile.path(socketPath: configuration.socketPath))

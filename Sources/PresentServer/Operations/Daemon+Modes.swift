@@ -10,10 +10,14 @@ import PresentProtocol
 extension Daemon {
     // MARK: Do not disturb
 
-    func setMode(_ request: ModeRequest?, output: String?) throws(RPCError) -> JSONValue {
+    /// `request` nil leaves do not disturb as it is, .some(nil) turns it off; the same for
+    /// `reducedMotion` (ModalStack+ReducedMotion). Checked whole before either changes.
+    func setMode(_ request: ModeRequest??, reducedMotion: Bool?, output: String?) throws(RPCError) -> JSONValue {
         let screen = try screen(output)
-        screen.stack.setDoNotDisturb(try mode(from: request), at: now)
+        if let request { screen.stack.setDoNotDisturb(try mode(from: request), at: now) }
+        if let reducedMotion { screen.stack.setReducedMotion(reducedMotion, at: now) }
         return ["output": .string(screen.name), "doNotDisturb": CoreEncoding.doNotDisturb(screen.stack.doNotDisturb),
+                "reducedMotion": .bool(screen.stack.reducedMotion),
                 "held": .array(screen.stack.queue.filter(screen.stack.isHeld).map { .string($0.id) })]
     }
 
@@ -43,7 +47,7 @@ extension Daemon {
 
     /// A saved mode, through the decoder like everything the state file holds.
     func restoredMode(_ saved: JSONValue?) throws -> DoNotDisturb? {
-        guard let saved, case .setMode(let request, _) = try decoder.decode(method: "setMode", params: ["doNotDisturb": saved])
+        guard let saved, case .setMode(let request?, _, _) = try decoder.decode(method: "setMode", params: ["doNotDisturb": saved])
         else { return nil }
         return try mode(from: request)
     }

@@ -149,9 +149,12 @@ struct ProtocolFuzzSession {
                 stack.defineContext(name, frame: frame, duration: duration, at: time)
             case .removeContext(let name):
                 try stack.removeContext(name, at: time)
-            case .setMode(let mode, _):
-                stack.setDoNotDisturb(mode.map { DoNotDisturb(until: $0.until ?? $0.duration.map { time + $0 },
-                                                              allowPriorityAbove: $0.allowPriorityAbove) }, at: time)
+            case .setMode(let mode, let reducedMotion, _):
+                if let mode {
+                    stack.setDoNotDisturb(mode.map { DoNotDisturb(until: $0.until ?? $0.duration.map { time + $0 },
+                                                                  allowPriorityAbove: $0.allowPriorityAbove) }, at: time)
+                }
+                if let reducedMotion { stack.setReducedMotion(reducedMotion, at: time) }
             case .explain(let id):
                 _ = stack.explanation(of: id, at: time)
             case .hello, .ping, .stack, .subscribe, .unsubscribe, .sync, .addOutput, .removeOutput, .outputs,
