@@ -48,7 +48,7 @@ struct RandomRun {
 
     mutating func style() -> PresentationStyle {
         pick([.popup, .alert, .topHalf, .bottomHalf, .fullScreen, .overFullScreen,
-              .slideIn(edge: pick(Edge.allCases), fraction: number(0.3...0.9)),
+              .slideIn(edge: pick(Edge.allCases), fraction: number(0.3...0.9), followsLayoutDirection: chance(0.5)),
               .custom(CustomLayout(width: .fluid(0.8), height: .points(200), position: .bottomCenter)),
               .sheet(SheetStyle(detents: [pick([.medium, Detent(id: "tip", height: .points(120))]), .large],
                                 selectedDetent: pick([nil, "large"]), largestUndimmedDetent: pick([nil, "medium", "tip"]),
@@ -109,7 +109,8 @@ struct RandomRun {
             let duration = pick([nil, 0, 0.2, 0.5])
             continuous = duration != 0
             ignoreDimmingFrames = true
-            stack.setContainer(pick([phone, landscape, tablet, Container(size: Size(width: 600, height: 400))]),
+            stack.setContainer(pick([phone, landscape, tablet, Container(size: Size(width: 600, height: 400)),
+                                     Container(size: Size(width: 800, height: 600), layoutDirection: .rightToLeft)]),
                                duration: duration, at: at)
         case ..<0.64:
             let duration = pick([nil, 0.25, 0.0])

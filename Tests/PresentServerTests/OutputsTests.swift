@@ -404,3 +404,30 @@ struct RandomOutputsTests {
         #expect(try shell.call("explain", ["id": try #require(second)])["output"] == "ext")
     }
 }
+
+/// Right to left against the daemon: a screen's layout direction comes with its container
+/// (setContainer, addOutput), is reported in hello and outputs, and frames carry the
+/// resolved geometry of a leading panel.
+@Suite("Layout direction, against the daemon")
+struct LayoutDirectionIntegrationTests {
+    @Test func aLeadingPanelSitsOnTheRightOfARightToLeftScreen() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let shell = try daemon.connect(), app = try daemon.connect()
+        #expect(try shell.call("hello")["container"]?["layoutDirection"] == "leftToRight")
+        try shell.call("addOutput", ["name": "souk", "width": 800, "height": 600, "layoutDirection": "rightToLeft"])
+        #expect(try shell.call("outputs")["outputs"]?[1]?["container"]?["layoutDirection"] == "rightToLeft")
+        let style: JSONValue = ["type": "slideIn", "direction": "leading", "fraction": 0.25]
+        try app.call("present", ["id": "nav", "style": style, "output": "souk"])
+        try app.call("present", ["id": "nav-main", "style": style])
+        try app.call("advance", ["seconds": 1])
+        let souk = try shell.call("stack", ["output": "souk"])["entries"]?[0]
+        #expect(souk?["frame"]?["x"]?.double == 600 && souk?["style"]?["direction"] == "leading")
+        #expect(try shell.call("stack")["entries"]?[0]?["frame"]?["x"]?.double == 0)
+        // main turns right to left: its panel moves to the right edge.
+        try shell.call("setContainer", ["width": 390, "height": 844, "layoutDirection": "rightToLeft", "duration": 0])
+        #expect(try shell.call("stack")["entries"]?[0]?["frame"]?["x"]?.double == 390 - 97.5)
+        #expect(shell.expectError("setContainer", ["width": 390, "height": 844, "layoutDirection": "upward"])?.data?["field"]
+                == "layoutDirection")
+        #expect(app.expectError("present", ["style": ["type": "slideIn", "direction": "inward"]])?.data?["field"] == "style.direction")
+    }
+}

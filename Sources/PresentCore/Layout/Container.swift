@@ -6,6 +6,12 @@ public enum SizeClass: String, Sendable, CaseIterable {
     case compact, regular
 }
 
+/// Which way text and layout run (UIKit's UIUserInterfaceLayoutDirection): it decides which
+/// physical edge is leading and which trailing. Left and right keep their physical meaning.
+public enum LayoutDirection: String, Sendable, CaseIterable {
+    case leftToRight, rightToLeft
+}
+
 /// The screen (or screen region) the modal stack is shown in.
 public struct Container: Hashable, Sendable {
     /// Below this height the vertical size class is compact (a phone in landscape).
@@ -23,18 +29,21 @@ public struct Container: Hashable, Sendable {
     public var verticalSizeClass: SizeClass
     /// Height of the on-screen keyboard rising from the bottom edge; 0 when hidden.
     public var keyboardHeight: Double
+    /// Which edge is leading: the left one, unless right-to-left.
+    public var layoutDirection: LayoutDirection
 
     /// A container whose size classes are given explicitly or else derived from `size`
     /// by the documented thresholds.
     public init(size: Size, safeArea: EdgeInsets = .zero, scale: Double = 1,
                 horizontalSizeClass: SizeClass? = nil, verticalSizeClass: SizeClass? = nil,
-                keyboardHeight: Double = 0) {
+                keyboardHeight: Double = 0, layoutDirection: LayoutDirection = .leftToRight) {
         self.size = size
         self.safeArea = safeArea
         self.scale = scale
         self.verticalSizeClass = verticalSizeClass ?? Self.derivedVerticalSizeClass(for: size)
         self.horizontalSizeClass = horizontalSizeClass ?? Self.derivedHorizontalSizeClass(for: size)
         self.keyboardHeight = keyboardHeight
+        self.layoutDirection = layoutDirection
     }
 
     public static func derivedVerticalSizeClass(for size: Size) -> SizeClass {

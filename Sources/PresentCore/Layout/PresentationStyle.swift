@@ -8,6 +8,15 @@ import Glibc  // rounding (libm)
 /// An edge of the container.
 public enum Edge: String, Sendable, CaseIterable {
     case left, right, top, bottom
+
+    /// The edge in the other layout direction: left and right swap, top and bottom stay.
+    public var mirrored: Edge {
+        switch self {
+        case .left: return .right
+        case .right: return .left
+        case .top, .bottom: return self
+        }
+    }
 }
 
 /// One dimension of a custom size (Presentr's ModalSize). `length` is the container's
@@ -113,8 +122,10 @@ public enum PresentationStyle: Hashable, Sendable {
     /// W × ⌊H/2⌋ pinned to the bottom edge (Presentr centres it at 3H/4, which is the same
     /// when H/2 is whole).
     case bottomHalf
-    /// A panel from `edge`, covering `fraction` of the container along that axis.
-    case slideIn(edge: Edge, fraction: Double)
+    /// A panel from `edge`, covering `fraction` of the container along that axis. With
+    /// `followsLayoutDirection`, `edge` is the one in left-to-right — left for leading, right
+    /// for trailing — and a right-to-left container mirrors it.
+    case slideIn(edge: Edge, fraction: Double, followsLayoutDirection: Bool = false)
     /// Any width, height and position.
     case custom(CustomLayout)
     /// A resizable sheet attached to the bottom edge, resting at one of its detents (Sheet.swift).
@@ -148,10 +159,11 @@ public enum PresentationStyle: Hashable, Sendable {
         return nil
     }
 
-    /// The edge a `slide` transition uses for this style: the slide-in edge, else the bottom.
-    public var slideEdge: Edge {
-        if case .slideIn(let edge, _) = self { return edge }
-        return .bottom
+    /// The edge a `slide` transition uses for this style in `direction`: the slide-in edge
+    /// (its leading or trailing one resolved), else the bottom.
+    public func slideEdge(in direction: LayoutDirection) -> Edge {
+        guard case .slideIn(let edge, _, let follows) = self else { return .bottom }
+        return follows && direction == .rightToLeft ? edge.mirrored : edge
     }
 
     /// The presented view's frame in `container`, optionally kept inside its safe area;
@@ -162,10 +174,11 @@ public enum PresentationStyle: Hashable, Sendable {
             return sheet.frame(height: sheet.restingDetent(in: container, preferred: preferred).height, in: container)
         }
         let area = respectingSafeArea ? container.safeBounds : container.bounds
-        return frame(inArea: area.size, preferred: preferred).offsetBy(dx: area.minX, dy: area.minY)
+        return frame(inArea: area.size, direction: container.layoutDirection, preferred: preferred)
+            .offsetBy(dx: area.minX, dy: area.minY)
     }
 
-    private func frame(inArea c: Size, preferred: PreferredContentSize?) -> Rect {
+    private func frame(inArea c: Size, direction: LayoutDirection, preferred: PreferredContentSize?) -> Rect {
         switch self {
         case .fullScreen, .overFullScreen:
             return Rect(origin: .zero, size: c)
@@ -184,8 +197,8 @@ public enum PresentationStyle: Hashable, Sendable {
             // topHalf is pinned to the top.
             let height = ModalSize.half.height(in: c)
             return Rect(x: 0, y: c.height - height, width: c.width, height: height)
-        case .slideIn(let edge, let fraction):
-            return slideInFrame(edge: edge, fraction: fraction, in: c)
+        case .slideIn(_, let fraction, _):
+            return slideInFrame(edge: slideEdge(in: direction), fraction: fraction, in: c)
         case .custom(let layout):
             return layout.frame(in: c, preferred: preferred)
         case .sheet:

@@ -131,7 +131,8 @@ public struct Entry: Hashable, Sendable {
                               bottom: max(0, area.maxY - outer.maxY), right: max(0, area.maxX - outer.maxX))
         let keyboardTop = container.size.height - container.keyboardHeight
         let inner = Container(size: area.size, safeArea: safe, scale: container.scale,
-                              keyboardHeight: container.keyboardHeight > 0 ? max(0, area.maxY - keyboardTop) : 0)
+                              keyboardHeight: container.keyboardHeight > 0 ? max(0, area.maxY - keyboardTop) : 0,
+                              layoutDirection: container.layoutDirection)
         return (inner, area.origin)
     }
 

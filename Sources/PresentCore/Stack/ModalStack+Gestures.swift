@@ -196,7 +196,7 @@ extension ModalStack {
               entries[i].takesSwipes(in: container), entries[i].swipe == nil else { return }
         let e = entries[i]
         let base = e.visual(at: time, in: container)
-        let edge = e.presentation.effectiveDismissTransition.swipeEdge(slideEdge: e.effectiveStyle.slideEdge)
+        let edge = e.presentation.effectiveDismissTransition.swipeEdge(slideEdge: e.effectiveStyle.slideEdge(in: container.layoutDirection))
         let distance = max(1, Self.distanceOut(of: base.frame, through: edge, container: container.size))
         if e.isAnimating(at: time) { noteRetarget(e) }   // the finger stops a motion in flight
         entries[i].animation = nil

@@ -108,7 +108,7 @@ extension ModalStack {
         let (inner, origin) = e.layoutContainer(in: container)
         var local = rest
         local.frame = rest.frame.offsetBy(dx: -origin.x, dy: -origin.y)
-        var off = transition.offscreenState(from: local, container: inner.size, slideEdge: e.effectiveStyle.slideEdge, phase: phase)
+        var off = transition.offscreenState(from: local, container: inner.size, slideEdge: e.effectiveStyle.slideEdge(in: inner.layoutDirection), phase: phase)
         off.frame = off.frame.offsetBy(dx: origin.x, dy: origin.y)
         return off
     }

@@ -45,7 +45,8 @@ public enum CoreEncoding {
     public static func container(_ c: Container) -> JSONValue {
         ["width": .number(c.size.width), "height": .number(c.size.height), "safeArea": insets(c.safeArea),
          "scale": .number(c.scale), "horizontalSizeClass": .string(c.horizontalSizeClass.rawValue),
-         "verticalSizeClass": .string(c.verticalSizeClass.rawValue), "keyboardHeight": .number(c.keyboardHeight)]
+         "verticalSizeClass": .string(c.verticalSizeClass.rawValue), "keyboardHeight": .number(c.keyboardHeight),
+         "layoutDirection": .string(c.layoutDirection.rawValue)]
     }
 
     public static func timing(_ t: TimingCurve) -> JSONValue {
@@ -69,8 +70,9 @@ public enum CoreEncoding {
 
     public static func style(_ s: PresentationStyle) -> JSONValue {
         switch s {
-        case .slideIn(let edge, let fraction):
-            return ["type": "slideIn", "direction": .string(edge.rawValue), "fraction": .number(fraction)]
+        case .slideIn(let edge, let fraction, let follows):
+            let direction = follows ? (edge == .left ? "leading" : "trailing") : edge.rawValue
+            return ["type": "slideIn", "direction": .string(direction), "fraction": .number(fraction)]
         case .custom(let layout):
             return ["type": "custom", "width": modalSize(layout.width), "height": modalSize(layout.height),
                     "position": position(layout.position)]

@@ -61,7 +61,7 @@ public enum MethodTable {
     /// A container's members, as setContainer and addOutput take them.
     private static let container: [ParamSpec] = [
         .req("width", .number), .req("height", .number), .opt("safeArea", .object), .opt("scale", .number),
-        .opt("horizontalSizeClass", .string), .opt("verticalSizeClass", .string),
+        .opt("horizontalSizeClass", .string), .opt("verticalSizeClass", .string), .opt("layoutDirection", .string),
     ]
 
     /// The methods, in the order the protocol lists them (docs/PROTOCOL.md, section 5).

@@ -77,8 +77,10 @@ extension RequestDecoder {
         switch try o.string("type") {
         case "slideIn":
             try o.rejectUnknownKeys(allowed: ["type", "direction", "fraction"])
-            return .slideIn(edge: try o.optionalEnumValue("direction") ?? .left,
-                            fraction: try o.optionalDouble("fraction", range: 0.01...1) ?? PresentationStyle.defaultSlideInFraction)
+            let direction: SlideDirection = try o.optionalEnumValue("direction") ?? .left
+            return .slideIn(edge: direction.edge,
+                            fraction: try o.optionalDouble("fraction", range: 0.01...1) ?? PresentationStyle.defaultSlideInFraction,
+                            followsLayoutDirection: direction.followsLayoutDirection)
         case "custom":
             try o.rejectUnknownKeys(allowed: ["type", "width", "height", "position"])
             return .custom(CustomLayout(width: try o.optionalField("width").map(modalSize) ?? .default,
@@ -89,6 +91,22 @@ extension RequestDecoder {
         default:
             throw o.invalid("type", "must be slideIn, custom or sheet")
         }
+    }
+
+    /// A slide-in panel's `direction`: a physical edge, or the leading or trailing one (the
+    /// left or right in left-to-right, mirrored in right-to-left).
+    private enum SlideDirection: String, CaseIterable {
+        case left, right, top, bottom, leading, trailing
+
+        var edge: Edge {
+            switch self {
+            case .left, .leading: return .left
+            case .right, .trailing: return .right
+            case .top: return .top
+            case .bottom: return .bottom
+            }
+        }
+        var followsLayoutDirection: Bool { self == .leading || self == .trailing }
     }
 
     // MARK: Sheets

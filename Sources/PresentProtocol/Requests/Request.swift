@@ -62,20 +62,23 @@ public struct ContainerChange: Hashable, Sendable {
     public var scale: Double?
     public var horizontalSizeClass: SizeClass?
     public var verticalSizeClass: SizeClass?
+    public var layoutDirection: LayoutDirection?
     public var duration: Double?
 
     public init(width: Double, height: Double, safeArea: EdgeInsets? = nil, scale: Double? = nil,
-                horizontalSizeClass: SizeClass? = nil, verticalSizeClass: SizeClass? = nil, duration: Double? = nil) {
+                horizontalSizeClass: SizeClass? = nil, verticalSizeClass: SizeClass? = nil,
+                layoutDirection: LayoutDirection? = nil, duration: Double? = nil) {
         self.width = width; self.height = height; self.safeArea = safeArea; self.scale = scale
         self.horizontalSizeClass = horizontalSizeClass; self.verticalSizeClass = verticalSizeClass
-        self.duration = duration
+        self.layoutDirection = layoutDirection; self.duration = duration
     }
 
     /// The new container, keeping unspecified fields from `current`.
     public func applied(to current: Container) -> Container {
         Container(size: Size(width: width, height: height), safeArea: safeArea ?? current.safeArea,
                   scale: scale ?? current.scale, horizontalSizeClass: horizontalSizeClass,
-                  verticalSizeClass: verticalSizeClass, keyboardHeight: current.keyboardHeight)
+                  verticalSizeClass: verticalSizeClass, keyboardHeight: current.keyboardHeight,
+                  layoutDirection: layoutDirection ?? current.layoutDirection)
     }
 }
 

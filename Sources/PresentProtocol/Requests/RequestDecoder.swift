@@ -167,6 +167,7 @@ public struct RequestDecoder: Sendable {
             scale: try p.optionalDouble("scale", range: 0.1...16),
             horizontalSizeClass: try p.optionalEnumValue("horizontalSizeClass"),
             verticalSizeClass: try p.optionalEnumValue("verticalSizeClass"),
+            layoutDirection: try p.optionalEnumValue("layoutDirection"),
             duration: try p.optionalDouble("duration", range: durations, unit: "seconds"))
     }
 
