@@ -128,7 +128,13 @@ class Sway:
 
     def stop(self) -> None:
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
+            # swaymsg exit is sway's own way out; a SIGTERM that comes early in its start-up
+            # can go unanswered for long.
+            subprocess.run(["swaymsg", "-s", self.ipc, "exit"], capture_output=True, timeout=10)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.send_signal(signal.SIGTERM)
             try:
                 self.process.wait(15)
             except subprocess.TimeoutExpired:
@@ -148,7 +154,8 @@ class Renderer:
     """presentd-wayland on a sway, for a daemon's socket; its stderr kept for messages."""
 
     def __init__(self, sway: Sway, socket: str, *args: str):
-        self.log_path = os.path.join(sway.dir, "presentd-wayland.log")
+        self.dir = tempfile.mkdtemp(prefix="presentd-wayland-")  # not sway's: it outlives sway
+        self.log_path = os.path.join(self.dir, "presentd-wayland.log")
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen([str(RENDERER), "--socket", socket, "--verbose", *args], env=sway.env,
                                         stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log)
@@ -171,6 +178,7 @@ class Renderer:
                 self.process.kill()
                 self.process.wait()
         self._log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
         return self.process.returncode
 
 

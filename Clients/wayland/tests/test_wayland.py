@@ -158,3 +158,139 @@ def test_mid_transition_the_card_edge_is_the_daemons_frame(manual, sway_factory,
             print(f"{transition['type']} {measure} edge at t={t}: drawn {edge:.2f} px, daemon {want:.2f} px (rest {rest_edge:g})")
 
         wait_pixels(sway, "HEADLESS-1", at_frame, f"the card drawn at the daemon's frame for t={t}", renderer)
+
+
+def test_two_outputs_each_draw_their_screen_and_an_overlay_toast_does_not_dim(manual, sway_factory, renderer_factory):
+    sway = sway_factory(width=800, height=600, scale=1)
+    sway.msg("create_output")
+    second = wait_until(lambda: next((n for n in sway.outputs() if n != "HEADLESS-1"), None), "sway's second output")
+    sway.msg("output", second, "mode", "640x480@30Hz")
+    renderer = renderer_factory(sway, manual.path)
+    with Client(manual.path) as app:
+        screen_ready(app, renderer, "main", 800, 600, 1)
+        other = screen_ready(app, renderer, second, 640, 480, 1)
+        assert other["fps"] == 30, f"the second output's screen runs at its refresh: {other}"
+        assert next(s for s in app.call("outputs")["outputs"] if s["name"] == "main")["fps"] != 30
+        base_main = sway.screenshot().getpixel((2, 2))
+        base_second = sway.screenshot(second).getpixel((2, 2))
+        app.call("present", {"id": "modal", "style": "alert", "content": {"title": "Modal"},
+                             "background": {"color": "#cc3300", "opacity": 0.5}})
+        app.call("present", {"id": "toast", "style": "alert", "level": "overlay", "content": "Saved", "output": second,
+                             "background": {"color": "#cc3300", "opacity": 0.5}})
+        app.call("advance", {"seconds": 1})
+        modal, toast = rest_frame(app, "modal"), rest_frame(app, "toast", second)
+        dimmed = over(hex_rgb("#cc3300"), 0.5, base_main)
+
+        def main_drawn(image):
+            assert close(image.getpixel((2, 2)), dimmed), f"main's corner: {image.getpixel((2, 2))}, want {dimmed}"
+            centre = (round(modal["x"] + 6), round(modal["y"] + modal["height"] / 2))
+            assert close(image.getpixel(centre), CARD), f"the modal's card at {centre}: {image.getpixel(centre)}"
+
+        def second_drawn(image):
+            assert close(image.getpixel((2, 2)), base_second), \
+                f"the toast does not dim: corner {image.getpixel((2, 2))}, undimmed {base_second}"
+            inside = (round(toast["x"] + 6), round(toast["y"] + toast["height"] / 2))
+            assert close(image.getpixel(inside), CARD), f"the toast's card at {inside}: {image.getpixel(inside)}"
+            assert image.size == (640, 480)
+
+        wait_pixels(sway, "HEADLESS-1", main_drawn, "the modal dimming main", renderer)
+        wait_pixels(sway, second, second_drawn, f"the toast drawn on {second}, undimmed", renderer)
+        # Each screen is its own: nothing of the modal on the second output, nor of the toast on main.
+        image = sway.screenshot(second)
+        assert not close(image.getpixel((round(modal["x"] + 6), round(modal["y"] + modal["height"] / 2))), CARD) or \
+            (toast["x"] <= modal["x"] + 6 <= toast["x"] + toast["width"] and toast["y"] <= modal["y"] + modal["height"] / 2 <= toast["y"] + toast["height"])
+
+
+def _switches(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        fields = dict(line.split(":", 1) for line in f if "ctxt_switches" in line)
+    return int(fields["voluntary_ctxt_switches"]) + int(fields["nonvoluntary_ctxt_switches"])
+
+
+def test_at_rest_it_does_not_wake_up(daemon, sway_factory, renderer_factory):
+    """Real clock: with an alert at rest on screen, then with nothing, 5 s without one context switch."""
+    sway = sway_factory(width=800, height=600, scale=1)
+    renderer = renderer_factory(sway, daemon.path)
+    with Client(daemon.path) as app:
+        screen_ready(app, renderer, "main", 800, 600, 1)
+        app.call("present", {"id": "still", "style": "alert", "content": ALERT,
+                             "transition": {"type": "crossDissolve", "duration": 0.2}})
+        frame = rest_frame(app, "still")
+        point = (round(frame["x"] + 6), round(frame["y"] + frame["height"] / 2))
+        wait_pixels(sway, "HEADLESS-1", lambda im: close(im.getpixel(point), CARD) or
+                    (_ for _ in ()).throw(AssertionError(f"card pixel {im.getpixel(point)}")), "the alert at rest", renderer)
+        def quiet(what):
+            # The last frame callback and buffer release come within a refresh or two of the end.
+            time.sleep(0.3)
+            before = _switches(renderer.process.pid)
+            time.sleep(5)  # the measurement window itself, not a wait for something
+            after = _switches(renderer.process.pid)
+            assert after == before, f"with {what}, presentd-wayland woke {after - before} times in 5 s"
+
+        quiet("an alert at rest")
+        app.call("dismiss", {"id": "still"})
+        wait_until(lambda: not app.call("stack")["entries"], "the alert to leave", context=renderer.context)
+        wait_pixels(sway, "HEADLESS-1", lambda im: not close(im.getpixel(point), CARD) or
+                    (_ for _ in ()).throw(AssertionError("card still drawn")), "the alert gone from the screen", renderer)
+        quiet("nothing on screen")
+
+
+def test_when_presentd_restarts_the_picture_comes_back(daemon, sway_factory, renderer_factory):
+    sway = sway_factory(width=800, height=600, scale=1)
+    renderer = renderer_factory(sway, daemon.path)
+    with Client(daemon.path) as app:
+        screen_ready(app, renderer, "main", 800, 600, 1)
+        base = sway.screenshot().getpixel((2, 2))
+        app.call("present", {"id": "kept", "style": "alert", "content": ALERT,
+                             "background": {"color": "#00aa44", "opacity": 0.6}})
+        dimmed = over(hex_rgb("#00aa44"), 0.6, base)
+
+        def dimmed_now(image):
+            assert close(image.getpixel((2, 2)), dimmed), f"corner {image.getpixel((2, 2))}, want {dimmed}"
+
+        wait_pixels(sway, "HEADLESS-1", dimmed_now, "the alert before the restart", renderer)
+        daemon.restart()
+        wait_until(lambda: "lost presentd" in renderer.log, "presentd-wayland to notice presentd went away",
+                   context=renderer.context)
+        wait_until(lambda: renderer.log.count("connected to presentd") >= 2, "presentd-wayland to connect again",
+                   context=renderer.context)
+        assert any(e["id"] == "kept" for e in app.call("stack")["entries"]), "presentd restored the alert"
+        wait_pixels(sway, "HEADLESS-1", dimmed_now, "the alert drawn again after the restart", renderer)
+
+
+def test_it_exits_with_one_line_when_the_compositor_goes_away(daemon, sway_factory, renderer_factory):
+    sway = sway_factory(width=640, height=480, scale=1)
+    renderer = renderer_factory(sway, daemon.path)
+    with Client(daemon.path) as app:
+        screen_ready(app, renderer, "main", 640, 480, 1)
+    sway.stop()
+    wait_until(lambda: renderer.process.poll() is not None, "presentd-wayland to exit", context=renderer.context)
+    assert renderer.process.returncode != 0
+    lines = [l for l in renderer.log.splitlines() if "compositor" in l]
+    assert len(lines) == 1 and "the compositor went away" in lines[0], renderer.log
+
+
+def test_the_user_unit_verifies_and_the_man_page_formats(tmp_path):
+    import shutil
+    from conftest import REPO, RENDERER
+    if not shutil.which("systemd-analyze") or not shutil.which("man"):
+        pytest.skip("systemd-analyze or man is not installed")
+    man1 = tmp_path / "man" / "man1"
+    man1.mkdir(parents=True)
+    shutil.copy(REPO / "docs/man/presentd-wayland.1", man1)
+    unit = tmp_path / "presentd-wayland.service"
+    unit.write_text((REPO / "systemd/user/presentd-wayland.service").read_text()
+                    .replace("/usr/local/bin/presentd-wayland", str(RENDERER)))
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    env = dict(os.environ, MANPATH=str(tmp_path / "man"), XDG_RUNTIME_DIR=str(runtime))
+    out = subprocess.run(["systemd-analyze", "--user", "verify", str(unit)], env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0 and not (out.stdout + out.stderr).strip(), out.stdout + out.stderr
+    assert "WantedBy=graphical-session.target" in unit.read_text()
+    page = subprocess.run(["man", "--warnings", "-l", str(man1 / "presentd-wayland.1")], env=dict(env, MANWIDTH="80"),
+                          capture_output=True, text=True, timeout=60)
+    assert page.returncode == 0 and not page.stderr.strip(), page.stderr
+    help_text = subprocess.run([str(RENDERER), "--help"], capture_output=True, text=True, timeout=10).stdout
+    for option in ("--socket", "--main", "--theme", "--verbose"):
+        assert option in help_text and option.replace("-", "\\-") in (man1 / "presentd-wayland.1").read_text()
