@@ -6,9 +6,16 @@
 
 #include <math.h>
 #include <pango/pangocairo.h>
+#include <fontconfig/fontconfig.h>
 #include <string.h>
 
 #include "icon.h"
+
+void pw_card_shutdown(void) {
+    pango_cairo_font_map_set_default(NULL);
+    cairo_debug_reset_static_data();
+    FcFini();
+}
 
 void pw_set_color(cairo_t *cr, const pw_color *c, double alpha) {
     cairo_set_source_rgba(cr, c->r, c->g, c->b, c->a * alpha);

@@ -16,6 +16,10 @@ cairo_surface_t *pw_card(pw_app *app, pw_record *r, double width, double height,
 /* A rounded rectangle path. */
 void pw_rounded_rect(cairo_t *cr, double x, double y, double w, double h, double radius);
 
+/* Releases the fonts and caches of pango, fontconfig and cairo, at exit (so that a leak check
+ * shows only what is really lost). */
+void pw_card_shutdown(void);
+
 void pw_set_color(cairo_t *cr, const pw_color *c, double alpha);
 
 #endif

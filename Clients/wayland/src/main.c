@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "card.h"
 #include "content.h"
 #include "link.h"
 #include "paint.h"
@@ -155,5 +156,6 @@ int main(int argc, char **argv) {
     int status = run(&app);
     pw_link_close(&app);
     pw_wayland_disconnect(&app);
+    pw_card_shutdown();
     return status;
 }
