@@ -57,7 +57,6 @@ def _skip_reason() -> str | None:
             skipped = REPO / ".build/skipped"
             skipped.mkdir(parents=True, exist_ok=True)
             (skipped / "test-wayland").write_text("test-wayland\n")
-            print(f"\ntest-wayland: SKIPPED (not passed): {reason}")
     return _probe["reason"]
 
 
@@ -211,3 +210,10 @@ def renderer_factory():
     yield start
     for r in started:
         r.stop()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The one line that says the suite did not run here, and why."""
+    reason = _probe.get("reason")
+    if reason:
+        terminalreporter.write_line(f"test-wayland: SKIPPED (not passed): {reason}")
