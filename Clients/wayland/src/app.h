@@ -28,7 +28,10 @@ typedef struct pw_screen {
     int announced;                         /* presentd was told about it on this connection */
     /* The overlay surface. */
     struct wl_surface *surface;
-    struct zwlr_layer_surface_v1 *layer;
+    struct zwlr_layer_surface_v1 *layer;   /* on a desktop */
+    struct xdg_surface *xdg_surface;       /* --kiosk: a fullscreen toplevel instead */
+    struct xdg_toplevel *toplevel;
+    int32_t pending_width, pending_height; /* the toplevel's configure, applied with the xdg_surface's */
     uint32_t width, height;                /* as configured, points */
     int configured;
     pw_buffer buffers[2];
@@ -65,6 +68,13 @@ typedef struct pw_app {
     struct wl_shm *shm;
     struct zwlr_layer_shell_v1 *layer_shell;
     struct zxdg_output_manager_v1 *xdg_output_manager;
+    struct xdg_wm_base *wm_base;           /* --kiosk */
+    int kiosk;                             /* one fullscreen toplevel, which is main, with a status bar */
+    pw_screen *kiosk_screen;
+    char status_style[32];                 /* the status bar presentd says is in force on main */
+    int status_hidden;
+    long clock_minute;                     /* the minute the kiosk's clock last showed */
+    int quit;                              /* the compositor asked the kiosk window to close */
     struct wl_list screens;                /* pw_screen.link */
     const char *main_name;                 /* --main NAME, or NULL: the first output */
     int main_taken;                        /* an output was made main (it stays so while it lives) */

@@ -35,7 +35,14 @@ static void announce(pw_app *app, pw_screen *s) {
     json_object_object_add(p, "scale", json_object_new_double(s->scale));
     if (main) {
         /* The whole output, at once: a monitor has no notch, and nothing was laid out for it yet. */
-        json_object_object_add(p, "safeArea", json_tokener_parse("{\"top\":0,\"left\":0,\"bottom\":0,\"right\":0}"));
+        json_object *safe = json_object_new_object();
+        /* The kiosk's status bar is drawn across the top: presentations that respect the
+         * safe area stay clear of it. */
+        json_object_object_add(safe, "top", json_object_new_double(s == app->kiosk_screen ? app->theme.status_bar_height : 0));
+        json_object_object_add(safe, "left", json_object_new_double(0));
+        json_object_object_add(safe, "bottom", json_object_new_double(0));
+        json_object_object_add(safe, "right", json_object_new_double(0));
+        json_object_object_add(p, "safeArea", safe);
         json_object_object_add(p, "duration", json_object_new_double(0));
     } else if (s->refresh_mhz > 0) {
         int fps = (int)lround(s->refresh_mhz / 1000.0);
@@ -112,7 +119,8 @@ static void try_connect(pw_app *app) {
     if (presentd_send(c, "hello", hello, &app->hello_id, &err)) { lost(app, err.message); return; }
     pw_screen *s;
     wl_list_for_each(s, &app->screens, link) announce(app, s);
-    json_object *topics = json_tokener_parse("{\"topics\":[\"animations\",\"stack\",\"lifecycle\"]}");
+    json_object *topics = json_tokener_parse(app->kiosk ? "{\"topics\":[\"animations\",\"stack\",\"lifecycle\",\"statusBar\"]}"
+                                                        : "{\"topics\":[\"animations\",\"stack\",\"lifecycle\"]}");
     if (presentd_send(c, "subscribe", topics, &app->subscribe_id, &err)) { lost(app, err.message); return; }
     fprintf(stderr, "presentd-wayland: connected to presentd at %s\n", app->resolved_socket);
 }
@@ -139,6 +147,16 @@ static void take_motion(pw_app *app, json_object *params, const char *output) {
     learn_time(app, a.time);
 }
 
+/* The kiosk's status bar: the appearance presentd says is in force on main (the top
+ * presentation's capture, else the default). */
+static void take_status_bar(pw_app *app, json_object *bar) {
+    json_object *style, *hidden;
+    snprintf(app->status_style, sizeof app->status_style, "%s",
+             json_object_object_get_ex(bar, "style", &style) ? json_object_get_string(style) : "default");
+    app->status_hidden = json_object_object_get_ex(bar, "hidden", &hidden) && json_object_get_boolean(hidden);
+    if (app->kiosk_screen) app->kiosk_screen->dirty = 1;
+}
+
 static void take_snapshot(pw_app *app, json_object *result) {
     json_object *snapshot, *outputs;
     if (!json_object_object_get_ex(result, "snapshot", &snapshot)) return;
@@ -148,6 +166,9 @@ static void take_snapshot(pw_app *app, json_object *result) {
         json_object *o = json_object_array_get_idx(outputs, i), *name, *motion;
         if (!json_object_object_get_ex(o, "name", &name)) continue;
         pw_content_take_entries(app, o);
+        json_object *bar;
+        if (strcmp(json_object_get_string(name), PRESENTD_MAIN_OUTPUT) == 0 && json_object_object_get_ex(o, "statusBar", &bar))
+            take_status_bar(app, bar);
         if (json_object_object_get_ex(o, "animations", &motion)) take_motion(app, motion, json_object_get_string(name));
     }
     mark_all_dirty(app);
@@ -221,6 +242,8 @@ void pw_link_process(pw_app *app) {
             pw_screen *s = screen_named(app, presentd_output_of(ev.params));
             if (s) s->dirty = 1;
         } else if (strcmp(ev.method, "lifecycle") == 0) take_lifecycle(app, ev.params);
+        else if (strcmp(ev.method, "statusBar") == 0 && strcmp(presentd_output_of(ev.params), PRESENTD_MAIN_OUTPUT) == 0)
+            take_status_bar(app, ev.params);
         presentd_event_clear(&ev);
     }
     if (status == PRESENTD_ERR_CLOSED) lost(app, err.message[0] ? err.message : "it closed the connection");

@@ -34,12 +34,14 @@ double pw_daemon_time(pw_app *app) {
 
 static void usage(FILE *to) {
     fprintf(to,
-            "usage: presentd-wayland [--socket PATH] [--main NAME] [--theme PATH] [--verbose]\n"
+            "usage: presentd-wayland [--socket PATH] [--main NAME] [--kiosk] [--theme PATH] [--verbose]\n"
             "\n"
             "Draws presentd's presentations above every window of a wlr-layer-shell compositor.\n"
             "  --socket PATH  presentd's socket (default: $PRESENTD_SOCKET, else\n"
             "                 $XDG_RUNTIME_DIR/presentd/presentd.sock, else /run/presentd/presentd.sock)\n"
             "  --main NAME    the output that is presentd's \"main\" screen (default: the first)\n"
+            "  --kiosk        one fullscreen window (xdg-shell: cage, any compositor) instead of overlay\n"
+            "                 surfaces; it is main, and draws a status bar\n"
             "  --theme PATH   the theme file (default: $XDG_CONFIG_HOME/presentd/wayland.theme when it exists)\n"
             "  --verbose      say which output is which screen\n"
             "The compositor is $WAYLAND_DISPLAY's. See presentd-wayland(1) and docs/WAYLAND.md.\n");
@@ -48,11 +50,13 @@ static void usage(FILE *to) {
 /* Draws every screen whose picture changed, or moves, and whose last picture was shown. */
 static void draw(pw_app *app) {
     double t = pw_daemon_time(app);
+    if (app->kiosk_screen && !app->status_hidden && (long)(time(NULL) / 60) != app->clock_minute)
+        app->kiosk_screen->dirty = 1;  /* the clock turned */
     pw_screen *s;
     wl_list_for_each(s, &app->screens, link) {
         if (!s->configured || s->frame) continue;  /* not mapped yet, or the last one not shown yet */
         if (!s->dirty && !(s->moving && t != s->drawn_time)) continue;
-        int empty = !s->has_motion || s->motion.n_layers == 0;
+        int empty = (!s->has_motion || s->motion.n_layers == 0) && s != app->kiosk_screen;
         if (empty && s->drawn_empty && s->draws > 0) { s->dirty = 0; s->moving = 0; continue; }
         pw_buffer *b = pw_screen_buffer(s);
         if (!b) continue;  /* both buffers with the compositor: again at the next release */
@@ -100,7 +104,13 @@ static int run(pw_app *app) {
             { .fd = pw_link_fd(app), .events = POLLIN | (pw_link_wants_write(app) ? POLLOUT : 0) },
             { .fd = sfd, .events = POLLIN },
         };
-        int ready = poll(fds, 3, pw_link_timeout(app));
+        int timeout = pw_link_timeout(app);
+        if (app->kiosk_screen && !app->status_hidden) {
+            /* The status bar's clock: a wake-up a minute, at the minute. */
+            int clock = (int)(60 - time(NULL) % 60) * 1000;
+            if (timeout < 0 || clock < timeout) timeout = clock;
+        }
+        int ready = poll(fds, 3, timeout);
         if (ready < 0 && errno != EINTR) {
             wl_display_cancel_read(app->display);
             fprintf(stderr, "presentd-wayland: poll: %s\n", strerror(errno));
@@ -114,6 +124,11 @@ static int run(pw_app *app) {
         if (fds[0].revents & (POLLHUP | POLLERR)) { errno = ECONNRESET; return compositor_gone("hang-up"); }
         if (wl_display_dispatch_pending(app->display) < 0) return compositor_gone("dispatch");
         if (ready > 0 && fds[1].revents) pw_link_process(app);
+        if (app->quit) {
+            fprintf(stderr, "presentd-wayland: the compositor closed the kiosk window\n");
+            close(sfd);
+            return 0;
+        }
         if (ready > 0 && fds[2].revents) {
             fprintf(stderr, "presentd-wayland: stopping\n");
             close(sfd);
@@ -131,6 +146,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--main") == 0 && i + 1 < argc) app.main_name = argv[++i];
         else if (strcmp(argv[i], "--theme") == 0 && i + 1 < argc) theme = argv[++i];
         else if (strcmp(argv[i], "--verbose") == 0) app.verbose = 1;
+        else if (strcmp(argv[i], "--kiosk") == 0) app.kiosk = 1;
         else {
             fprintf(stderr, "presentd-wayland: unknown or incomplete argument \"%s\"\n", argv[i]);
             usage(stderr);

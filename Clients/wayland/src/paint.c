@@ -5,7 +5,9 @@
 #include "paint.h"
 
 #include <math.h>
+#include <pango/pangocairo.h>
 #include <string.h>
+#include <time.h>
 
 #include "card.h"
 #include "content.h"
@@ -155,11 +157,39 @@ static void card_layer(pw_app *app, cairo_t *cr, const presentd_layer *l, json_o
     if (!r) cairo_surface_destroy(card);
 }
 
+/* --kiosk: the status bar across the top, over everything, as a phone draws it: the clock, in
+ * light or dark ink as the top presentation captured it, or nothing when it is hidden. */
+static void status_bar(pw_app *app, cairo_t *cr, double width) {
+    if (app->status_hidden) return;
+    pw_color ink = strcmp(app->status_style, "darkContent") == 0 ? (pw_color){0, 0, 0, 1} : (pw_color){1, 1, 1, 1};
+    char clock[16];
+    time_t now = time(NULL);
+    struct tm local;
+    localtime_r(&now, &local);
+    strftime(clock, sizeof clock, "%H:%M", &local);
+    app->clock_minute = (long)(now / 60);
+    PangoLayout *layout = pango_cairo_create_layout(cr);
+    PangoFontDescription *font = pango_font_description_from_string(app->theme.button_font);
+    pango_layout_set_font_description(layout, font);
+    pango_font_description_free(font);
+    pango_layout_set_text(layout, clock, -1);
+    int w, h;
+    pango_layout_get_pixel_size(layout, &w, &h);
+    pw_set_color(cr, &ink, 1);
+    cairo_move_to(cr, (width - w) / 2, (app->theme.status_bar_height - h) / 2);
+    pango_cairo_show_layout(cr, layout);
+    g_object_unref(layout);
+}
+
 size_t pw_paint(pw_app *app, pw_screen *s, double t, pw_buffer *b, int *moving) {
     cairo_t *cr = cairo_create(b->surface);
     cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR);
     cairo_paint(cr);
     cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+    if (s == app->kiosk_screen) {
+        pw_set_color(cr, &app->theme.background, 1);  /* the kiosk's window is all there is */
+        cairo_paint(cr);
+    }
     *moving = 0;
     size_t n = 0;
     if (s->has_motion) {
@@ -182,6 +212,11 @@ size_t pw_paint(pw_app *app, pw_screen *s, double t, pw_buffer *b, int *moving) 
             else card_layer(app, cr, l, json, s->scale, t, moving);
             cairo_restore(cr);
         }
+    }
+    if (s == app->kiosk_screen) {
+        cairo_identity_matrix(cr);
+        cairo_scale(cr, s->scale, s->scale);
+        status_bar(app, cr, s->width);
     }
     cairo_destroy(cr);
     cairo_surface_flush(b->surface);

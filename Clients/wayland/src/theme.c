@@ -21,6 +21,7 @@ void pw_theme_defaults(pw_theme *t) {
         .progress_track = {0.87, 0.87, 0.88, 1}, .progress_fill = {0.21, 0.52, 0.89, 1},
         .shadow = {0, 0, 0, 0.35}, .shadow_radius = 14, .shadow_offset_y = 3,
         .card_radius = 12, .button_radius = 8, .field_radius = 6,
+        .background = {0, 0, 0, 1}, .status_bar_height = 28,
         .padding = 18, .spacing = 8, .button_height = 34, .field_height = 30, .icon_size = 32,
     };
     snprintf(t->title_font, sizeof t->title_font, "%s", "Sans Bold 15px");
@@ -68,6 +69,7 @@ static const struct key {
     N("card-radius", card_radius), N("button-radius", button_radius), N("field-radius", field_radius),
     N("padding", padding), N("spacing", spacing), N("button-height", button_height),
     N("field-height", field_height), N("icon-size", icon_size),
+    C("background", background), N("status-bar-height", status_bar_height),
     T("title-font", title_font), T("body-font", body_font), T("button-font", button_font),
     T("icon-theme", icon_theme),
 #undef C

@@ -20,6 +20,8 @@ typedef struct pw_theme {
     double button_radius, field_radius;
     double padding, spacing;                  /* around and between the card's parts, points */
     double button_height, field_height, icon_size;
+    pw_color background;                      /* --kiosk: under everything */
+    double status_bar_height;                 /* --kiosk: the status bar, points */
     char title_font[128], body_font[128], button_font[128];
     char icon_theme[64];
 } pw_theme;

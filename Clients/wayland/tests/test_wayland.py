@@ -294,3 +294,44 @@ def test_the_user_unit_verifies_and_the_man_page_formats(tmp_path):
     help_text = subprocess.run([str(RENDERER), "--help"], capture_output=True, text=True, timeout=10).stdout
     for option in ("--socket", "--main", "--theme", "--verbose"):
         assert option in help_text and option.replace("-", "\\-") in (man1 / "presentd-wayland.1").read_text()
+
+
+def test_kiosk_is_one_fullscreen_window_whose_status_bar_follows_the_top_presentation(manual, sway_factory,
+                                                                                      renderer_factory, tmp_path):
+    theme = tmp_path / "kiosk.theme"
+    theme.write_text("# a grey kiosk, so that light and dark ink both show\nbackground = #808080\n")
+    sway = sway_factory(width=800, height=600, scale=1)
+    renderer = renderer_factory(sway, manual.path, "--kiosk", "--theme", str(theme))
+    with Client(manual.path) as app:
+        main = screen_ready(app, renderer, "main", 800, 600, 1)
+        assert main["container"]["safeArea"]["top"] == 28, f"the status bar is the safe area's top: {main}"
+        grey = (128, 128, 128)
+
+        def bar(image):
+            return [image.getpixel((x, y)) for x in range(0, 800, 2) for y in range(0, 28, 2)]
+
+        def ink(style, hidden=False):
+            app.call("dismissAll", {})
+            app.call("advance", {"seconds": 1})
+            id = app.call("present", {"style": "alert", "content": {"title": style},
+                                      "statusBar": {"style": style, "hidden": hidden}, "background": {"opacity": 0}})["id"]
+            app.call("advance", {"seconds": 1})
+            f = rest_frame(app, id)
+            def drawn(image):
+                pixels = bar(image)
+                light = sum(1 for p in pixels if min(p) > 200)
+                dark = sum(1 for p in pixels if max(p) < 50)
+                other = sum(1 for p in pixels if not close(p, grey))
+                if hidden:
+                    assert other == 0, f"hidden: the bar is bare, but {other} pixels are not the background"
+                elif style == "lightContent":
+                    assert light > 5 and dark == 0, f"light ink: {light} light, {dark} dark pixels"
+                else:
+                    assert dark > 5 and light == 0, f"dark ink: {light} light, {dark} dark pixels"
+                card = image.getpixel((round(f["x"] + 6), round(f["y"] + f["height"] / 2)))
+                assert close(card, CARD), f"the alert's card in the window: {card}"
+            wait_pixels(sway, "HEADLESS-1", drawn, f"the status bar with {style} (hidden {hidden})", renderer)
+
+        ink("lightContent")
+        ink("darkContent")
+        ink("lightContent", hidden=True)
