@@ -56,6 +56,8 @@ typedef struct pw_record {
     void *card;                            /* cairo_surface_t *, NULL: not drawn yet */
     double card_width, card_height, card_scale, card_radius;
     int64_t card_revision;
+    void *shadow;                          /* cairo_surface_t *: its shadow's mask, NULL: not made yet */
+    double shadow_key[5];                  /* width, height, radius, blur, scale of that mask */
     int indeterminate;                     /* an indeterminate progress bar moves on the card */
     double bar_x, bar_y, bar_width, bar_height;  /* where it is, card points */
 } pw_record;

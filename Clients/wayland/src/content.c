@@ -14,7 +14,9 @@ pw_record *pw_content_find(pw_app *app, const char *id) {
 
 static void forget_card(pw_record *r) {
     if (r->card) cairo_surface_destroy(r->card);
+    if (r->shadow) cairo_surface_destroy(r->shadow);
     r->card = NULL;
+    r->shadow = NULL;
 }
 
 int pw_content_put(pw_app *app, const char *id, int64_t rev, json_object *content) {

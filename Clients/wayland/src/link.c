@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "content.h"
+#include "size.h"
 
 static pw_screen *screen_named(pw_app *app, const char *name) {
     pw_screen *s;
@@ -166,6 +167,7 @@ static void take_snapshot(pw_app *app, json_object *result) {
         json_object *o = json_object_array_get_idx(outputs, i), *name, *motion;
         if (!json_object_object_get_ex(o, "name", &name)) continue;
         pw_content_take_entries(app, o);
+        pw_size_entries(app, o);
         json_object *bar;
         if (strcmp(json_object_get_string(name), PRESENTD_MAIN_OUTPUT) == 0 && json_object_object_get_ex(o, "statusBar", &bar))
             take_status_bar(app, bar);
@@ -239,6 +241,7 @@ void pw_link_process(pw_app *app) {
         if (strcmp(ev.method, "animations") == 0) take_motion(app, ev.params, NULL);
         else if (strcmp(ev.method, "stack") == 0) {
             pw_content_take_entries(app, ev.params);
+            pw_size_entries(app, ev.params);
             pw_screen *s = screen_named(app, presentd_output_of(ev.params));
             if (s) s->dirty = 1;
         } else if (strcmp(ev.method, "lifecycle") == 0) take_lifecycle(app, ev.params);

@@ -1,7 +1,7 @@
 /* Layers, bottom to top, as presentd computes them: dimming rectangles, and cards moved by
  * their frame, scale, alpha and rotation. What cannot be drawn exactly on a layer surface is
  * approximated (docs/WAYLAND.md): the background blur as a tint of the material, the flip as
- * a perspective made of vertical strips, the shadow as stacked translucent outlines. */
+ * a perspective made of vertical strips. */
 #include "paint.h"
 
 #include <math.h>
@@ -11,6 +11,7 @@
 
 #include "card.h"
 #include "content.h"
+#include "shadow.h"
 
 #define MAX_LAYERS 128
 
@@ -42,10 +43,10 @@ static void dimming(cairo_t *cr, const presentd_layer *l, json_object *json) {
     cairo_fill(cr);
 }
 
-/* The shadow: the presentation's, else the theme's. A Gaussian blur is approximated by
- * outlines growing to the radius, each adding a share of the opacity: a linear falloff,
- * which at these radii the eye does not tell from the real thing, for a few fills. */
-static void shadow(pw_app *app, cairo_t *cr, json_object *json, double w, double h, double radius, double alpha) {
+/* The shadow: the presentation's, else the theme's, blurred as a Gaussian (shadow.c) and
+ * kept with the record while the card's size stays the same. */
+static void shadow(pw_app *app, cairo_t *cr, pw_record *r, json_object *json, double w, double h, double radius,
+                   double alpha, double scale) {
     pw_color c = app->theme.shadow;
     double blur = app->theme.shadow_radius, dx = 0, dy = app->theme.shadow_offset_y;
     json_object *s, *v, *offset;
@@ -55,14 +56,24 @@ static void shadow(pw_app *app, cairo_t *cr, json_object *json, double w, double
         if (json_object_object_get_ex(s, "radius", &v)) blur = json_object_get_double(v);
         if (json_object_object_get_ex(s, "offset", &offset)) dx = presentd_number(offset, "x"), dy = presentd_number(offset, "y");
     }
-    if (blur <= 0 || c.a <= 0) return;
-    int steps = (int)fmin(8, fmax(1, ceil(blur / 2)));
-    for (int k = steps; k >= 1; k--) {
-        double grow = blur * k / steps;
-        pw_rounded_rect(cr, dx - grow / 2, dy - grow / 2, w + grow, h + grow, radius + grow / 2);
-        pw_set_color(cr, &c, alpha / steps);
-        cairo_fill(cr);
+    if (c.a <= 0 || (blur <= 0 && dx == 0 && dy == 0)) return;
+    double key[5] = {w, h, radius, blur, scale};
+    cairo_surface_t *mask = r && r->shadow && memcmp(r->shadow_key, key, sizeof key) == 0 ? r->shadow : NULL;
+    if (!mask) {
+        mask = pw_shadow_mask(w, h, radius, blur, scale);
+        if (r) {
+            if (r->shadow) cairo_surface_destroy(r->shadow);
+            r->shadow = mask;
+            memcpy(r->shadow_key, key, sizeof key);
+        }
     }
+    cairo_save(cr);
+    cairo_translate(cr, dx - blur, dy - blur);
+    cairo_scale(cr, 1 / scale, 1 / scale);
+    pw_set_color(cr, &c, alpha);
+    cairo_mask_surface(cr, mask, 0, 0);
+    cairo_restore(cr);
+    if (!r) cairo_surface_destroy(mask);
 }
 
 /* The moving part of an indeterminate bar: a third of the track, crossing it every 1.2 s. */
@@ -123,7 +134,7 @@ static void card_layer(pw_app *app, cairo_t *cr, const presentd_layer *l, json_o
         cairo_save(cr);
         cairo_scale(cr, fabs(c), 1);
         cairo_translate(cr, -l->width / 2, -l->height / 2);
-        shadow(app, cr, json, l->width, l->height, radius, l->alpha);
+        shadow(app, cr, r, json, l->width, l->height, radius, l->alpha, scale);
         if (c < 0) {
             pw_rounded_rect(cr, 0, 0, l->width, l->height, radius);
             pw_set_color(cr, &app->theme.card, l->alpha);
@@ -133,7 +144,7 @@ static void card_layer(pw_app *app, cairo_t *cr, const presentd_layer *l, json_o
         if (c >= 0) flipped(cr, card, l->width, l->height, scale, l->rotation, l->alpha);
     } else {
         cairo_translate(cr, -l->width / 2, -l->height / 2);
-        shadow(app, cr, json, l->width, l->height, radius, l->alpha);
+        shadow(app, cr, r, json, l->width, l->height, radius, l->alpha, scale);
         cairo_save(cr);
         if (l->scale == 1) {
             /* At rest: on whole pixels, so that the text is as crisp as it was drawn. */

@@ -335,3 +335,39 @@ def test_kiosk_is_one_fullscreen_window_whose_status_bar_follows_the_top_present
         ink("lightContent")
         ink("darkContent")
         ink("lightContent", hidden=True)
+
+
+def test_entries_sized_to_content_are_measured_and_drawn_at_that_size(manual, sway_factory, renderer_factory):
+    sway = sway_factory(width=800, height=600, scale=1)
+    renderer = renderer_factory(sway, manual.path)
+    long = "A message long enough to wrap over several lines of a card three hundred points wide, " * 3
+    with Client(manual.path) as app:
+        screen_ready(app, renderer, "main", 800, 600, 1)
+        app.call("present", {"id": "tall", "style": {"type": "custom", "width": {"points": 300}, "height": "content"},
+                             "content": {"title": "Sized to content", "message": long,
+                                         "actions": [{"id": "ok", "title": "OK", "role": "default"}]},
+                             "background": {"opacity": 0}})
+        app.call("present", {"id": "short", "style": {"type": "custom", "width": {"points": 300}, "height": "content"},
+                             "content": {"title": "Short"}, "level": "overlay", "position": "top"})
+
+        def measured(id):
+            def check():
+                entry = next(e for e in app.call("stack")["entries"] if e["id"] == id)
+                size = entry.get("preferredContentSize") or {}
+                return size.get("height") and entry
+            return wait_until(check, f"presentd-wayland to measure {id}'s height", context=renderer.context)
+
+        tall, short = measured("tall"), measured("short")
+        assert tall["preferredContentSize"]["height"] > short["preferredContentSize"]["height"] + 50, (tall, short)
+        assert short["preferredContentSize"]["height"] < 100
+        app.call("advance", {"seconds": 2})
+        f = rest_frame(app, "tall")
+        assert f["height"] == tall["preferredContentSize"]["height"] and f["width"] == 300, f
+
+        def drawn_at_size(image):
+            x = round(f["x"] + 6)
+            inside, below = image.getpixel((x, round(f["y"] + f["height"] - 3))), image.getpixel((x, round(f["y"] + f["height"] + 25)))
+            assert close(inside, CARD), f"the card's bottom margin at {f['y'] + f['height'] - 3}: {inside}"
+            assert not close(below, CARD), f"below the measured height: {below}"
+
+        wait_pixels(sway, "HEADLESS-1", drawn_at_size, "the card drawn at its measured height", renderer)
