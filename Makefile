@@ -88,6 +88,12 @@ test-wayland: clients-bin wayland
 	@mkdir -p .build/skipped; rm -f .build/skipped/test-wayland
 	$(CLIENTS_PYTEST) Clients/wayland/tests
 
+## bench-wayland: its CPU and time per drawn frame and its memory, at 1080p and 4K (docs/BENCHMARKS.md).
+.PHONY: bench-wayland
+bench-wayland: clients-bin wayland
+	bin=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS)) && \
+	  PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) Clients/wayland/bench.py
+
 install: $(if $(filter yes,$(INSTALL_WAYLAND)),install-wayland)
 install-wayland: wayland
 	$(MAKE) -C Clients/wayland install DESTDIR="$(DESTDIR)" BINDIR="$(BINDIR)"

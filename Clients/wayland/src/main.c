@@ -18,6 +18,7 @@
 #include "content.h"
 #include "link.h"
 #include "paint.h"
+#include "stats.h"
 #include "wayland.h"
 
 double pw_now(void) {
@@ -34,7 +35,7 @@ double pw_daemon_time(pw_app *app) {
 
 static void usage(FILE *to) {
     fprintf(to,
-            "usage: presentd-wayland [--socket PATH] [--main NAME] [--kiosk] [--theme PATH] [--verbose]\n"
+            "usage: presentd-wayland [--socket PATH] [--main NAME] [--kiosk] [--theme PATH] [--verbose] [--stats]\n"
             "\n"
             "Draws presentd's presentations above every window of a wlr-layer-shell compositor.\n"
             "  --socket PATH  presentd's socket (default: $PRESENTD_SOCKET, else\n"
@@ -44,6 +45,7 @@ static void usage(FILE *to) {
             "                 surfaces; it is main, and draws a status bar\n"
             "  --theme PATH   the theme file (default: $XDG_CONFIG_HOME/presentd/wayland.theme when it exists)\n"
             "  --verbose      say which output is which screen\n"
+            "  --stats        at exit, print the frames drawn, their draw times and the CPU used\n"
             "The compositor is $WAYLAND_DISPLAY's. See presentd-wayland(1) and docs/WAYLAND.md.\n");
 }
 
@@ -61,8 +63,10 @@ static void draw(pw_app *app) {
         pw_buffer *b = pw_screen_buffer(s);
         if (!b) continue;  /* both buffers with the compositor: again at the next release */
         int moving;
+        double began = pw_now();
         size_t n = pw_paint(app, s, t, b, &moving);
         pw_screen_present(s, b, moving);
+        pw_stats_frame(pw_now() - began);
         s->dirty = 0;
         s->moving = moving;
         s->drawn_time = t;
@@ -147,6 +151,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--theme") == 0 && i + 1 < argc) theme = argv[++i];
         else if (strcmp(argv[i], "--verbose") == 0) app.verbose = 1;
         else if (strcmp(argv[i], "--kiosk") == 0) app.kiosk = 1;
+        else if (strcmp(argv[i], "--stats") == 0) pw_stats_start();
         else {
             fprintf(stderr, "presentd-wayland: unknown or incomplete argument \"%s\"\n", argv[i]);
             usage(stderr);
@@ -173,5 +178,6 @@ int main(int argc, char **argv) {
     pw_link_close(&app);
     pw_wayland_disconnect(&app);
     pw_card_shutdown();
+    pw_stats_report();
     return status;
 }

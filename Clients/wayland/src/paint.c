@@ -194,7 +194,24 @@ static void status_bar(pw_app *app, cairo_t *cr, double width) {
 
 size_t pw_paint(pw_app *app, pw_screen *s, double t, pw_buffer *b, int *moving) {
     cairo_t *cr = cairo_create(b->surface);
-    cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR);
+    presentd_layer layers[MAX_LAYERS];
+    size_t n = s->has_motion ? presentd_animations_layers_at(&s->motion, t, layers, MAX_LAYERS) : 0;
+    if (n > MAX_LAYERS) n = MAX_LAYERS;
+    json_object *list = NULL;
+    if (n) json_object_object_get_ex(s->motion.params, "layers", &list);
+    /* A bottom dimming over the whole screen is every pixel's first value: written as it is
+     * (one pass over the buffer), instead of clearing and then blending (two). */
+    int opaque_start = s != app->kiosk_screen && n > 0 && layers[0].dimming && !layers[0].has_clip &&
+                       layers[0].x <= 0 && layers[0].y <= 0 && layers[0].x + layers[0].width >= s->width &&
+                       layers[0].y + layers[0].height >= s->height && !json_object_object_get_ex(json_object_array_get_idx(list, 0), "blur", NULL);
+    if (opaque_start) {
+        pw_color c = {0, 0, 0, 1};
+        if (layers[0].color) pw_color_parse(layers[0].color, &c);
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+        pw_set_color(cr, &c, layers[0].alpha);
+    } else {
+        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR);
+    }
     cairo_paint(cr);
     cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
     if (s == app->kiosk_screen) {
@@ -202,16 +219,10 @@ size_t pw_paint(pw_app *app, pw_screen *s, double t, pw_buffer *b, int *moving) 
         cairo_paint(cr);
     }
     *moving = 0;
-    size_t n = 0;
     if (s->has_motion) {
-        presentd_layer layers[MAX_LAYERS];
-        n = presentd_animations_layers_at(&s->motion, t, layers, MAX_LAYERS);
-        if (n > MAX_LAYERS) n = MAX_LAYERS;
         *moving = presentd_animations_moving(&s->motion, t);
-        json_object *list = NULL;
-        json_object_object_get_ex(s->motion.params, "layers", &list);
         cairo_scale(cr, s->scale, s->scale);
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = opaque_start ? 1 : 0; i < n; i++) {
             const presentd_layer *l = &layers[i];
             json_object *json = list ? json_object_array_get_idx(list, i) : NULL;
             cairo_save(cr);

@@ -161,6 +161,8 @@ class Renderer:
 
     @property
     def log(self) -> str:
+        if self._log.closed:
+            return self._final_log
         with open(self.log_path, "rb") as f:
             return f.read().decode(errors="replace")
 
@@ -169,6 +171,8 @@ class Renderer:
         return f"presentd-wayland {state}; it wrote:\n{self.log[-2000:]}"
 
     def stop(self) -> int:
+        if self._log.closed:
+            return self.process.returncode
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
@@ -176,6 +180,7 @@ class Renderer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self._final_log = self.log
         self._log.close()
         shutil.rmtree(self.dir, ignore_errors=True)
         return self.process.returncode
