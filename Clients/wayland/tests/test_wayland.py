@@ -371,3 +371,26 @@ def test_entries_sized_to_content_are_measured_and_drawn_at_that_size(manual, sw
             assert not close(below, CARD), f"below the measured height: {below}"
 
         wait_pixels(sway, "HEADLESS-1", drawn_at_size, "the card drawn at its measured height", renderer)
+
+
+def test_an_output_plugged_in_while_it_runs_becomes_a_screen_and_is_drawn(manual, sway_factory, renderer_factory):
+    """Hot-plug. (Taking an output away cannot be tested here: sway 1.7's headless backend fails
+    to commit a disabled output and has no unplug.)"""
+    sway = sway_factory(width=800, height=600, scale=1)
+    renderer = renderer_factory(sway, manual.path)
+    with Client(manual.path) as app:
+        screen_ready(app, renderer, "main", 800, 600, 1)
+        app.call("present", {"id": "first", "style": "alert", "content": ALERT, "transition": {"type": "zoom", "duration": 2}})
+        app.call("advance", {"seconds": 0.5})  # mid-transition on main while the output comes
+        sway.msg("create_output")
+        second = wait_until(lambda: next((n for n in sway.outputs() if n != "HEADLESS-1"), None), "sway's second output")
+        screen_ready(app, renderer, second, 1920, 1080, 1)
+        app.call("present", {"id": "plugged", "style": "alert", "content": ALERT, "output": second,
+                             "background": {"color": "#3366cc", "opacity": 0.5}})
+        app.call("advance", {"seconds": 2})
+        f = rest_frame(app, "plugged", second)
+        point = (round(f["x"] + 6), round(f["y"] + f["height"] / 2))
+        wait_pixels(sway, second, lambda im: close(im.getpixel(point), CARD) or
+                    (_ for _ in ()).throw(AssertionError(f"card pixel {im.getpixel(point)}")),
+                    f"the alert on {second}, plugged in while it ran", renderer)
+        assert renderer.process.poll() is None, renderer.context()
