@@ -394,3 +394,58 @@ def test_an_output_plugged_in_while_it_runs_becomes_a_screen_and_is_drawn(manual
                     (_ for _ in ()).throw(AssertionError(f"card pixel {im.getpixel(point)}")),
                     f"the alert on {second}, plugged in while it ran", renderer)
         assert renderer.process.poll() is None, renderer.context()
+
+
+def test_waybar_follows_the_captured_status_bar_through_presentctl_watch_waybar(manual, sway_factory, tmp_path):
+    import json
+    import shutil
+    if not shutil.which("waybar"):
+        pytest.skip("waybar is not installed (make deps installs it)")
+    from presentd.daemon import find_binary
+    sway = sway_factory(width=800, height=600, scale=1)
+    config = {"layer": "top", "position": "top", "height": 30, "modules-left": ["custom/presentd"],
+              "custom/presentd": {"exec": f"{find_binary('presentctl')} --socket {manual.path} watch --waybar",
+                                  "return-type": "json"}}
+    (tmp_path / "config").write_text(json.dumps(config))
+    (tmp_path / "style.css").write_text(
+        "* { font-size: 12px; min-height: 0; }\n"
+        "window#waybar { background: #808080; }\n"
+        "#custom-presentd { min-width: 300px; background: #808080; color: #808080; }\n"
+        "#custom-presentd.lightContent { background: #ffffff; color: #ffffff; }\n"
+        "#custom-presentd.darkContent { background: #000000; color: #000000; }\n"
+        "#custom-presentd.hidden { background: #ff0000; color: #ff0000; }\n")
+    log = open(tmp_path / "waybar.log", "wb")
+    bar = subprocess.Popen(["waybar", "-c", str(tmp_path / "config"), "-s", str(tmp_path / "style.css")],
+                           env=dict(sway.env, XDG_CONFIG_HOME=str(tmp_path)), stdout=log, stderr=log)
+
+    def waybar_context():
+        return f"waybar {'running' if bar.poll() is None else f'exited {bar.returncode}'}: " + \
+            (tmp_path / "waybar.log").read_text(errors="replace")[-1500:]
+
+    try:
+        with Client(manual.path) as app:
+            def module_is(color, what):
+                def check():
+                    pixel = sway.screenshot().getpixel((20, 10))
+                    assert close(pixel, color, 8), f"waybar's module at (20, 10): {pixel}, want {color}"
+                    return True
+                wait_until(check, what, timeout=60, context=waybar_context, interval=0.1)
+
+            module_is((128, 128, 128), "waybar to draw the module in the default style")
+            app.call("present", {"id": "light", "style": "alert", "statusBar": {"style": "lightContent"}})
+            app.call("advance", {"seconds": 1})
+            module_is((255, 255, 255), "the module in lightContent's colour")
+            app.call("present", {"id": "dark", "style": "alert", "statusBar": {"style": "darkContent"}})
+            app.call("advance", {"seconds": 1})
+            module_is((0, 0, 0), "the module in darkContent's colour")
+            app.call("present", {"id": "gone", "style": "alert", "statusBar": {"style": "darkContent", "hidden": True}})
+            app.call("advance", {"seconds": 1})
+            module_is((255, 0, 0), "the module in the hidden class's colour")
+    finally:
+        bar.terminate()
+        try:
+            bar.wait(15)
+        except subprocess.TimeoutExpired:
+            bar.kill()
+            bar.wait()
+        log.close()
