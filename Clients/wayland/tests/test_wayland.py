@@ -449,3 +449,64 @@ def test_waybar_follows_the_captured_status_bar_through_presentctl_watch_waybar(
             bar.kill()
             bar.wait()
         log.close()
+
+
+def test_the_flip_is_drawn_in_perspective_front_and_back(manual, sway_factory, renderer_factory):
+    """flipHorizontal turns the card from π to 0 about its vertical axis. Front (|θ| < π/2): the
+    strips' projection (docs/WAYLAND.md: a viewer 1000 points away), the near edge taller; back:
+    the card's background without its content."""
+    import math
+    sway = sway_factory(width=800, height=600, scale=1)
+    renderer = renderer_factory(sway, manual.path)
+    with Client(manual.path) as app, Client(manual.path) as watcher:
+        screen_ready(app, renderer, "main", 800, 600, 1)
+        base = sway.screenshot().getpixel((2, 2))
+        watcher.subscribe(["frames"])
+        app.call("present", {"id": "flip", "style": "alert", "content": {"title": "Flip"},
+                             "transition": {"type": "flipHorizontal", "duration": 1, "timing": "linear"},
+                             "background": {"opacity": 0}})
+
+        def layer_at(seconds):
+            t = app.call("advance", {"seconds": seconds})["time"]
+            while True:
+                event = watcher.next_event(timeout=30)
+                assert event is not None, f"no frame at {t}"
+                if getattr(event, "layers", None) is not None and event.time >= t - 1e-9:
+                    return event.layer("flip")
+
+        back = layer_at(0.3)
+        assert math.pi / 2 < back.rotation < math.pi, back
+        f = back.frame
+        cx, cy, squeeze = f.x + f.width / 2, round(f.y + f.height / 2), abs(math.cos(back.rotation))
+
+        def blank_back(image):
+            row = [image.getpixel((x, cy)) for x in range(round(cx - f.width * squeeze / 2) + 3, round(cx + f.width * squeeze / 2) - 3)]
+            assert row and all(close(p, CARD) for p in row), f"the back at θ={back.rotation:.3f} is the bare card: {set(row)}"
+
+        wait_pixels(sway, "HEADLESS-1", blank_back, "the card's back, blank", renderer)
+
+        front = layer_at(0.4)
+        assert 0 < front.rotation < math.pi / 2, front
+        c, s = math.cos(front.rotation), math.sin(front.rotation)
+
+        def projected(u):  # where the card's local x = u lands, and the height there
+            k = 1000 / (1000 + u * s)
+            return cx + u * c * k, f.height * k
+
+        (left, left_height), (right, right_height) = projected(-f.width / 2), projected(f.width / 2)
+
+        def in_perspective(image):
+            background = base
+            edge_l = _edge(image, "x", cy, round(left) - 20, round(left) + 20, background, CARD)
+            row = [image.getpixel((x, cy)) for x in range(round(right) + 20, round(right) - 20, -1)]
+            covered = next(i for i, p in enumerate(row) if (sum(p) - sum(background)) / (sum(CARD) - sum(background)) > 0.05)
+            p = row[covered]
+            edge_r = round(right) + 20 - covered + min(1.0, (sum(p) - sum(background)) / (sum(CARD) - sum(background)))
+            assert abs(edge_l - left) <= 1.5 and abs(edge_r - right) <= 1.5, \
+                f"θ={front.rotation:.3f}: edges {edge_l:.1f}, {edge_r:.1f}; projected {left:.1f}, {right:.1f}"
+            column = lambda x: sum(1 for y in range(0, 600) if close(image.getpixel((x, y)), CARD))
+            near, far = column(round(left) + 4), column(round(right) - 4)
+            assert near > far + 10, f"the near edge is taller: {near} px against {far} px"
+            assert abs(near - left_height) < 8 and abs(far - right_height) < 8, (near, left_height, far, right_height)
+
+        wait_pixels(sway, "HEADLESS-1", in_perspective, "the card's front in perspective", renderer)
