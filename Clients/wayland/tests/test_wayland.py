@@ -219,9 +219,14 @@ def test_at_rest_it_does_not_wake_up(daemon, sway_factory, renderer_factory):
         point = (round(frame["x"] + 6), round(frame["y"] + frame["height"] / 2))
         wait_pixels(sway, "HEADLESS-1", lambda im: close(im.getpixel(point), CARD) or
                     (_ for _ in ()).throw(AssertionError(f"card pixel {im.getpixel(point)}")), "the alert at rest", renderer)
+        def settled():
+            """The last frame callback and buffer release have come: no switch in half a second."""
+            first = _switches(renderer.process.pid)
+            time.sleep(0.5)
+            return _switches(renderer.process.pid) == first
+
         def quiet(what):
-            # The last frame callback and buffer release come within a refresh or two of the end.
-            time.sleep(0.3)
+            wait_until(settled, f"presentd-wayland to go quiet with {what}", context=renderer.context)
             before = _switches(renderer.process.pid)
             time.sleep(5)  # the measurement window itself, not a wait for something
             after = _switches(renderer.process.pid)
