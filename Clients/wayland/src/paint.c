@@ -159,6 +159,14 @@ static void card_layer(pw_app *app, cairo_t *cr, const presentd_layer *l, json_o
         }
         cairo_paint_with_alpha(cr, l->alpha);
         cairo_restore(cr);
+        json_object *tint;
+        if (json_object_object_get_ex(json, "tintDimmed", &tint) && json_object_get_boolean(tint)) {
+            /* An entry above asked for its presenter's tint to dim (UIKit's tintAdjustmentMode
+             * .dimmed): approximated by veiling the card in grey, accent colours included. */
+            pw_rounded_rect(cr, 0, 0, l->width, l->height, radius);
+            cairo_set_source_rgba(cr, 0.5, 0.5, 0.5, 0.35 * l->alpha);
+            cairo_fill(cr);
+        }
         if (r && r->indeterminate) {
             indeterminate(app, cr, r, t);
             *moving = 1;

@@ -345,7 +345,7 @@ int pw_wayland_connect(pw_app *app) {
     }
     if (!app->layer_shell) {
         fprintf(stderr, "presentd-wayland: this compositor has no wlr-layer-shell (GNOME's Mutter and Weston do not "
-                        "offer it): nothing can be drawn above its windows\n");
+                        "offer it): nothing can be drawn above its windows; --kiosk draws in a fullscreen window instead\n");
         return -1;
     }
     /* The outputs' properties, then their surfaces' first configure. */

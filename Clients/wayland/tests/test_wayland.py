@@ -515,3 +515,44 @@ def test_the_flip_is_drawn_in_perspective_front_and_back(manual, sway_factory, r
             assert abs(near - left_height) < 8 and abs(far - right_height) < 8, (near, left_height, far, right_height)
 
         wait_pixels(sway, "HEADLESS-1", in_perspective, "the card's front in perspective", renderer)
+
+
+def test_on_weston_it_says_in_one_line_there_is_no_layer_shell_and_kiosk_works_there(daemon, tmp_path):
+    """Weston offers no wlr-layer-shell: one line, status 1. --kiosk needs only xdg-shell, so there
+    it runs and makes its window presentd's main screen (weston has no screencopy for grim)."""
+    import shutil
+    from conftest import RENDERER
+    if not shutil.which("weston"):
+        pytest.skip("weston is not installed (make deps installs it)")
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("WAYLAND_", "DISPLAY"))}
+    env.update(XDG_RUNTIME_DIR=str(runtime), HOME=str(tmp_path))
+    log = open(tmp_path / "weston.log", "wb")
+    weston = subprocess.Popen(["weston", "--backend=headless-backend.so", "--socket=wl-test", "--width=640",
+                               "--height=480", "--idle-time=0"], env=env, stdout=log, stderr=log)
+    env["WAYLAND_DISPLAY"] = "wl-test"
+    kiosk = None
+    try:
+        wait_until(lambda: (runtime / "wl-test").exists() or weston.poll() is not None, "weston's socket")
+        if weston.poll() is not None:
+            pytest.skip(f"weston does not start here: {(tmp_path / 'weston.log').read_text()[-300:]}")
+        out = subprocess.run([str(RENDERER), "--socket", daemon.path], env=env, capture_output=True, text=True, timeout=30)
+        assert out.returncode == 1, out
+        assert out.stderr.count("\n") == 1 and "no wlr-layer-shell" in out.stderr, out.stderr
+        kiosk = subprocess.Popen([str(RENDERER), "--socket", daemon.path, "--kiosk"], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        with Client(daemon.path) as app:
+            def main_is_the_window():
+                c = app.call("outputs")["outputs"][0]["container"]
+                return c["safeArea"]["top"] == 28 and (c["width"], c["height"]) == (640, 480) and c
+            wait_until(main_is_the_window, "the kiosk window on weston to become main",
+                       context=lambda: f"kiosk {'running' if kiosk.poll() is None else 'exited'}")
+            assert kiosk.poll() is None
+    finally:
+        if kiosk:
+            kiosk.terminate()
+            kiosk.wait(15)
+        weston.terminate()
+        weston.wait(15)
+        log.close()
