@@ -556,3 +556,34 @@ def test_on_weston_it_says_in_one_line_there_is_no_layer_shell_and_kiosk_works_t
         weston.terminate()
         weston.wait(15)
         log.close()
+
+
+def test_a_theme_file_changes_the_card_and_a_bad_one_is_named_with_its_line(manual, sway_factory, renderer_factory,
+                                                                            tmp_path):
+    from conftest import RENDERER
+    bad = tmp_path / "bad.theme"
+    bad.write_text("# fine\ncard = #2d2d30\ncard-colour = #000000\n")
+    out = subprocess.run([str(RENDERER), "--theme", str(bad)], capture_output=True, text=True, timeout=10)
+    assert out.returncode == 2 and out.stderr.strip() == f'presentd-wayland: {bad}:3: unknown key "card-colour"', out.stderr
+    bad.write_text("padding = lots\n")
+    out = subprocess.run([str(RENDERER), "--theme", str(bad)], capture_output=True, text=True, timeout=10)
+    assert out.returncode == 2 and f"{bad}:1: padding" in out.stderr, out.stderr
+
+    dark = tmp_path / "dark.theme"
+    dark.write_text("card = #2d2d30\ntext = #f0f0f0\ncard-radius = 20\n")
+    sway = sway_factory(width=800, height=600, scale=1)
+    renderer = renderer_factory(sway, manual.path, "--theme", str(dark))
+    with Client(manual.path) as app:
+        screen_ready(app, renderer, "main", 800, 600, 1)
+        app.call("present", {"id": "dark", "style": "alert", "content": ALERT, "background": {"opacity": 0}})
+        app.call("advance", {"seconds": 1})
+        f = rest_frame(app, "dark")
+
+        def themed(image):
+            inside = image.getpixel((round(f["x"] + 6), round(f["y"] + f["height"] / 2)))
+            assert close(inside, (45, 45, 48)), f"the theme's card colour: {inside}"
+            # A 20-point radius: the corner pixel 3 px in from both edges is outside the card.
+            corner = image.getpixel((round(f["x"] + 3), round(f["y"] + 3)))
+            assert not close(corner, (45, 45, 48), 10), f"the rounded corner: {corner}"
+
+        wait_pixels(sway, "HEADLESS-1", themed, "the card in the dark theme", renderer)
