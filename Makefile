@@ -94,6 +94,14 @@ bench-wayland: clients-bin wayland
 	bin=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS)) && \
 	  PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) Clients/wayland/bench.py
 
+## deb-wayland: presentd-wayland_VERSION_ARCH.deb, a second binary package (make deb leaves it out).
+.PHONY: deb-wayland
+deb-wayland: deps-wayland
+	$(call INSTALL_MISSING,$(DEB_TOOLS))
+	rm -rf .build/deb-wayland/root
+	$(MAKE) --no-print-directory install-wayland DESTDIR=$(CURDIR)/.build/deb-wayland/root PREFIX=/usr
+	packaging/debian/build-deb-wayland.sh .build/deb-wayland/root $(DEB_OUT)
+
 install: $(if $(filter yes,$(INSTALL_WAYLAND)),install-wayland)
 install-wayland: wayland
 	$(MAKE) -C Clients/wayland install DESTDIR="$(DESTDIR)" BINDIR="$(BINDIR)"
