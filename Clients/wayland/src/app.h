@@ -36,6 +36,9 @@ typedef struct pw_screen {
     int configured;
     pw_buffer buffers[2];
     struct wl_callback *frame;             /* a frame callback asked for and not done yet */
+    struct wp_presentation_feedback *feedback;  /* the one asked for and not answered yet */
+    double presented_at, refresh;          /* wp_presentation: when the last picture was shown, and the
+                                              period then (monotonic seconds; 0: not known) */
     /* The picture. */
     presentd_animations motion;            /* the payload in force (n_layers 0: none) */
     int has_motion;
@@ -71,6 +74,8 @@ typedef struct pw_app {
     struct zwlr_layer_shell_v1 *layer_shell;
     struct zxdg_output_manager_v1 *xdg_output_manager;
     struct xdg_wm_base *wm_base;           /* --kiosk */
+    struct wp_presentation *presentation;  /* when pictures are shown, to draw the time they will be */
+    int presentation_monotonic;            /* its clock is CLOCK_MONOTONIC, the daemon's real clock */
     int kiosk;                             /* one fullscreen toplevel, which is main, with a status bar */
     pw_screen *kiosk_screen;
     char status_style[32];                 /* the status bar presentd says is in force on main */
@@ -101,5 +106,9 @@ double pw_now(void);
 
 /* The daemon time the screens are to be drawn at now. */
 double pw_daemon_time(pw_app *app);
+
+/* The daemon time screen s's next picture is for: on the real clock, when the compositor will
+ * show it (the next refresh after the last presentation), else pw_daemon_time. */
+double pw_screen_time(pw_app *app, pw_screen *s);
 
 #endif

@@ -4,6 +4,7 @@
  * topic at the output's own refresh. One poll() loop: the compositor, the daemon, signals.
  * docs/WAYLAND.md. */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,6 +34,14 @@ double pw_daemon_time(pw_app *app) {
     return app->manual_clock ? app->known_time : pw_now();
 }
 
+double pw_screen_time(pw_app *app, pw_screen *s) {
+    double now = pw_now();
+    if (app->manual_clock || s->presented_at <= 0 || s->refresh <= 0 || now - s->presented_at > 1) return pw_daemon_time(app);
+    /* The first refresh after now: the picture drawn now is shown then, so that is its time. */
+    double periods = ceil((now - s->presented_at) / s->refresh);
+    return s->presented_at + (periods < 1 ? 1 : periods) * s->refresh;
+}
+
 static void usage(FILE *to) {
     fprintf(to,
             "usage: presentd-wayland [--socket PATH] [--main NAME] [--kiosk] [--theme PATH] [--verbose] [--stats]\n"
@@ -51,12 +60,12 @@ static void usage(FILE *to) {
 
 /* Draws every screen whose picture changed, or moves, and whose last picture was shown. */
 static void draw(pw_app *app) {
-    double t = pw_daemon_time(app);
     if (app->kiosk_screen && !app->status_hidden && (long)(time(NULL) / 60) != app->clock_minute)
         app->kiosk_screen->dirty = 1;  /* the clock turned */
     pw_screen *s;
     wl_list_for_each(s, &app->screens, link) {
         if (!s->configured || s->frame) continue;  /* not mapped yet, or the last one not shown yet */
+        double t = pw_screen_time(app, s);
         if (!s->dirty && !(s->moving && t != s->drawn_time)) continue;
         int empty = (!s->has_motion || s->motion.n_layers == 0) && s != app->kiosk_screen;
         if (empty && s->drawn_empty && s->draws > 0) { s->dirty = 0; s->moving = 0; continue; }

@@ -3,11 +3,13 @@
 #include "wayland.h"
 
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "link.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
+#include "presentation-time-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
 
@@ -24,6 +26,8 @@ static void layer_configure(void *data, struct zwlr_layer_surface_v1 *layer, uin
 
 static void destroy_surface(pw_screen *s) {
     if (s->frame) wl_callback_destroy(s->frame);
+    if (s->feedback) wp_presentation_feedback_destroy(s->feedback);
+    s->feedback = NULL;
     if (s->layer) zwlr_layer_surface_v1_destroy(s->layer);
     if (s->toplevel) xdg_toplevel_destroy(s->toplevel);
     if (s->xdg_surface) xdg_surface_destroy(s->xdg_surface);
@@ -165,7 +169,42 @@ static void frame_done(void *data, struct wl_callback *callback, uint32_t ms) {
 
 static const struct wl_callback_listener frame_listener = { .done = frame_done };
 
+/* -- When pictures are shown (wp_presentation) --------------------------------------------- */
+
+static void feedback_sync_output(void *data, struct wp_presentation_feedback *f, struct wl_output *o) {}
+
+static void feedback_presented(void *data, struct wp_presentation_feedback *f, uint32_t sec_hi, uint32_t sec_lo,
+                               uint32_t nsec, uint32_t refresh, uint32_t seq_hi, uint32_t seq_lo, uint32_t flags) {
+    pw_screen *s = data;
+    s->presented_at = (double)(((uint64_t)sec_hi << 32) | sec_lo) + nsec / 1e9;
+    s->refresh = refresh / 1e9;
+    wp_presentation_feedback_destroy(f);
+    s->feedback = NULL;
+}
+
+static void feedback_discarded(void *data, struct wp_presentation_feedback *f) {
+    wp_presentation_feedback_destroy(f);
+    ((pw_screen *)data)->feedback = NULL;
+}
+
+static const struct wp_presentation_feedback_listener feedback_listener = {
+    .sync_output = feedback_sync_output,
+    .presented = feedback_presented,
+    .discarded = feedback_discarded,
+};
+
+static void presentation_clock(void *data, struct wp_presentation *p, uint32_t clock) {
+    ((pw_app *)data)->presentation_monotonic = clock == CLOCK_MONOTONIC;
+}
+
+static const struct wp_presentation_listener presentation_listener = { .clock_id = presentation_clock };
+
 void pw_screen_present(pw_screen *s, pw_buffer *b, int animating) {
+    if (animating && !s->feedback && s->app->presentation && s->app->presentation_monotonic) {
+        /* Feedback only for the pictures of a motion, whose next ones it times; one at a time. */
+        s->feedback = wp_presentation_feedback(s->app->presentation, s->surface);
+        wp_presentation_feedback_add_listener(s->feedback, &feedback_listener, s);
+    }
     wl_surface_set_buffer_scale(s->surface, s->scale);
     wl_surface_attach(s->surface, b->wl, 0, 0);
     wl_surface_damage_buffer(s->surface, 0, 0, b->width, b->height);
@@ -283,6 +322,9 @@ static void global(void *data, struct wl_registry *registry, uint32_t name, cons
         app->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
     } else if (strcmp(interface, zwlr_layer_shell_v1_interface.name) == 0) {
         app->layer_shell = wl_registry_bind(registry, name, &zwlr_layer_shell_v1_interface, version < 3 ? version : 3);
+    } else if (strcmp(interface, wp_presentation_interface.name) == 0) {
+        app->presentation = wl_registry_bind(registry, name, &wp_presentation_interface, 1);
+        wp_presentation_add_listener(app->presentation, &presentation_listener, app);
     } else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
         app->wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
         xdg_wm_base_add_listener(app->wm_base, &wm_listener, app);
@@ -364,6 +406,7 @@ void pw_wayland_disconnect(pw_app *app) {
         zwlr_layer_shell_v1_destroy(app->layer_shell);
     else if (app->layer_shell) wl_proxy_destroy((struct wl_proxy *)app->layer_shell);
     if (app->wm_base) xdg_wm_base_destroy(app->wm_base);
+    if (app->presentation) wp_presentation_destroy(app->presentation);
     if (app->shm) wl_shm_destroy(app->shm);
     if (app->compositor) wl_compositor_destroy(app->compositor);
     if (app->registry) wl_registry_destroy(app->registry);
