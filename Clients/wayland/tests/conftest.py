@@ -156,8 +156,14 @@ class Renderer:
         self.dir = tempfile.mkdtemp(prefix="presentd-wayland-")  # not sway's: it outlives sway
         self.log_path = os.path.join(self.dir, "presentd-wayland.log")
         self._log = open(self.log_path, "wb")
-        self.process = subprocess.Popen([str(RENDERER), "--socket", socket, "--verbose", *args], env=sway.env,
-                                        stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log)
+        command = [str(RENDERER), "--socket", socket, "--verbose", *args]
+        # PRESENTD_WAYLAND_VALGRIND=1: every renderer under valgrind; a memory error or a leak
+        # fails the test that ran it (exit status 99, the report in the failure).
+        self.valgrind_log = os.path.join(self.dir, "valgrind.log") if os.environ.get("PRESENTD_WAYLAND_VALGRIND") else None
+        if self.valgrind_log:
+            command = ["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite", "--error-exitcode=99",
+                       f"--log-file={self.valgrind_log}"] + command
+        self.process = subprocess.Popen(command, env=sway.env, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log)
 
     @property
     def log(self) -> str:
@@ -182,7 +188,10 @@ class Renderer:
                 self.process.wait()
         self._final_log = self.log
         self._log.close()
+        report = open(self.valgrind_log).read() if self.valgrind_log and os.path.exists(self.valgrind_log) else ""
         shutil.rmtree(self.dir, ignore_errors=True)
+        if self.process.returncode == 99 and report:
+            raise AssertionError(f"valgrind found memory errors or leaks in presentd-wayland:\n{report[-4000:]}")
         return self.process.returncode
 
 
