@@ -69,10 +69,10 @@ static void show(cairo_t *cr, PangoLayout *layout, double x, double y, const pw_
 }
 
 /* The buttons: a row when every title fits its share of the width (two or three), else one
- * above another. In a row the cancel action is first (leftmost), stacked it is last, as
- * desktop and phone alerts put it. */
+ * above another. In a row the cancel action is first (leftmost; rightmost right to left),
+ * stacked it is last, as desktop and phone alerts put it. */
 static double buttons(pw_app *app, cairo_t *cr, const presentd_content *c, double x, double bottom, double width,
-                      int draw) {
+                      int draw, int rtl) {
     const pw_theme *t = &app->theme;
     size_t n = c->n_actions;
     if (n == 0) return 0;
@@ -94,7 +94,9 @@ static double buttons(pw_app *app, cairo_t *cr, const presentd_content *c, doubl
     double y = bottom - total;
     for (size_t j = 0; j < n; j++) {
         const presentd_content_action *a = &c->actions[order[j]];
-        double bx = row ? x + (double)j * (share + t->spacing) : x, bw = row ? share : width;
+        /* Right to left, a row reads from the right: the cancel action is rightmost. */
+        size_t slot = row && rtl ? n - 1 - j : j;
+        double bx = row ? x + (double)slot * (share + t->spacing) : x, bw = row ? share : width;
         double by = row ? y : y + (double)j * (t->button_height + t->spacing);
         const pw_color *fill = &t->button, *ink = &t->button_text;
         if (a->role && strcmp(a->role, "default") == 0) fill = &t->accent, ink = &t->accent_text;
@@ -126,11 +128,25 @@ static void field(pw_app *app, cairo_t *cr, const presentd_content_field *f, dou
     g_object_unref(l);
 }
 
+/* Whether text reads right to left: its first strong character's direction, as pango
+ * resolves a paragraph's (pango_find_base_dir is deprecated). */
+static int right_to_left(cairo_t *cr, const char *text) {
+    PangoLayout *layout = pango_cairo_create_layout(cr);
+    pango_layout_set_text(layout, text, -1);
+    PangoLayoutLine *line = pango_layout_get_line_readonly(layout, 0);
+    int rtl = line && line->resolved_dir == PANGO_DIRECTION_RTL;
+    g_object_unref(layout);
+    return rtl;
+}
+
 /* The dialog's parts. */
 static void dialog(pw_app *app, pw_record *r, cairo_t *cr, const presentd_content *c, double w, double h) {
     const pw_theme *t = &app->theme;
     double pad = t->padding, gap = t->spacing, inner = w - 2 * pad;
-    double bottom = h - pad, buttons_height = buttons(app, cr, c, pad, bottom, inner, 0);
+    /* The dialog's direction is its text's: an Arabic or Hebrew title mirrors the buttons. */
+    const char *words = c->title ? c->title : c->message;
+    int rtl = words && right_to_left(cr, words);
+    double bottom = h - pad, buttons_height = buttons(app, cr, c, pad, bottom, inner, 0, rtl);
     double room_bottom = bottom - (buttons_height > 0 ? buttons_height + pad : 0);
     char found[1024];
     const char *icon = c->icon_path ? c->icon_path : pw_icon_find(c->icon_name, t->icon_theme, found, sizeof found);
@@ -186,7 +202,7 @@ static void dialog(pw_app *app, pw_record *r, cairo_t *cr, const presentd_conten
             r->bar_x = pad, r->bar_y = y, r->bar_width = inner, r->bar_height = 6;
         }
     }
-    buttons(app, cr, c, pad, bottom, inner, 1);
+    buttons(app, cr, c, pad, bottom, inner, 1, rtl);
 }
 
 static void label(pw_app *app, cairo_t *cr, const char *text, double w, double h) {

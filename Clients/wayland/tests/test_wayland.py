@@ -587,3 +587,34 @@ def test_a_theme_file_changes_the_card_and_a_bad_one_is_named_with_its_line(manu
             assert not close(corner, (45, 45, 48), 10), f"the rounded corner: {corner}"
 
         wait_pixels(sway, "HEADLESS-1", themed, "the card in the dark theme", renderer)
+
+
+@pytest.mark.parametrize("title, cancel_side", [("Delete file?", "left"), ("حذف الملف؟", "right")], ids=["ltr", "rtl"])
+def test_a_right_to_left_dialog_is_shaped_and_its_buttons_mirror(manual, sway_factory, renderer_factory, title,
+                                                                 cancel_side):
+    sway = sway_factory(width=800, height=600, scale=1)
+    renderer = renderer_factory(sway, manual.path)
+    with Client(manual.path) as app:
+        screen_ready(app, renderer, "main", 800, 600, 1)
+        app.call("present", {"id": "d", "style": "alert", "background": {"opacity": 0}, "content": {
+            "title": title, "actions": [{"id": "ok", "title": "OK", "role": "destructive"},
+                                        {"id": "no", "title": "No", "role": "cancel"}]}})
+        app.call("advance", {"seconds": 1})
+        f = rest_frame(app, "d")
+
+        def laid_out(image):
+            # The buttons' row: the destructive one red, on the side the cancel one is not.
+            y = round(f["y"] + f["height"] - app_theme_padding - 5)
+            left, right = image.getpixel((round(f["x"] + f["width"] * 0.25), y)), image.getpixel((round(f["x"] + f["width"] * 0.75), y))
+            red = lambda p: p[0] > 180 and p[1] < 80 and p[2] < 80
+            destructive_side = "left" if red(left) else "right" if red(right) else None
+            assert destructive_side and destructive_side != cancel_side, f"buttons: left {left}, right {right}"
+            # The title is drawn: dark ink across the card's upper half.
+            ink = [image.getpixel((x, y2)) for x in range(round(f["x"]), round(f["x"] + f["width"]))
+                   for y2 in range(round(f["y"]), round(f["y"] + f["height"] / 2))]
+            assert sum(1 for p in ink if max(p) < 100) > 50, "the title's ink"
+
+        wait_pixels(sway, "HEADLESS-1", laid_out, f"the {cancel_side}-cancel dialog", renderer)
+
+
+app_theme_padding = 18  # src/theme.c: the buttons sit this far above the card's bottom edge
