@@ -176,6 +176,15 @@ static void card_layer(pw_app *app, cairo_t *cr, const presentd_layer *l, json_o
     if (!r) cairo_surface_destroy(card);
 }
 
+/* A sheet's grabber: the bar its frame and colour say, at the content's alpha. */
+static void grabber(cairo_t *cr, const presentd_layer *l) {
+    pw_color c = {0.5, 0.5, 0.5, 1};
+    if (l->color) pw_color_parse(l->color, &c);
+    pw_rounded_rect(cr, l->x, l->y, l->width, l->height, l->corner_radius);
+    pw_set_color(cr, &c, l->alpha);
+    cairo_fill(cr);
+}
+
 /* --kiosk: the status bar across the top, over everything, as a phone draws it: the clock, in
  * light or dark ink as the top presentation captured it, or nothing when it is hidden. */
 static void status_bar(pw_app *app, cairo_t *cr, double width) {
@@ -238,8 +247,12 @@ size_t pw_paint(pw_app *app, pw_screen *s, double t, pw_buffer *b, int *moving) 
                 cairo_rectangle(cr, l->clip.x, l->clip.y, l->clip.width, l->clip.height);
                 cairo_clip(cr);
             }
+            json_object *role = NULL;
+            const char *kind = json_object_object_get_ex(json, "role", &role) ? json_object_get_string(role) : "content";
             if (l->dimming) dimming(cr, l, json);
-            else card_layer(app, cr, l, json, s->scale, t, moving);
+            else if (strcmp(kind, "content") == 0) card_layer(app, cr, l, json, s->scale, t, moving);
+            else if (strcmp(kind, "grabber") == 0) grabber(cr, l);
+            /* A role a later daemon adds is not guessed at: drawn as a card it would cover the content. */
             cairo_restore(cr);
         }
     }
