@@ -618,3 +618,21 @@ def test_a_right_to_left_dialog_is_shaped_and_its_buttons_mirror(manual, sway_fa
 
 
 app_theme_padding = 18  # src/theme.c: the buttons sit this far above the card's bottom edge
+
+
+def test_main_names_the_output_that_is_main(manual, sway_factory, renderer_factory):
+    sway = sway_factory(width=800, height=600, scale=1)
+    sway.msg("create_output")
+    second = wait_until(lambda: next((n for n in sway.outputs() if n != "HEADLESS-1"), None), "sway's second output")
+    sway.msg("output", second, "mode", "1024x768@60Hz")
+    renderer = renderer_factory(sway, manual.path, "--main", second)
+    with Client(manual.path) as app:
+        screen_ready(app, renderer, "main", 1024, 768, 1)
+        screen_ready(app, renderer, "HEADLESS-1", 800, 600, 1)
+        app.call("present", {"id": "m", "style": "alert", "content": ALERT, "background": {"opacity": 0}})
+        app.call("advance", {"seconds": 1})
+        f = rest_frame(app, "m")
+        point = (round(f["x"] + 6), round(f["y"] + f["height"] / 2))
+        wait_pixels(sway, second, lambda im: close(im.getpixel(point), CARD) or
+                    (_ for _ in ()).throw(AssertionError(f"card pixel {im.getpixel(point)}")),
+                    f"main's alert on {second}", renderer)
