@@ -407,6 +407,7 @@ def test_waybar_follows_the_captured_status_bar_through_presentctl_watch_waybar(
     if not shutil.which("waybar"):
         pytest.skip("waybar is not installed (make deps installs it)")
     from presentd.daemon import find_binary
+    from conftest import Renderer
     sway = sway_factory(width=800, height=600, scale=1)
     config = {"layer": "top", "position": "top", "height": 30, "modules-left": ["custom/presentd"],
               "custom/presentd": {"exec": f"{find_binary('presentctl')} --socket {manual.path} watch --waybar",
@@ -446,6 +447,22 @@ def test_waybar_follows_the_captured_status_bar_through_presentctl_watch_waybar(
             app.call("present", {"id": "gone", "style": "alert", "statusBar": {"style": "darkContent", "hidden": True}})
             app.call("advance", {"seconds": 1})
             module_is((255, 0, 0), "the module in the hidden class's colour")
+            # The renderer's overlay is above the bar, anchored to every edge with no exclusive
+            # zone of its own: a dimming covers the bar too.
+            renderer = Renderer(sway, manual.path)
+            try:
+                app.call("present", {"id": "dim", "style": "alert", "background": {"color": "#00ff00", "opacity": 0.5}})
+                app.call("advance", {"seconds": 1})
+                # Under it, the module in whichever style the new top entry leaves in force.
+                def dimmed_bar():
+                    pixel = sway.screenshot().getpixel((20, 10))
+                    under = [(255, 0, 0), (0, 0, 0), (255, 255, 255), (128, 128, 128)]
+                    assert any(close(pixel, over((0, 255, 0), 0.5, u), 8) for u in under), \
+                        f"waybar's module at (20, 10): {pixel}, not half green over a module colour"
+                    return True
+                wait_until(dimmed_bar, "the dimming drawn over waybar", timeout=60, context=waybar_context, interval=0.1)
+            finally:
+                renderer.stop()
     finally:
         bar.terminate()
         try:
