@@ -25,7 +25,6 @@ typedef struct pw_screen {
     int mode_width, mode_height;           /* pixels, from the current mode (a fallback for the size) */
     int refresh_mhz;                       /* the current mode's */
     int described;                         /* every property arrived (wl_output.done) */
-    int announced;                         /* presentd was told about it on this connection */
     /* The overlay surface. */
     struct wl_surface *surface;
     struct zwlr_layer_surface_v1 *layer;   /* on a desktop */

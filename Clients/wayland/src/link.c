@@ -49,7 +49,7 @@ static void announce(pw_app *app, pw_screen *s) {
         int fps = (int)lround(s->refresh_mhz / 1000.0);
         json_object_object_add(p, "fps", json_object_new_int(fps < 1 ? 1 : fps > 240 ? 240 : fps));
     }
-    if (presentd_notify(app->client, main ? "setContainer" : "addOutput", p, &err) == 0) s->announced = 1;
+    presentd_notify(app->client, main ? "setContainer" : "addOutput", p, &err);
     if (app->verbose)
         fprintf(stderr, "presentd-wayland: output %s is screen %s (%dx%d, scale %d, %.3f Hz)\n", s->name, s->screen,
                 s->logical_width, s->logical_height, s->scale, s->refresh_mhz / 1000.0);
@@ -96,7 +96,6 @@ void pw_link_close(pw_app *app) {
     wl_list_for_each(s, &app->screens, link) {
         presentd_animations_clear(&s->motion);
         s->has_motion = 0;
-        s->announced = 0;
         s->dirty = 1;
     }
 }
