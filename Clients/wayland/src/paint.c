@@ -130,7 +130,9 @@ static void card_layer(pw_app *app, cairo_t *cr, const presentd_layer *l, json_o
     cairo_scale(cr, l->scale, l->scale);
     double c = cos(l->rotation);
     if (fabs(l->rotation) > 1e-9) {
-        /* Shadow and back face drawn by the same strips' bounds: the shadow squeezes with the card. */
+        /* The shadow, and the back face when the card faces away, are squeezed by |cos θ| alone,
+         * without the strips' perspective: the shadow is soft and the back is blank, so the
+         * difference does not show. */
         cairo_save(cr);
         cairo_scale(cr, fabs(c), 1);
         cairo_translate(cr, -l->width / 2, -l->height / 2);
