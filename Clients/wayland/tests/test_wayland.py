@@ -653,3 +653,42 @@ def test_main_names_the_output_that_is_main(manual, sway_factory, renderer_facto
         wait_pixels(sway, second, lambda im: close(im.getpixel(point), CARD) or
                     (_ for _ in ()).throw(AssertionError(f"card pixel {im.getpixel(point)}")),
                     f"main's alert on {second}", renderer)
+
+
+@pytest.mark.parametrize("kind", ["png", "svg", "name"])
+def test_icons_by_path_and_by_theme_name_are_drawn(manual, sway_factory, renderer_factory, tmp_path, kind):
+    from PIL import Image
+    if kind == "png":
+        path = tmp_path / "red.png"
+        Image.new("RGB", (64, 64), (220, 0, 0)).save(path)
+        icon, colour = {"path": str(path)}, (220, 0, 0)
+    elif kind == "svg":
+        path = tmp_path / "blue.svg"
+        path.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16">'
+                        '<rect width="16" height="16" fill="#0000dc"/></svg>')
+        icon, colour = {"path": str(path)}, (0, 0, 220)
+    else:
+        if not os.path.exists("/usr/share/icons/Adwaita"):
+            pytest.skip("adwaita-icon-theme is not installed (make deps installs it)")
+        icon, colour = {"name": "dialog-warning"}, None  # Adwaita's symbolic grey
+    sway = sway_factory(width=800, height=600, scale=1)
+    renderer = renderer_factory(sway, manual.path)
+    with Client(manual.path) as app:
+        screen_ready(app, renderer, "main", 800, 600, 1)
+        app.call("present", {"id": "i", "style": "alert", "background": {"opacity": 0},
+                             "content": {"icon": icon}})  # nothing else that could be dark
+        app.call("advance", {"seconds": 1})
+        f = rest_frame(app, "i")
+
+        def icon_drawn(image):
+            # The icon alone, centred: a 32-point square across the card's middle column.
+            cx = round(f["x"] + f["width"] / 2)
+            column = [image.getpixel((x, y)) for x in range(cx - 10, cx + 11)
+                      for y in range(round(f["y"]), round(f["y"] + f["height"]))]
+            if colour:
+                hits = sum(1 for p in column if close(p, colour, 12))
+            else:
+                hits = sum(1 for p in column if max(p) < 120 and not close(p, CARD))
+            assert hits > 100, f"{kind} icon: {hits} pixels of it on the card's middle column"
+
+        wait_pixels(sway, "HEADLESS-1", icon_drawn, f"the {kind} icon", renderer)
