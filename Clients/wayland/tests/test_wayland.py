@@ -692,3 +692,34 @@ def test_icons_by_path_and_by_theme_name_are_drawn(manual, sway_factory, rendere
             assert hits > 100, f"{kind} icon: {hits} pixels of it on the card's middle column"
 
         wait_pixels(sway, "HEADLESS-1", icon_drawn, f"the {kind} icon", renderer)
+
+
+def test_progress_bars_determinate_and_indeterminate(daemon, sway_factory, renderer_factory):
+    """A fraction fills that much of the track; an indeterminate bar keeps moving (the renderer
+    draws frames for it while nothing else moves). Real clock: the bar's motion is the renderer's."""
+    sway = sway_factory(width=800, height=600, scale=1)
+    renderer = renderer_factory(sway, daemon.path)
+    fill, track = (54, 133, 227), (222, 222, 224)  # src/theme.c: progress-fill, progress-track
+    with Client(daemon.path) as app:
+        screen_ready(app, renderer, "main", 800, 600, 1)
+        app.call("present", {"id": "p", "style": "alert", "background": {"opacity": 0}, "content": {"progress": 0.5},
+                             "transition": {"type": "crossDissolve", "duration": 0}})
+        f = rest_frame(app, "p")
+        y, left, inner = round(f["y"] + f["height"] / 2), f["x"] + 18, f["width"] - 36
+
+        def half_full(image):
+            at = lambda k: image.getpixel((round(left + inner * k), y))
+            assert close(at(0.25), fill, 6) and close(at(0.75), track, 6), f"at 25 %: {at(0.25)}, at 75 %: {at(0.75)}"
+            return True
+
+        wait_pixels(sway, "HEADLESS-1", half_full, "the bar half full", renderer)
+        app.call("update", {"id": "p", "content": {"progress": None}})
+        row = lambda image: [image.getpixel((round(left + inner * k / 20), y)) for k in range(1, 20)]
+
+        def moving_part():
+            first = row(sway.screenshot())
+            assert any(close(p, fill, 6) for p in first), f"no moving part yet: {first}"
+            return first
+
+        first = wait_until(moving_part, "the indeterminate bar's moving part", context=renderer.context)
+        wait_until(lambda: row(sway.screenshot()) != first, "the indeterminate bar to move on", context=renderer.context)
