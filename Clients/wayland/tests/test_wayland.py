@@ -723,3 +723,32 @@ def test_progress_bars_determinate_and_indeterminate(daemon, sway_factory, rende
 
         first = wait_until(moving_part, "the indeterminate bar's moving part", context=renderer.context)
         wait_until(lambda: row(sway.screenshot()) != first, "the indeterminate bar to move on", context=renderer.context)
+
+
+def test_fields_and_a_surface_placeholder_read_back(manual, sway_factory, renderer_factory):
+    sway = sway_factory(width=1280, height=720, scale=2)
+    renderer = renderer_factory(sway, manual.path)
+    with Client(manual.path) as app:
+        screen_ready(app, renderer, "main", 640, 360, 2)
+        app.call("present", {"id": "form", "style": {"type": "custom", "width": {"points": 320}, "height": "content"},
+                             "background": {"opacity": 0}, "content": {
+                                 "title": "Sign in", "surface": {"appId": "org.example.Mail"},
+                                 "fields": [{"id": "u", "kind": "text", "value": "ada"},
+                                            {"id": "p", "kind": "secure", "placeholder": "Password", "value": "hunter2"}],
+                                 "actions": [{"id": "ok", "title": "Continue", "role": "default"}]}})
+        wait_until(lambda: next(e for e in app.call("stack")["entries"] if e["id"] == "form").get("preferredContentSize"),
+                   "the form to be measured", context=renderer.context)
+        app.call("advance", {"seconds": 2})
+        f = rest_frame(app, "form")
+
+        def read(image):
+            card = image.crop(tuple(round(v * 2) for v in (f["x"], f["y"], f["x"] + f["width"], f["y"] + f["height"])))
+            path = os.path.join(sway.dir, "form.png")
+            card.save(path)
+            text = subprocess.run(["tesseract", path, "-", "--psm", "6"], capture_output=True, text=True, timeout=60).stdout
+            for words in ("Sign in", "ada", "Password", "org.example.Mail"):  # (white on blue reads poorly)
+                assert words in text, f"OCR found no {words!r} in {text!r}"
+            assert "hunter2" not in text, "a secure field's value is never drawn"
+            return True
+
+        wait_pixels(sway, "HEADLESS-1", read, "the form's text read back", renderer)
