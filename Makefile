@@ -68,6 +68,50 @@ TEST_SUITES += test-systemd
 # Skipped (and said so) where the machine cannot boot systemd in a namespace.
 TEST_SUITES += test-deploy
 
+# ---- presentd-wayland (Clients/wayland, docs/WAYLAND.md) ------------------------------------
+## wayland: the Wayland renderer, build/presentd-wayland in Clients/wayland (C, beside the C client).
+## test-wayland: it on a real headless sway, read back with grim and tesseract; where sway cannot
+## run it says why in one line and is reported SKIPPED (never as passed).
+## install also installs it and its user unit (INSTALL_WAYLAND=no: not; the .deb leaves it out).
+WAYLAND_BUILD_PACKAGES := libwayland-dev wayland-protocols libcairo2-dev libpango1.0-dev librsvg2-dev
+DEB_PACKAGES += $(WAYLAND_BUILD_PACKAGES) sway grim tesseract-ocr waybar weston adwaita-icon-theme
+TEST_SUITES += test-wayland
+INSTALL_WAYLAND ?= yes
+.PHONY: wayland deps-wayland test-wayland install-wayland
+deps-wayland:
+	$(call INSTALL_MISSING,$(BUILD_PACKAGES) $(WAYLAND_BUILD_PACKAGES))
+
+wayland: deps-wayland
+	$(MAKE) -C Clients/wayland
+
+test-wayland: clients-bin wayland
+	@mkdir -p .build/skipped; rm -f .build/skipped/test-wayland
+	$(CLIENTS_PYTEST) Clients/wayland/tests
+
+## bench-wayland: its CPU and time per drawn frame and its memory, at 1080p and 4K (docs/BENCHMARKS.md).
+.PHONY: bench-wayland
+bench-wayland: clients-bin wayland
+	bin=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS)) && \
+	  PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) Clients/wayland/bench.py
+
+## deb-wayland: presentd-wayland_VERSION_ARCH.deb, a second binary package (make deb leaves it out).
+.PHONY: deb-wayland
+deb-wayland: deps-wayland
+	$(call INSTALL_MISSING,$(DEB_TOOLS))
+	rm -rf .build/deb-wayland/root
+	$(MAKE) --no-print-directory install-wayland DESTDIR=$(CURDIR)/.build/deb-wayland/root PREFIX=/usr
+	packaging/debian/build-deb-wayland.sh .build/deb-wayland/root $(DEB_OUT)
+
+install: $(if $(filter yes,$(INSTALL_WAYLAND)),install-wayland)
+install-wayland: wayland
+	$(MAKE) -C Clients/wayland install DESTDIR="$(DESTDIR)" BINDIR="$(BINDIR)"
+	install -d "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(MANDIR)/man1"
+	sed 's|/usr/local/bin/presentd-wayland|$(BINDIR)/presentd-wayland|' systemd/user/presentd-wayland.service \
+	  > "$(DESTDIR)$(USERUNITDIR)/presentd-wayland.service"
+	chmod 0644 "$(DESTDIR)$(USERUNITDIR)/presentd-wayland.service"
+	install -m 0644 docs/man/presentd-wayland.1 "$(DESTDIR)$(MANDIR)/man1/"
+# ---- end of presentd-wayland ------------------------------------------------------------------
+
 test: deps $(TEST_SUITES)
 	@skipped=$$(cat .build/skipped/* 2>/dev/null | paste -sd' ' -); passed=; \
 	for s in $(TEST_SUITES); do case " $$skipped " in *" $$s "*) ;; *) passed="$$passed $$s" ;; esac; done; \
@@ -165,7 +209,7 @@ DEB_OUT         ?= .
 deb:
 	$(call INSTALL_MISSING,$(BUILD_PACKAGES) $(DEB_TOOLS))
 	rm -rf $(DEB_STAGE)
-	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEB_STAGE) PREFIX=/usr \
+	$(MAKE) --no-print-directory install INSTALL_WAYLAND=no DESTDIR=$(CURDIR)/$(DEB_STAGE) PREFIX=/usr \
 	  BUILD_FLAGS="$(BUILD_FLAGS) $(DEB_BUILD_FLAGS)"
 	packaging/debian/build-deb.sh $(DEB_STAGE) $(DEB_OUT)
 

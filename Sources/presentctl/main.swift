@@ -75,6 +75,8 @@ Commands:
                                  stack statusBar; add frames for every frame)
   watch --draw                   draw the container and its layers as boxes, live: overlays
                                  rounded (╭╮), alert-level entries heavy (┏┓), contexts clipped
+  watch --waybar                 the status bar's appearance as waybar custom-module JSON lines
+                                 (class: default, lightContent or darkContent, and hidden)
   container W H [--duration S]   set the container size (points)
   keyboard HEIGHT [--duration S] show (HEIGHT > 0) or hide (0) the keyboard
   tap X Y                        tap the screen; says who took it, or forwarded: true
@@ -251,6 +253,7 @@ func optionalDuration(_ scanner: inout ArgumentScanner, into params: inout JSONO
 /// Prints notifications until the connection ends (or the process is interrupted).
 func watch(_ client: PresentClient, topics: [String], output: String?) throws -> Never {
     if topics == ["--draw"] { try drawWatch(client, output: output) }  // Draw.swift
+    if topics == ["--waybar"] { try waybarWatch(client, output: output) }  // Waybar.swift
     let chosen = topics.isEmpty ? ["lifecycle", "stack", "statusBar"] : topics
     var params: JSONObject = ["topics": .array(chosen.map { .string($0) })]
     if let output { params["outputs"] = [.string(output)] }

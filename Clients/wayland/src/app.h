@@ -1,0 +1,113 @@
+/* What the renderer's parts share: the compositor's outputs (each a presentd screen), the
+ * connection to presentd, and the content of the entries on screen. */
+#ifndef PW_APP_H
+#define PW_APP_H
+
+#include <wayland-client.h>
+
+#include "presentd.h"
+#include "shm.h"
+#include "theme.h"
+
+struct pw_app;
+
+/* One compositor output, which is one presentd screen, with its overlay surface. */
+typedef struct pw_screen {
+    struct wl_list link;
+    struct pw_app *app;
+    uint32_t global;                       /* the registry name of its wl_output */
+    struct wl_output *wl_output;
+    struct zxdg_output_v1 *xdg_output;
+    char name[128];                        /* the compositor's output name ("HEADLESS-1", "DP-1") */
+    char screen[128];                      /* its presentd screen: "main" or name; "" while unknown */
+    int32_t scale;                         /* wl_output.scale */
+    int logical_width, logical_height;     /* xdg-output, points */
+    int mode_width, mode_height;           /* pixels, from the current mode (a fallback for the size) */
+    int refresh_mhz;                       /* the current mode's */
+    int described;                         /* every property arrived (wl_output.done) */
+    /* The overlay surface. */
+    struct wl_surface *surface;
+    struct zwlr_layer_surface_v1 *layer;   /* on a desktop */
+    struct xdg_surface *xdg_surface;       /* --kiosk: a fullscreen toplevel instead */
+    struct xdg_toplevel *toplevel;
+    int32_t pending_width, pending_height; /* the toplevel's configure, applied with the xdg_surface's */
+    uint32_t width, height;                /* as configured, points */
+    int configured;
+    pw_buffer buffers[2];
+    struct wl_callback *frame;             /* a frame callback asked for and not done yet */
+    struct wp_presentation_feedback *feedback;  /* the one asked for and not answered yet */
+    double presented_at, refresh;          /* wp_presentation: when the last picture was shown, and the
+                                              period then (monotonic seconds; 0: not known) */
+    /* The picture. */
+    presentd_animations motion;            /* the payload in force (n_layers 0: none) */
+    int has_motion;
+    int dirty;                             /* something changed since the last draw */
+    int moving;                            /* the last draw was of a picture in motion */
+    double drawn_time;                     /* the daemon time of the last draw */
+    int drawn_empty;                       /* the last draw was of nothing at all */
+    unsigned long draws;                   /* how many pictures it drew */
+} pw_screen;
+
+/* What one entry shows, kept from stack and lifecycle events, and its drawn card. */
+typedef struct pw_record {
+    struct pw_record *next;
+    char id[257];
+    int64_t revision;
+    json_object *content;                  /* a reference: a string label or a content object */
+    /* The card drawn for it (content and chrome, without shadow or motion). */
+    void *card;                            /* cairo_surface_t *, NULL: not drawn yet */
+    double card_width, card_height, card_scale, card_radius;
+    int64_t card_revision;
+    void *shadow;                          /* cairo_surface_t *: its shadow's mask, NULL: not made yet */
+    double shadow_key[5];                  /* width, height, radius, blur, scale of that mask */
+    int indeterminate;                     /* an indeterminate progress bar moves on the card */
+    double bar_x, bar_y, bar_width, bar_height;  /* where it is, card points */
+} pw_record;
+
+typedef struct pw_app {
+    /* The compositor. */
+    struct wl_display *display;
+    struct wl_registry *registry;
+    struct wl_compositor *compositor;
+    struct wl_shm *shm;
+    struct zwlr_layer_shell_v1 *layer_shell;
+    struct zxdg_output_manager_v1 *xdg_output_manager;
+    struct xdg_wm_base *wm_base;           /* --kiosk */
+    struct wp_presentation *presentation;  /* when pictures are shown, to draw the time they will be */
+    int presentation_monotonic;            /* its clock is CLOCK_MONOTONIC, the daemon's real clock */
+    int kiosk;                             /* one fullscreen toplevel, which is main, with a status bar */
+    pw_screen *kiosk_screen;
+    char status_style[32];                 /* the status bar presentd says is in force on main */
+    int status_hidden;
+    long clock_minute;                     /* the minute the kiosk's clock last showed */
+    int quit;                              /* the compositor asked the kiosk window to close */
+    struct wl_list screens;                /* pw_screen.link */
+    const char *main_name;                 /* --main NAME, or NULL: the first output */
+    int main_taken;                        /* an output was made main (it stays so while it lives) */
+    /* presentd. */
+    const char *socket_path;               /* NULL: as presentctl finds it */
+    char resolved_socket[512];
+    presentd_client *client;               /* NULL while not connected */
+    int64_t hello_id, subscribe_id, time_id;  /* replies awaited (-1: none) */
+    int subscribed;
+    int manual_clock;
+    double known_time;                     /* the manual clock's latest time the daemon told */
+    double time_asked_at;                  /* when the manual clock's time was last asked (monotonic) */
+    double retry_at, retry_delay;          /* reconnecting: when to try next, and the backoff */
+    int said_waiting;
+    pw_record *records;
+    pw_theme theme;
+    int verbose;
+} pw_app;
+
+/* Monotonic seconds: the daemon's real clock on this machine. */
+double pw_now(void);
+
+/* The daemon time the screens are to be drawn at now. */
+double pw_daemon_time(pw_app *app);
+
+/* The daemon time screen s's next picture is for: on the real clock, when the compositor will
+ * show it (the next refresh after the last presentation), else pw_daemon_time. */
+double pw_screen_time(pw_app *app, pw_screen *s);
+
+#endif

@@ -1,0 +1,24 @@
+/* The content of the entries, by id: kept from stack and lifecycle events, looked up by the
+ * layers' revisions when drawing. */
+#ifndef PW_CONTENT_H
+#define PW_CONTENT_H
+
+#include "app.h"
+
+/* Entry id shows `content` (a string label or a content object; NULL: nothing) at revision
+ * rev. Returns 1 when this changed what is kept. */
+int pw_content_put(pw_app *app, const char *id, int64_t rev, json_object *content);
+
+/* The kept record of id, or NULL. */
+pw_record *pw_content_find(pw_app *app, const char *id);
+
+/* Entry id has gone. */
+void pw_content_drop(pw_app *app, const char *id);
+
+/* Every record (the daemon went away). */
+void pw_content_clear(pw_app *app);
+
+/* The entries of a stack event, a stack result or a snapshot's screen into the records. */
+void pw_content_take_entries(pw_app *app, json_object *obj);
+
+#endif

@@ -1,0 +1,59 @@
+"""The README's picture: presentctl's alert on a headless sway with a wallpaper, by grim.
+
+    PRESENTD=… PRESENTCTL=… python3 Clients/wayland/tests/screenshot.py docs/images/wayland-alert.png
+
+The same sway, renderer and command as the tests (conftest.py), at scale 2."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../python/src"))
+
+from conftest import Renderer, Sway  # noqa: E402
+from presentd import Client  # noqa: E402
+from presentd.daemon import Daemon, find_binary, wait_until  # noqa: E402
+
+
+def wallpaper(path: str, width: int, height: int) -> None:
+    """A quiet diagonal gradient, as a desktop's default background."""
+    from PIL import Image
+    image = Image.new("RGB", (width, height))
+    top, bottom = (46, 84, 140), (120, 70, 130)
+    pixels = image.load()
+    for y in range(height):
+        for x in range(width):
+            k = (x / width + y / height) / 2
+            pixels[x, y] = tuple(round(a + (b - a) * k) for a, b in zip(top, bottom))
+    image.save(path)
+
+
+def main(out: str) -> None:
+    with Daemon() as daemon, Sway(width=1600, height=1000, scale=2) as sway:
+        picture = os.path.join(sway.dir, "wallpaper.png")
+        wallpaper(picture, 1600, 1000)
+        os.chmod(picture, 0o644)
+        sway.msg("output", "HEADLESS-1", "bg", picture, "fill")
+        renderer = Renderer(sway, daemon.path)
+        try:
+            with Client(daemon.path) as client:
+                wait_until(lambda: client.call("outputs")["outputs"][0]["container"]["width"] == 800,
+                           "presentd's main screen to be the output", context=renderer.context)
+            ctl = subprocess.Popen([find_binary("presentctl"), "--socket", daemon.path, "present", "--title", "Delete file?",
+                                    "--message", "It cannot be undone", "--action", "ok:Delete:destructive",
+                                    "--action", "no:Cancel:cancel", "--wait"])
+            with Client(daemon.path) as client:
+                wait_until(lambda: any(e["state"] == "presented" for e in client.call("stack")["entries"]),
+                           "the alert to be presented")
+            subprocess.run(["grim", "-o", "HEADLESS-1", out], env=sway.env, check=True)
+            ctl.terminate()
+            ctl.wait()
+        finally:
+            renderer.stop()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
