@@ -246,3 +246,17 @@ openrpc:
 	$(SWIFT) build --product presentd $(BUILD_FLAGS)
 	"$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/presentd" --print-openrpc | \
 	  $(PYTHON) -m json.tool --indent 2 --no-ensure-ascii > docs/openrpc.json
+
+## -- presentd-notify (Clients/notify): org.freedesktop.Notifications through presentd ------
+## test-notify: the bridge on a private session bus, the real presentd (manual clock), driven
+## by notify-send, gdbus, dbus-send and GLib (docs/NOTIFICATIONS.md).
+DEB_PACKAGES += libsystemd-dev zlib1g-dev dbus libnotify-bin libglib2.0-bin python3-gi
+TEST_SUITES += test-notify
+.PHONY: notify test-notify
+notify:
+	$(MAKE) -C Clients/notify
+
+test-notify: clients-bin
+	$(MAKE) -C Clients/notify
+	$(CLIENTS_PYTEST) Clients/notify/tests
+## -- end of presentd-notify ----------------------------------------------------------------
