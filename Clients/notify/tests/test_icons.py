@@ -12,6 +12,13 @@ from PIL import Image
 from conftest import entry
 
 
+def image(width: int, height: int, rowstride: int, alpha: bool, bits: int, channels: int, data: bytes):
+    """An (iiibiiay) variant; the bytes go in whole (PyGObject would build "ay" byte by byte)."""
+    array = GLib.Variant.new_from_bytes(GLib.VariantType("ay"), GLib.Bytes.new(data), True)
+    return GLib.Variant.new_tuple(GLib.Variant("i", width), GLib.Variant("i", height), GLib.Variant("i", rowstride),
+                                  GLib.Variant("b", alpha), GLib.Variant("i", bits), GLib.Variant("i", channels), array)
+
+
 def pixels(width: int, height: int, alpha: bool = True, rowstride: int | None = None, size: int | None = None):
     channels = 4 if alpha else 3
     stride = rowstride if rowstride is not None else width * channels
@@ -23,7 +30,7 @@ def pixels(width: int, height: int, alpha: bool = True, rowstride: int | None = 
         data += row + bytes(max(0, stride - len(row)))
     if size is not None:
         data = data[:size] if size <= len(data) else data + bytes(size - len(data))
-    return GLib.Variant("(iiibiiay)", (width, height, stride, alpha, 8, channels, bytes(data)))
+    return image(width, height, stride, alpha, 8, channels, bytes(data))
 
 
 def test_image_data_becomes_a_png_removed_when_the_notification_ends(bridge, pd, observer, runtime):
@@ -39,7 +46,7 @@ def test_image_data_becomes_a_png_removed_when_the_notification_ends(bridge, pd,
 
 
 def test_a_large_image_is_scaled_down_to_256(bridge, pd, observer):
-    big = GLib.Variant("(iiibiiay)", (1024, 512, 3072, False, 8, 3, bytes(range(256)) * (3072 * 512 // 256)))
+    big = image(1024, 512, 3072, False, 8, 3, bytes(range(256)) * (3072 * 512 // 256))
     id = observer.notify("big", hints={"image-data": big})
     path = entry(pd, bridge, id)["content"]["icon"]["path"]
     with Image.open(path) as img:
@@ -51,13 +58,13 @@ def test_malformed_image_data_falls_back_to_the_next_icon(bridge, pd, observer):
     bad = [
         pixels(4, 4, rowstride=8),            # rowstride less than width × channels
         pixels(4, 4, size=20),                # fewer bytes than the header says
-        GLib.Variant("(iiibiiay)", (-1, 4, 16, True, 8, 4, bytes(64))),
-        GLib.Variant("(iiibiiay)", (4, 4, 16, True, 16, 4, bytes(128))),   # 16 bits per sample
-        GLib.Variant("(iiibiiay)", (4, 4, 16, False, 8, 4, bytes(64))),    # 4 channels without alpha
-        GLib.Variant("(iiibiiay)", (100000, 100000, 400000, True, 8, 4, bytes(64))),
+        image(-1, 4, 16, True, 8, 4, bytes(64)),
+        image(4, 4, 16, True, 16, 4, bytes(128)),   # 16 bits per sample
+        image(4, 4, 16, False, 8, 4, bytes(64)),    # 4 channels without alpha
+        image(100000, 100000, 400000, True, 8, 4, bytes(64)),
     ]
-    for image in bad:
-        id = observer.notify("bad", icon="dialog-warning", hints={"image-data": image})
+    for bad_image in bad:
+        id = observer.notify("bad", icon="dialog-warning", hints={"image-data": bad_image})
         assert entry(pd, bridge, id)["content"]["icon"] == {"name": "dialog-warning"}
         observer.close(id)  # at most 5 on screen: make room for the next
         assert observer.closed(id) == 3
