@@ -250,11 +250,18 @@ openrpc:
 ## -- presentd-notify (Clients/notify): org.freedesktop.Notifications through presentd ------
 ## test-notify: the bridge on a private session bus, the real presentd (manual clock), driven
 ## by notify-send, gdbus, dbus-send and GLib (docs/NOTIFICATIONS.md).
+## `make install` installs it too (the binary, the D-Bus activation file, the user unit, the man page).
+BUILD_PACKAGES += libsystemd-dev zlib1g-dev
 DEB_PACKAGES += libsystemd-dev zlib1g-dev dbus libnotify-bin libglib2.0-bin python3-gi
 TEST_SUITES += test-notify
-.PHONY: notify test-notify
-notify:
+.PHONY: notify test-notify install-notify
+notify: deps-build
 	$(MAKE) -C Clients/notify
+
+install: install-notify
+install-notify: deps-build
+	$(MAKE) -C Clients/notify install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BINDIR=$(BINDIR) \
+	  USERUNITDIR=$(USERUNITDIR) MANDIR=$(MANDIR)
 
 test-notify: clients-bin
 	$(MAKE) -C Clients/notify
