@@ -101,3 +101,23 @@ def test_deprecated_icon_data_is_the_last_resort(bridge, pd, observer):
     assert entry(pd, bridge, id)["content"]["icon"]["path"].endswith(".png")
     named = observer.notify("named", icon="mail-unread", hints={"icon_data": pixels(2, 2)})
     assert entry(pd, bridge, named)["content"]["icon"] == {"name": "mail-unread"}
+
+
+def test_huge_image_data_is_scaled_and_over_the_protocol_limit_never_arrives(bridge, pd, observer):
+    from conftest import Observer
+    side = 4000  # 61 MiB of RGBA, under D-Bus's 64 MiB limit for an array
+    id = observer.notify("huge", hints={"image-data": image(side, side, side * 4, True, 8, 4, bytes(side * side * 4))})
+    path = entry(pd, bridge, id)["content"]["icon"]["path"]
+    with Image.open(path) as img:
+        assert img.size == (256, 256)
+    # 100 MiB in one array is not D-Bus (arrays stop at 64 MiB): the sender's connection is
+    # closed before anything reaches the bridge, which goes on serving.
+    sender = Observer(bridge.env["DBUS_SESSION_BUS_ADDRESS"])
+    side = 5200
+    try:
+        sender.notify("too big", hints={"image-data": image(side, side, side * 4, True, 8, 4, bytes(side * side * 4))})
+        raise AssertionError("a 100 MiB image-data was sent")
+    except GLib.Error as e:
+        assert "closed" in e.message
+    assert bridge.process.poll() is None
+    assert observer.notify("after") == id + 1
