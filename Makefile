@@ -252,7 +252,8 @@ openrpc:
 ## by notify-send, gdbus, dbus-send and GLib (docs/NOTIFICATIONS.md).
 ## `make install` installs it too (the binary, the D-Bus activation file, the user unit, the man page).
 BUILD_PACKAGES += libsystemd-dev zlib1g-dev
-DEB_PACKAGES += libsystemd-dev zlib1g-dev dbus libnotify-bin libglib2.0-bin python3-gi
+DEB_PACKAGES += libsystemd-dev zlib1g-dev dbus-daemon dbus-bin dbus-session-bus-common libnotify-bin libglib2.0-bin \
+  python3-gi python3-dbus
 TEST_SUITES += test-notify
 .PHONY: notify test-notify install-notify
 notify: deps-build
