@@ -196,3 +196,13 @@ def test_ids_are_never_zero_and_never_reused(bridge, pd, observer):
         observer.close(id)
         assert observer.closed(id) == 3
     assert ids == sorted(set(ids)) and 0 not in ids
+
+
+def test_a_swipe_away_is_dismissed_by_the_user(bridge, pd, observer):
+    id = observer.notify("Swipe me", timeout=0)
+    shown(pd, bridge, id)
+    pd.swipe("began", 0, 0)
+    pd.swipe("changed", 0, -150)
+    pd.swipe("ended", 0, -150, 0, -2000)  # up and out through the top edge, fast
+    assert lifecycle(pd, bridge.entry(id), "willDismiss").reason == "swipe"
+    assert observer.closed(id) == 2
