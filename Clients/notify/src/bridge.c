@@ -281,7 +281,7 @@ static void on_reply(bridge *b, note *n, int64_t *rpc, const char *method) {
         else
             log_line("notification %u: presentd refused it: %s%s%s", n->id, err.message, err.field[0] ? " (field " : "",
                      err.field[0] ? err.field : "");
-        end(b, n, CLOSED_UNDEFINED);
+        end(b, n, n->closing ? CLOSED_BY_CALL : CLOSED_UNDEFINED);
         return;
     }
     if (status && err.code != -32001 && n->state != NOTE_ENDED)

@@ -2,6 +2,7 @@
  * One poll loop over the session bus (sd-bus), the presentd connection (the C client's
  * non-blocking API) and a signalfd for SIGTERM and SIGINT. docs/NOTIFICATIONS.md. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -107,6 +108,24 @@ static int image_dir(char *out, size_t size) {
     return 0;
 }
 
+/* Removes the images a bridge left behind when it was killed (SIGKILL, a crash): files
+ * named PID-… whose process is gone. A live bridge's files (one being replaced) stay. */
+static void remove_stale_images(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char *end = NULL;
+        long pid = strtol(e->d_name, &end, 10);
+        if (pid <= 0 || !end || *end != '-') continue;
+        if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        char path[4096 + 256];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (unlink(path) == 0) log_line("removed %s, left by a bridge that is gone", path);
+    }
+    closedir(d);
+}
+
 /* hello and the lifecycle subscription. */
 static int greet(presentd_client *pd, server *s, int *max_entries, const char *path) {
     presentd_error err;
@@ -197,6 +216,7 @@ int main(int argc, char **argv) {
 
     char dir[4096];
     if (image_dir(dir, sizeof dir)) return 1;
+    remove_stale_images(dir);
     char path[4096];
     if (o.socket) snprintf(path, sizeof path, "%s", o.socket);
     else presentd_default_socket(path, sizeof path);

@@ -219,3 +219,20 @@ def test_the_socket_is_found_as_presentctl_finds_it(bus, manual, runtime, observ
         p.send_signal(signal.SIGTERM)
         out, _ = p.communicate(timeout=30)
     assert f"at {manual.path}" in out
+
+
+def test_a_restarted_bridge_starts_clean(bus, manual, runtime, observer, pd):
+    images = runtime / "presentd-notify"
+    images.mkdir(mode=0o700)
+    gone_pid = subprocess.run(["sh", "-c", "echo $$"], capture_output=True, text=True).stdout.strip()
+    stale = images / f"{gone_pid}-7-1.png"
+    stale.write_bytes(b"left by a killed bridge")
+    bystander = images / "notes.txt"
+    bystander.write_text("not the bridge's")
+    from conftest import start_bridge
+    b = start_bridge(bus, manual, runtime, observer)
+    try:
+        assert not stale.exists() and bystander.exists()
+        assert observer.notify("first") == 1  # ids start again
+    finally:
+        b.stop()
