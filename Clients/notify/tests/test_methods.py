@@ -21,15 +21,29 @@ def test_server_information_names_presentd_and_its_version(bridge, pd):
     assert out.stdout.strip() == f"('presentd', 'presentd', '{version}', '1.2')"
 
 
+# Each capability the bridge lists, and the test that shows it is implemented.
+CAPABILITY_TESTS = {
+    "actions": ("test_methods", "test_done_when_notify_send_wait_prints_the_action_chosen_with_presentctl_activate"),
+    "body": ("test_methods", "test_notify_send_presents_an_overlay_with_summary_and_body"),
+    "body-markup": ("test_methods", "test_markup_in_the_body_is_shown_as_plain_text"),
+    "icon-static": ("test_icons", "test_image_data_becomes_a_png_removed_when_the_notification_ends"),
+    "inline-reply": ("test_inline_reply", "test_inline_reply_gets_a_field_and_the_text_comes_back"),
+    "x-canonical-private-synchronous": ("test_update", "test_synchronous_tag_replaces_within_the_app"),
+    "x-dunst-stack-tag": ("test_update", "test_dunst_stack_tag_replaces_too"),
+}
+
+
 def test_capabilities_are_the_implemented_ones(bridge):
-    # Each one listed has its test: actions (test_done_when...), body (test_notify_send_...),
-    # body-markup (test_markup_...), icon-static (test_icons.py), inline-reply
-    # (test_inline_reply...), the two synchronous tags (test_update.py).
     out = run(["dbus-send", "--session", "--print-reply=literal", "--dest=org.freedesktop.Notifications",
                "/org/freedesktop/Notifications", "org.freedesktop.Notifications.GetCapabilities"], bridge.env)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["array", "[", "actions", "body", "body-markup", "icon-static", "inline-reply",
-                                  "x-canonical-private-synchronous", "x-dunst-stack-tag", "]"]
+    words = out.stdout.split()
+    assert words[:2] == ["array", "["] and words[-1] == "]"
+    listed = words[2:-1]
+    assert listed == list(CAPABILITY_TESTS), "a capability is listed without a test that it works, or the reverse"
+    import importlib
+    for capability, (module, test) in CAPABILITY_TESTS.items():
+        assert callable(getattr(importlib.import_module(module), test, None)), f"{capability}: no {module}.{test}"
 
 
 def test_notify_send_presents_an_overlay_with_summary_and_body(bridge, pd):
