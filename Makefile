@@ -267,4 +267,13 @@ install-notify: deps-build
 test-notify: clients-bin
 	$(MAKE) -C Clients/notify
 	$(CLIENTS_PYTEST) Clients/notify/tests
+
+## bench-notify: Notify round trip, CPU and memory, presentd-notify (release presentd) against
+## mako on a headless sway (not in `make bench`: it needs sway and mako).
+.PHONY: bench-notify
+bench-notify: release
+	$(call INSTALL_MISSING,sway mako-notifier python3-dbus dbus-daemon dbus-session-bus-common)
+	$(MAKE) -C Clients/notify
+	$(PYTHON) Clients/notify/bench/bench.py --presentd "$$($(SWIFT) build -c release --show-bin-path)/presentd" \
+	  --bridge Clients/notify/build/presentd-notify
 ## -- end of presentd-notify ----------------------------------------------------------------

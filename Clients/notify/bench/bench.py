@@ -4,8 +4,8 @@ sway), on a private session bus, from one in-process python3-dbus client.
 
 For each server: ROUNDS rounds of CALLS sequential Notify calls (expire_timeout 0, so they
 stay up), each round's notifications then closed; p50/p99 of the round trip over all calls,
-the calls per second that sequence makes, the server's CPU per notification (utime + stime
-from /proc, 10 ms ticks), and its RSS and private dirty memory with 0 and 100 notifications
+the calls per second that sequence makes, the server's CPU per notification (its threads'
+time on a CPU, /proc/PID/task/*/schedstat), and its RSS and private dirty memory with 0 and 100 notifications
 up. sway refuses to run as root, so as root the whole bench runs as `nobody` (setpriv).
 
     /usr/bin/python3 Clients/notify/bench/bench.py --presentd PATH --bridge PATH [--calls 500] [--rounds 3]
@@ -48,9 +48,12 @@ def memory(pid: int) -> dict:
 
 
 def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """Time on a CPU, every thread (schedstat: nanoseconds, not /proc/PID/stat's 10 ms ticks)."""
+    total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+            total += int(f.read().split()[0])
+    return total / 1e9
 
 
 def measure(name: str, server_pid: int, extra_pids: list[int], address: str, calls: int, rounds: int) -> dict:
@@ -88,6 +91,16 @@ def measure(name: str, server_pid: int, extra_pids: list[int], address: str, cal
         "rss_kib_0": idle["Rss"], "private_dirty_kib_0": idle["Private_Dirty"],
         "rss_kib_100": up100["Rss"], "private_dirty_kib_100": up100["Private_Dirty"],
     }
+
+
+def accepts(path: str) -> bool:
+    import socket
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        try:
+            s.connect(path)
+            return True
+        except OSError:
+            return False
 
 
 def has_owner(address: str) -> bool:
@@ -132,7 +145,7 @@ def main() -> int:
         wait(lambda: os.path.exists(os.path.join(tmp, "wayland-1")), "sway's wayland-1 socket")
         socket = os.path.join(tmp, "presentd.sock")
         presentd = start([args.presentd, "--socket", socket])
-        wait(lambda: os.path.exists(socket), "presentd's socket")
+        wait(lambda: accepts(socket), "presentd accepting connections")
 
         bridge = start([args.bridge, "--socket", socket, "--max-waiting", str(args.calls + 10)])
         wait(lambda: has_owner(address), "presentd-notify on the bus")
