@@ -271,7 +271,8 @@ static void on_reply(bridge *b, note *n, int64_t *rpc, const char *method) {
     if (!*rpc) return;
     presentd_error err;
     int status = presentd_take_reply(b->pd, *rpc, NULL, &err);
-    if (status == PRESENTD_ERR_AGAIN) return;
+    /* Not answered yet; or the connection ended first: bridge_reconnected sends it again. */
+    if (status == PRESENTD_ERR_AGAIN || status == PRESENTD_ERR_CLOSED) return;
     *rpc = 0;
     if (strcmp(method, "present") == 0) {
         if (status == 0) { n->present_acked = 1; return; }

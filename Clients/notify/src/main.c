@@ -21,7 +21,7 @@
 
 static const char usage[] =
     "usage: presentd-notify [--socket PATH] [--replace] [--max-visible N] [--max-waiting N]\n"
-    "                       [--timeout-low MS] [--timeout-normal MS]\n"
+    "                       [--timeout-low MS] [--timeout-normal MS] [--reconnect S]\n"
     "\n"
     "Serves org.freedesktop.Notifications on the session bus ($DBUS_SESSION_BUS_ADDRESS) and\n"
     "shows each notification as a presentd overlay.\n"
@@ -34,6 +34,8 @@ static const char usage[] =
     "  --timeout-low MS     expire_timeout -1 for low urgency (default 5000; 0: never)\n"
     "  --timeout-normal MS  expire_timeout -1 for normal urgency (default 10000; 0: never)\n"
     "                       (critical notifications never expire)\n"
+    "  --reconnect S        how long to wait for presentd to come back when it goes away\n"
+    "                       (default 30; 0: not at all)\n"
     "  --help               this text\n"
     "\n"
     "Exit status: 0 after SIGTERM or SIGINT, 1 on a failure (another server owns the name,\n"
@@ -44,6 +46,7 @@ typedef struct options {
     int replace;
     int max_visible, max_waiting;
     int32_t timeout_low, timeout_normal;
+    int reconnect_s;
 } options;
 
 static int number(const char *option, const char *value, long min, long max, long *out) {
@@ -61,7 +64,8 @@ static int number(const char *option, const char *value, long min, long max, lon
 
 /* 0 to run, 1 when --help was answered, 2 on a bad argument. */
 static int parse(int argc, char **argv, options *o) {
-    *o = (options){.max_visible = 5, .max_waiting = 100, .timeout_low = 5000, .timeout_normal = 10000};
+    *o = (options){.max_visible = 5, .max_waiting = 100, .timeout_low = 5000, .timeout_normal = 10000,
+                 .reconnect_s = PRESENTD_RECONNECT_MS / 1000};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
@@ -78,6 +82,10 @@ static int parse(int argc, char **argv, options *o) {
         if (strcmp(a, "--max-waiting") == 0) {
             if (number(a, v, 0, 10000, &n)) return 2;
             o->max_waiting = (int)n; i++; continue;
+        }
+        if (strcmp(a, "--reconnect") == 0) {
+            if (number(a, v, 0, 3600, &n)) return 2;
+            o->reconnect_s = (int)n; i++; continue;
         }
         if (strcmp(a, "--timeout-low") == 0 || strcmp(a, "--timeout-normal") == 0) {
             if (number(a, v, 0, 86400000, &n)) return 2;
@@ -162,7 +170,7 @@ static int poll_timeout(sd_bus *bus) {
     return ms > INT_MAX ? INT_MAX : (int)ms;
 }
 
-static int run(server *s, presentd_client *pd, int sigfd, const char *path) {
+static int run(server *s, presentd_client *pd, int sigfd, const char *path, int reconnect_s) {
     for (;;) {
         int r;
         while ((r = sd_bus_process(s->bus, NULL)) > 0) {}
@@ -173,7 +181,7 @@ static int run(server *s, presentd_client *pd, int sigfd, const char *path) {
         if (status == PRESENTD_ERR_CLOSED) {
             log_line("presentd at %s went away: waiting for it to come back", path);
             if (presentd_reconnect(pd, &err)) {
-                log_line("presentd at %s did not come back within %d s: exiting", path, PRESENTD_RECONNECT_MS / 1000);
+                log_line("presentd at %s did not come back within %d s: exiting", path, reconnect_s);
                 return 1;
             }
             log_line("presentd is back");
@@ -226,6 +234,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "presentd-notify: cannot connect to presentd at %s: %s\n", path, err.message);
         return 1;
     }
+    presentd_set_reconnect(pd, o.reconnect_s * 1000);
     server s = {0};
     int max_entries = 64;
     if (greet(pd, &s, &max_entries, path)) { presentd_close(pd); return 1; }
@@ -249,7 +258,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "presentd-notify: cannot serve %s: %s\n", NOTIFY_PATH, strerror(r < 0 ? -r : ENOMEM));
     } else if (server_take_name(&s, o.replace) == 0) {
         log_line("serving %s for presentd %s at %s", NOTIFY_NAME, s.version, path);
-        status = run(&s, pd, sigfd, path);
+        status = run(&s, pd, sigfd, path, o.reconnect_s);
         /* Every notification gets its NotificationClosed, also now. */
         bridge_end_all(s.bridge);
         sd_bus_flush(s.bus);

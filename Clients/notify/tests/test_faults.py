@@ -236,3 +236,43 @@ def test_a_restarted_bridge_starts_clean(bus, manual, runtime, observer, pd):
         assert observer.notify("first") == 1  # ids start again
     finally:
         b.stop()
+
+
+def fresh_client(manual):
+    from presentd import Client
+    c = Client(manual.path)
+    c.hello("tests-after-restart")
+    return c
+
+
+def test_a_present_lost_with_presentd_is_sent_again(bridge, manual, observer):
+    manual.process.send_signal(signal.SIGSTOP)  # presentd reads nothing from now on
+    id = observer.notify("lost on the way", timeout=0)  # answered by the bridge; the present sits unread
+    manual.restart()  # SIGKILL: the unread present goes with it
+    with fresh_client(manual) as c:
+        wait_until(lambda: "presentd is back" in bridge.log, "the bridge to reconnect", context=lambda: bridge.log)
+        entry(c, bridge, id)  # sent again on the new connection
+    assert observer.named("NotificationClosed", id) == []
+
+
+def test_a_notification_presentd_did_not_keep_is_closed_with_reason_4(bridge, manual, observer, pd):
+    id = observer.notify("forgotten", timeout=0)
+    shown(pd, bridge, id)
+    manual.process.kill()
+    manual.process.wait(30)
+    os.remove(os.path.join(manual.directory, "presentd-state.json"))  # it comes back with nothing
+    manual._start(60.0)
+    assert observer.closed(id) == 4
+    with fresh_client(manual) as c:
+        later = observer.notify("after", timeout=0)
+        entry(c, bridge, later)
+
+
+def test_presentd_not_coming_back_closes_everything_and_exits_1(make_bridge, manual, observer, pd):
+    bridge = make_bridge("--reconnect", "1")
+    ids = [observer.notify(f"n{i}", timeout=0) for i in range(7)]  # 5 on presentd, 2 waiting
+    entry(pd, bridge, ids[4])
+    manual.stop(signal.SIGKILL)
+    assert bridge.process.wait(30) == 1
+    assert sorted(observer.named("NotificationClosed")) == [(id, 4) for id in ids]
+    assert "did not come back within 1 s: exiting" in bridge.log
