@@ -56,7 +56,8 @@ def cpu_seconds(pid: int) -> float:
     return total / 1e9
 
 
-def measure(name: str, server_pid: int, extra_pids: list[int], address: str, calls: int, rounds: int) -> dict:
+def measure(name: str, server_pid: int, extra_pids: list[int], address: str, calls: int, rounds: int,
+            progress: dict | None = None) -> dict:
     import dbus
     bus = dbus.bus.BusConnection(address)
     proxy = bus.get_object(NAME, PATH)
@@ -74,6 +75,8 @@ def measure(name: str, server_pid: int, extra_pids: list[int], address: str, cal
             ids.append(notify("bench", dbus.UInt32(0), "", f"n{r}.{i}", "body", [], {}, 0,
                               signature="susssasa{sv}i"))
             latencies.append(time.perf_counter() - t)
+            if progress is not None:
+                progress["answered"] = progress.get("answered", 0) + 1
             if r == 0 and i == 99:
                 up100 = memory(server_pid)
         for id in ids:
@@ -157,6 +160,19 @@ def main() -> int:
         mako = start(["mako"], env=dict(env, WAYLAND_DISPLAY="wayland-1"))
         wait(lambda: has_owner(address), "mako on the bus")
         results.append(measure("mako", mako.pid, [], address, args.calls, args.rounds))
+        mako.terminate()
+        mako.wait(30)
+        wait(lambda: not has_owner(address), "the name released")
+
+        dunst = start(["dunst"], env=dict(env, WAYLAND_DISPLAY="wayland-1"))
+        wait(lambda: has_owner(address), "dunst on the bus")
+        progress: dict = {}
+        try:
+            results.append(measure("dunst", dunst.pid, [], address, args.calls, args.rounds, progress))
+        except Exception as e:  # dunst 1.9.0 as Debian packages it has crashed under this load
+            status = dunst.wait(10) if dunst.poll() is None else dunst.returncode
+            print(f"dunst failed after {progress.get('answered', 0)} answered Notify calls (exit status {status}): "
+                  f"{type(e).__name__}: {str(e)[:120]}", file=sys.stderr)
     finally:
         for p in reversed(procs):
             if p.poll() is None:
