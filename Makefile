@@ -269,10 +269,10 @@ test-notify: clients-bin
 	$(CLIENTS_PYTEST) Clients/notify/tests
 
 ## bench-notify: Notify round trip, CPU and memory, presentd-notify (release presentd) against
-## mako on a headless sway (not in `make bench`: it needs sway and mako).
+## mako and dunst on a headless sway (not in `make bench`: it needs sway, mako and dunst).
 .PHONY: bench-notify
 bench-notify: release
-	$(call INSTALL_MISSING,sway mako-notifier python3-dbus dbus-daemon dbus-session-bus-common)
+	$(call INSTALL_MISSING,sway mako-notifier dunst python3-dbus dbus-daemon dbus-session-bus-common)
 	$(MAKE) -C Clients/notify
 	$(PYTHON) Clients/notify/bench/bench.py --presentd "$$($(SWIFT) build -c release --show-bin-path)/presentd" \
 	  --bridge Clients/notify/build/presentd-notify

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Notify round trip, side by side: presentd-notify (with presentd) and mako (on a headless
+"""Notify round trip, side by side: presentd-notify (with presentd), mako and dunst (on a headless
 sway), on a private session bus, from one in-process python3-dbus client.
 
 For each server: ROUNDS rounds of CALLS sequential Notify calls (expire_timeout 0, so they
