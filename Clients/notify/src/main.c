@@ -172,9 +172,12 @@ static int poll_timeout(sd_bus *bus) {
 
 static int run(server *s, presentd_client *pd, int sigfd, const char *path, int reconnect_s) {
     for (;;) {
-        int r;
-        while ((r = sd_bus_process(s->bus, NULL)) > 0) {}
+        /* At most 64 bus messages a turn, so that a flood of calls does not keep presentd's
+         * replies and events waiting (the rest are taken next turn, without sleeping). */
+        int r = 0, turns = 0;
+        while (turns < 64 && (r = sd_bus_process(s->bus, NULL)) > 0) turns++;
         if (r < 0) { log_line("the session bus: %s: exiting", strerror(-r)); return 1; }
+        int more = r > 0;
         presentd_error err;
         int status = presentd_process(pd, &err);
         bridge_pump(s->bridge);
@@ -197,7 +200,7 @@ static int run(server *s, presentd_client *pd, int sigfd, const char *path, int 
             {.fd = presentd_fd(pd), .events = (short)(POLLIN | (presentd_wants_write(pd) ? POLLOUT : 0))},
             {.fd = sigfd, .events = POLLIN},
         };
-        if (poll(fds, 3, poll_timeout(s->bus)) < 0 && errno != EINTR) {
+        if (poll(fds, 3, more ? 0 : poll_timeout(s->bus)) < 0 && errno != EINTR) {
             log_line("poll: %s", strerror(errno));
             return 1;
         }
