@@ -23,6 +23,7 @@ typedef struct note {
     char entry[64];              /* presentd's id for it */
     note_spec spec;
     int32_t expire_ms;           /* 0: never */
+    uint64_t posted_us;          /* when Notify made it (CLOCK_REALTIME), for the history */
     int64_t present_rpc, update_rpc, dismiss_rpc;  /* requests in flight (0: none) */
 } note;
 
@@ -42,6 +43,7 @@ struct bridge {
     char prefix[32];             /* of every entry id: "notify.PID." */
     unsigned png_serial;
     int ending;                  /* bridge_end_all: nothing new is presented */
+    history history;
 };
 
 bridge *bridge_new(presentd_client *pd, const bridge_settings *settings, const bridge_signals *signals,
@@ -53,6 +55,10 @@ bridge *bridge_new(presentd_client *pd, const bridge_settings *settings, const b
     b->sig = *signals;
     b->max_entries = max_entries > 0 ? max_entries : 64;
     b->next_id = 1;
+    if (history_init(&b->history, settings->history_size > 0 ? (size_t)settings->history_size : 0)) {
+        free(b);
+        return NULL;
+    }
     /* The pid keeps entry ids apart from a bridge before this one, whose entries may still be leaving. */
     snprintf(b->prefix, sizeof b->prefix, "notify.%ld.", (long)getpid());
     return b;
@@ -67,6 +73,7 @@ void bridge_free(bridge *b) {
     if (!b) return;
     for (size_t i = 0; i < b->n; i++) note_free(b->notes[i]);
     free(b->notes);
+    history_clear(&b->history);
     free(b);
 }
 
@@ -90,6 +97,8 @@ static int count(const bridge *b, int state) {
 }
 
 int bridge_count(const bridge *b) { return count(b, NOTE_WAITING) + count(b, NOTE_SENT); }
+
+const history *bridge_history(const bridge *b) { return &b->history; }
 
 static void discard(bridge *b, int64_t *rpc) {
     if (!*rpc) return;
@@ -158,6 +167,8 @@ static void promote(bridge *b) {
 static void end(bridge *b, note *n, uint32_t reason) {
     if (n->state == NOTE_ENDED) return;
     n->state = NOTE_ENDED;
+    if (!n->spec.transient)
+        history_add(&b->history, n->id, n->spec.app_name, n->spec.title, n->posted_us, history_now_us(), reason);
     remove_image(&n->spec);
     note_spec_clear(&n->spec);
     if (b->sig.closed) b->sig.closed(b->sig.user, n->id, reason);
@@ -234,7 +245,8 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
     }
     n = calloc(1, sizeof *n);
     if (!n) { note_spec_clear(spec); return BRIDGE_NO_MEMORY; }
-    n->id = b->next_id++;  /* wraps to 0 after 2^32 - 1: then no more (ids are never reused) */
+    n->id = b->next_id++;
+    n->posted_us = history_now_us();  /* wraps to 0 after 2^32 - 1: then no more (ids are never reused) */
     snprintf(n->entry, sizeof n->entry, "%s%u", b->prefix, n->id);
     note_spec_move(&n->spec, spec);
     if (image) take_image(b, &n->spec, n->id, image);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "../../c/presentd.h"
+#include "history.h"
 #include "image.h"
 #include "note.h"
 
@@ -20,6 +21,7 @@ typedef struct bridge_settings {
     int max_waiting;             /* notifications waiting for a place beyond those */
     int32_t default_timeout_ms[3]; /* expire_timeout -1, by urgency; 0: never */
     const char *image_dir;       /* where image-data PNGs go (exists, the bridge's own) */
+    int history_size;            /* ended notifications kept for --history */
 } bridge_settings;
 
 typedef struct bridge_signals {
@@ -59,5 +61,8 @@ void bridge_end_all(bridge *b);
 
 /* How many notifications are live (on presentd or waiting). */
 int bridge_count(const bridge *b);
+
+/* The notifications that ended, oldest first. */
+const history *bridge_history(const bridge *b);
 
 #endif

@@ -16,12 +16,15 @@
 #include <unistd.h>
 
 #include "bridge.h"
+#include "history_cli.h"
 #include "log.h"
 #include "server.h"
 
 static const char usage[] =
     "usage: presentd-notify [--socket PATH] [--replace] [--max-visible N] [--max-waiting N]\n"
     "                       [--timeout-low MS] [--timeout-normal MS] [--reconnect S]\n"
+    "                       [--keep-history N]\n"
+    "       presentd-notify --history\n"
     "\n"
     "Serves org.freedesktop.Notifications on the session bus ($DBUS_SESSION_BUS_ADDRESS) and\n"
     "shows each notification as a presentd overlay.\n"
@@ -36,6 +39,10 @@ static const char usage[] =
     "                       (critical notifications never expire)\n"
     "  --reconnect S        how long to wait for presentd to come back when it goes away\n"
     "                       (default 30; 0: not at all)\n"
+    "  --keep-history N     ended notifications kept for --history (default 50; 0...1000;\n"
+    "                       never those with the transient hint)\n"
+    "  --history            print the running bridge's history: when each ended, how\n"
+    "                       (expired, dismissed, closed, undefined), its id, app and summary\n"
     "  --help               this text\n"
     "\n"
     "Exit status: 0 after SIGTERM or SIGINT, 1 on a failure (another server owns the name,\n"
@@ -47,6 +54,7 @@ typedef struct options {
     int max_visible, max_waiting;
     int32_t timeout_low, timeout_normal;
     int reconnect_s;
+    int keep_history;
 } options;
 
 static int number(const char *option, const char *value, long min, long max, long *out) {
@@ -62,10 +70,10 @@ static int number(const char *option, const char *value, long min, long max, lon
     return 0;
 }
 
-/* 0 to run, 1 when --help was answered, 2 on a bad argument. */
+/* 0 to run, 1 when --help was answered, 2 on a bad argument, 3 for --history. */
 static int parse(int argc, char **argv, options *o) {
     *o = (options){.max_visible = 5, .max_waiting = 100, .timeout_low = 5000, .timeout_normal = 10000,
-                 .reconnect_s = PRESENTD_RECONNECT_MS / 1000};
+                 .reconnect_s = PRESENTD_RECONNECT_MS / 1000, .keep_history = 50};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
@@ -82,6 +90,11 @@ static int parse(int argc, char **argv, options *o) {
         if (strcmp(a, "--max-waiting") == 0) {
             if (number(a, v, 0, 10000, &n)) return 2;
             o->max_waiting = (int)n; i++; continue;
+        }
+        if (strcmp(a, "--history") == 0) return 3;
+        if (strcmp(a, "--keep-history") == 0) {
+            if (number(a, v, 0, 1000, &n)) return 2;
+            o->keep_history = (int)n; i++; continue;
         }
         if (strcmp(a, "--reconnect") == 0) {
             if (number(a, v, 0, 3600, &n)) return 2;
@@ -216,6 +229,7 @@ int main(int argc, char **argv) {
     options o;
     int parsed = parse(argc, argv, &o);
     if (parsed == 1) return 0;
+    if (parsed == 3) return history_print();
     if (parsed) return 2;
     signal(SIGPIPE, SIG_IGN);
     sigset_t mask;
@@ -252,6 +266,7 @@ int main(int argc, char **argv) {
     bridge_settings settings = {
         .max_visible = o.max_visible, .max_waiting = o.max_waiting,
         .default_timeout_ms = {o.timeout_low, o.timeout_normal, 0}, .image_dir = dir,
+        .history_size = o.keep_history,
     };
     s.max_waiting = o.max_waiting;
     bridge_signals signals = server_signals(&s);
@@ -268,6 +283,7 @@ int main(int argc, char **argv) {
     }
     bridge_free(s.bridge);
     sd_bus_slot_unref(s.object_slot);
+    sd_bus_slot_unref(s.history_slot);
     sd_bus_slot_unref(s.match_slot);
     sd_bus_flush_close_unref(s.bus);
     presentd_close(pd);

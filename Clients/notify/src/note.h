@@ -46,6 +46,7 @@ typedef struct note_spec {
     int progress;                /* value: 0…100, or -1 for no bar */
     char *tag;                   /* x-canonical-private-synchronous / x-dunst-stack-tag, or NULL */
     int resident;                /* actions do not dismiss */
+    int transient;               /* not kept in the history */
 } note_spec;
 
 void note_spec_clear(note_spec *s);

@@ -121,13 +121,13 @@ static int read_hint(sd_bus_message *m, const char *key, const char *contents, n
         if (cut && !cut[0]) free(cut);
         return 0;
     }
-    if (strcmp(key, "resident") == 0) {
+    if (strcmp(key, "resident") == 0 || strcmp(key, "transient") == 0) {
         int b = 0;
         if (strcmp(contents, "b") != 0 || sd_bus_message_read_basic(m, 'b', &b) < 0) return 1;
-        spec->resident = b;
+        if (key[0] == 'r') spec->resident = b; else spec->transient = b;
         return 0;
     }
-    /* category, desktop-entry, transient, suppress-sound, sound-file, sound-name, x, y,
+    /* category, desktop-entry, suppress-sound, sound-file, sound-name, x, y,
      * action-icons and anything else: ignored on purpose (docs/NOTIFICATIONS.md). */
     return sd_bus_message_skip(m, contents) < 0 ? -EBADMSG : 0;
 }

@@ -64,6 +64,31 @@ static int method_information(sd_bus_message *m, void *userdata, sd_bus_error *e
     return sd_bus_reply_method_return(m, "ssss", "presentd", "presentd", s->version, "1.2");
 }
 
+/* History() → a(ussttu): id, app_name, summary, when it was posted and when it ended
+ * (microseconds since the epoch), NotificationClosed's reason; oldest first. */
+static int method_history(sd_bus_message *m, void *userdata, sd_bus_error *err) {
+    server *s = userdata;
+    const history *h = bridge_history(s->bridge);
+    sd_bus_message *reply = NULL;
+    int r = sd_bus_message_new_method_return(m, &reply);
+    if (r >= 0) r = sd_bus_message_open_container(reply, 'a', "(ussttu)");
+    for (size_t i = 0; r >= 0 && i < h->count; i++) {
+        const history_item *it = history_at(h, i);
+        r = sd_bus_message_append(reply, "(ussttu)", it->id, it->app_name, it->summary, (uint64_t)it->posted_us,
+                                  (uint64_t)it->ended_us, it->reason);
+    }
+    if (r >= 0) r = sd_bus_message_close_container(reply);
+    if (r >= 0) r = sd_bus_send(NULL, reply, NULL);
+    sd_bus_message_unref(reply);
+    return r;
+}
+
+static const sd_bus_vtable history_vtable[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_METHOD("History", "", "a(ussttu)", method_history, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_VTABLE_END,
+};
+
 static const sd_bus_vtable vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_METHOD("Notify", "susssasa{sv}i", "u", method_notify, SD_BUS_VTABLE_UNPRIVILEGED),
@@ -89,18 +114,19 @@ static int on_name_lost(sd_bus_message *m, void *userdata, sd_bus_error *err) {
 int server_add_object(server *s) {
     int r = sd_bus_add_object_vtable(s->bus, &s->object_slot, NOTIFY_PATH, NOTIFY_NAME, vtable, s);
     if (r < 0) return r;
+    r = sd_bus_add_object_vtable(s->bus, &s->history_slot, NOTIFY_PATH, HISTORY_INTERFACE, history_vtable, s);
+    if (r < 0) return r;
     return sd_bus_match_signal(s->bus, &s->match_slot, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                "org.freedesktop.DBus", "NameLost", on_name_lost, s);
 }
 
-/* "mako 1.7.1 (emersion), pid 1234 (mako)": who owns the name, as far as it says. */
-static void describe_owner(server *s, char *out, size_t size) {
+void server_describe_owner(sd_bus *bus, char *out, size_t size) {
     sd_bus_error err = SD_BUS_ERROR_NULL;
     sd_bus_message *reply = NULL;
     const char *name = NULL, *vendor = NULL, *version = NULL, *spec = NULL;
     char who[512] = "a server that does not answer GetServerInformation";
-    sd_bus_set_method_call_timeout(s->bus, 3 * 1000 * 1000);
-    if (sd_bus_call_method(s->bus, NOTIFY_NAME, NOTIFY_PATH, NOTIFY_NAME, "GetServerInformation", &err, &reply, "") >= 0 &&
+    sd_bus_set_method_call_timeout(bus, 3 * 1000 * 1000);
+    if (sd_bus_call_method(bus, NOTIFY_NAME, NOTIFY_PATH, NOTIFY_NAME, "GetServerInformation", &err, &reply, "") >= 0 &&
         sd_bus_message_read(reply, "ssss", &name, &vendor, &version, &spec) >= 0)
         snprintf(who, sizeof who, "%s %s (%s, spec %s)", name, version, vendor, spec);
     sd_bus_message_unref(reply);
@@ -108,7 +134,7 @@ static void describe_owner(server *s, char *out, size_t size) {
     sd_bus_creds *creds = NULL;
     pid_t pid = 0;
     const char *comm = NULL;
-    if (sd_bus_get_name_creds(s->bus, NOTIFY_NAME, SD_BUS_CREDS_PID | SD_BUS_CREDS_COMM, &creds) >= 0) {
+    if (sd_bus_get_name_creds(bus, NOTIFY_NAME, SD_BUS_CREDS_PID | SD_BUS_CREDS_COMM, &creds) >= 0) {
         sd_bus_creds_get_pid(creds, &pid);
         sd_bus_creds_get_comm(creds, &comm);
     }
@@ -127,7 +153,7 @@ int server_take_name(server *s, int replace) {
         return r;
     }
     char who[700];
-    describe_owner(s, who, sizeof who);
+    server_describe_owner(s->bus, who, sizeof who);
     if (replace)
         fprintf(stderr, "presentd-notify: %s is owned by %s, which does not allow replacement: stop it first\n",
                 NOTIFY_NAME, who);
