@@ -50,3 +50,21 @@ def test_history_without_the_bridge_is_a_clear_error(bus, runtime):
     assert out.returncode == 1
     assert out.stderr.startswith("presentd-notify: no history: ")
     assert "org.freedesktop.Notifications" in out.stderr
+
+
+def test_history_from_another_server_names_it(bus, observer):
+    import os
+    from gi.repository import GLib
+    from presentd.daemon import wait_until
+    owned = observer.conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                    "RequestName", GLib.Variant("(su)", ("org.freedesktop.Notifications", 4)),
+                                    None, 0, 5000, None).unpack()[0]
+    assert owned == 1  # the primary owner: a server that is not presentd-notify
+    env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=bus.address)
+    p = subprocess.Popen([BRIDGE, "--history"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_until(lambda: observer.pump() or p.poll() is not None, "presentd-notify --history to finish")
+    err = p.stderr.read()
+    assert p.returncode == 1
+    assert err.startswith("presentd-notify: org.freedesktop.Notifications is served by a server that does not "
+                          f"answer GetServerInformation, pid {os.getpid()} "), err
+    assert err.rstrip().endswith("which keeps no history for presentd-notify")
