@@ -292,8 +292,8 @@ static void on_reply(bridge *b, note *n, int64_t *rpc, const char *method) {
         if (err.code == -32006)
             log_line("notification %u: dropped: do not disturb is on and it is of low urgency", n->id);
         else
-            log_line("notification %u: presentd refused it: %s%s%s", n->id, err.message, err.field[0] ? " (field " : "",
-                     err.field[0] ? err.field : "");
+            log_line("notification %u: presentd refused it: %s%s%s%s", n->id, err.message,
+                     err.field[0] ? " (field " : "", err.field, err.field[0] ? ")" : "");
         end(b, n, n->closing ? CLOSED_BY_CALL : CLOSED_UNDEFINED);
         return;
     }
