@@ -260,6 +260,10 @@ notify: deps-build
 	$(MAKE) -C Clients/notify
 
 install: install-notify
+clean: clean-notify
+.PHONY: clean-notify
+clean-notify:
+	$(MAKE) -C Clients/notify clean
 install-notify: deps-build
 	$(MAKE) -C Clients/notify install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BINDIR=$(BINDIR) \
 	  USERUNITDIR=$(USERUNITDIR) MANDIR=$(MANDIR)
