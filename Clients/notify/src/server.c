@@ -138,7 +138,18 @@ void server_describe_owner(sd_bus *bus, char *out, size_t size) {
         sd_bus_creds_get_pid(creds, &pid);
         sd_bus_creds_get_comm(creds, &comm);
     }
-    if (pid) snprintf(out, size, "%s, pid %d (%s)", who, (int)pid, comm ? comm : "?");
+    char name_of_pid[64] = "?";
+    if (comm) snprintf(name_of_pid, sizeof name_of_pid, "%s", comm);
+    else if (pid) {  /* the bus did not say: the process's own name, when it is ours to read */
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            if (fgets(name_of_pid, sizeof name_of_pid, f)) name_of_pid[strcspn(name_of_pid, "\n")] = 0;
+            fclose(f);
+        }
+    }
+    if (pid) snprintf(out, size, "%s, pid %d (%s)", who, (int)pid, name_of_pid);
     else snprintf(out, size, "%s", who);
     sd_bus_creds_unref(creds);
 }
