@@ -255,13 +255,12 @@ BUILD_PACKAGES += libsystemd-dev zlib1g-dev
 DEB_PACKAGES += libsystemd-dev zlib1g-dev dbus-daemon dbus-bin dbus-session-bus-common libnotify-bin libglib2.0-bin \
   python3-gi python3-dbus
 TEST_SUITES += test-notify
-.PHONY: notify test-notify install-notify
+.PHONY: notify test-notify install-notify clean-notify
 notify: deps-build
 	$(MAKE) -C Clients/notify
 
 install: install-notify
 clean: clean-notify
-.PHONY: clean-notify
 clean-notify:
 	$(MAKE) -C Clients/notify clean
 install-notify: deps-build
