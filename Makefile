@@ -290,3 +290,37 @@ openrpc:
 	$(SWIFT) build --product presentd $(BUILD_FLAGS)
 	"$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/presentd" --print-openrpc | \
 	  $(PYTHON) -m json.tool --indent 2 --no-ensure-ascii > docs/openrpc.json
+
+## -- presentd-notify (Clients/notify): org.freedesktop.Notifications through presentd ------
+## test-notify: the bridge on a private session bus, the real presentd (manual clock), driven
+## by notify-send, gdbus, dbus-send and GLib (docs/NOTIFICATIONS.md).
+## `make install` installs it too (the binary, the D-Bus activation file, the user unit, the man page).
+BUILD_PACKAGES += libsystemd-dev zlib1g-dev
+DEB_PACKAGES += libsystemd-dev zlib1g-dev dbus-daemon dbus-bin dbus-session-bus-common libnotify-bin libglib2.0-bin \
+  python3-gi python3-dbus
+TEST_SUITES += test-notify
+.PHONY: notify test-notify install-notify clean-notify
+notify: deps-build
+	$(MAKE) -C Clients/notify
+
+install: install-notify
+clean: clean-notify
+clean-notify:
+	$(MAKE) -C Clients/notify clean
+install-notify: deps-build
+	$(MAKE) -C Clients/notify install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BINDIR=$(BINDIR) \
+	  USERUNITDIR=$(USERUNITDIR) MANDIR=$(MANDIR)
+
+test-notify: clients-bin
+	$(MAKE) -C Clients/notify
+	$(CLIENTS_PYTEST) Clients/notify/tests
+
+## bench-notify: Notify round trip, CPU and memory, presentd-notify (release presentd) against
+## mako and dunst on a headless sway (not in `make bench`: it needs sway, mako and dunst).
+.PHONY: bench-notify
+bench-notify: release
+	$(call INSTALL_MISSING,sway mako-notifier dunst python3-dbus dbus-daemon dbus-session-bus-common)
+	$(MAKE) -C Clients/notify
+	$(PYTHON) Clients/notify/bench/bench.py --presentd "$$($(SWIFT) build -c release --show-bin-path)/presentd" \
+	  --bridge Clients/notify/build/presentd-notify
+## -- end of presentd-notify ----------------------------------------------------------------

@@ -1,0 +1,387 @@
+/* See bridge.h. The requests to presentd are non-blocking (presentd_send): a notification
+ * remembers the ids of its requests in flight and takes their replies in bridge_pump. A
+ * notification that has ended (NotificationClosed sent) stays in the table, out of every
+ * count, only until the replies it waits for have come back, so none is left behind in the
+ * client's queue. */
+#include "bridge.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "entry.h"
+#include "log.h"
+
+enum note_state { NOTE_WAITING, NOTE_SENT, NOTE_ENDED };
+
+typedef struct note {
+    uint32_t id;
+    int state;                   /* enum note_state */
+    int closing;                 /* CloseNotification asked: a "request" dismissal is reason 3 */
+    int present_acked;           /* presentd answered the present: the entry exists (or existed) */
+    char entry[64];              /* presentd's id for it */
+    note_spec spec;
+    int32_t expire_ms;           /* 0: never */
+    uint64_t posted_us;          /* when Notify made it (CLOCK_REALTIME), for the history */
+    int64_t present_rpc, update_rpc, dismiss_rpc;  /* requests in flight (0: none) */
+} note;
+
+/* Replies nobody waits for any more (a superseded update): taken and dropped. */
+#define DISCARD_MAX 1024
+
+struct bridge {
+    presentd_client *pd;
+    bridge_settings s;
+    bridge_signals sig;
+    int max_entries;
+    uint32_t next_id;            /* 0 once every id has been used */
+    note **notes;                /* in the order they came; ended ones until reaped */
+    size_t n, cap;
+    int64_t discard[DISCARD_MAX];
+    size_t n_discard;
+    char prefix[32];             /* of every entry id: "notify.PID." */
+    unsigned png_serial;
+    int ending;                  /* bridge_end_all: nothing new is presented */
+    history history;
+};
+
+bridge *bridge_new(presentd_client *pd, const bridge_settings *settings, const bridge_signals *signals,
+                   int max_entries) {
+    bridge *b = calloc(1, sizeof *b);
+    if (!b) return NULL;
+    b->pd = pd;
+    b->s = *settings;
+    b->sig = *signals;
+    b->max_entries = max_entries > 0 ? max_entries : 64;
+    b->next_id = 1;
+    if (history_init(&b->history, settings->history_size > 0 ? (size_t)settings->history_size : 0)) {
+        free(b);
+        return NULL;
+    }
+    /* The pid keeps entry ids apart from a bridge before this one, whose entries may still be leaving. */
+    snprintf(b->prefix, sizeof b->prefix, "notify.%ld.", (long)getpid());
+    return b;
+}
+
+static void note_free(note *n) {
+    note_spec_clear(&n->spec);
+    free(n);
+}
+
+void bridge_free(bridge *b) {
+    if (!b) return;
+    for (size_t i = 0; i < b->n; i++) note_free(b->notes[i]);
+    free(b->notes);
+    history_clear(&b->history);
+    free(b);
+}
+
+static note *find(const bridge *b, uint32_t id) {
+    for (size_t i = 0; i < b->n; i++)
+        if (b->notes[i]->id == id && b->notes[i]->state != NOTE_ENDED) return b->notes[i];
+    return NULL;
+}
+
+static note *find_entry(const bridge *b, const char *entry) {
+    if (!entry || strncmp(entry, b->prefix, strlen(b->prefix)) != 0) return NULL;
+    for (size_t i = 0; i < b->n; i++)
+        if (b->notes[i]->state != NOTE_ENDED && strcmp(b->notes[i]->entry, entry) == 0) return b->notes[i];
+    return NULL;
+}
+
+static int count(const bridge *b, int state) {
+    int k = 0;
+    for (size_t i = 0; i < b->n; i++) k += b->notes[i]->state == state;
+    return k;
+}
+
+int bridge_count(const bridge *b) { return count(b, NOTE_WAITING) + count(b, NOTE_SENT); }
+
+const history *bridge_history(const bridge *b) { return &b->history; }
+
+static void discard(bridge *b, int64_t *rpc) {
+    if (!*rpc) return;
+    if (b->n_discard < DISCARD_MAX) b->discard[b->n_discard++] = *rpc;
+    *rpc = 0;
+}
+
+/* The countdown: critical never expires; -1 is the setting for the urgency. */
+static int32_t expire_for(const bridge *b, const note_spec *spec) {
+    if (spec->urgency == URGENCY_CRITICAL) return 0;
+    if (spec->expire_timeout < 0) return b->s.default_timeout_ms[spec->urgency];
+    return spec->expire_timeout;
+}
+
+static void remove_image(note_spec *spec) {
+    if (spec->icon_is_image_data && spec->icon && unlink(spec->icon) != 0)
+        log_line("cannot remove %s: %m", spec->icon);
+    spec->icon_is_image_data = 0;
+}
+
+static int64_t send(bridge *b, const char *method, json_object *params, const note *n) {
+    int64_t rpc = 0;
+    presentd_error err;
+    if (presentd_send(b->pd, method, params, &rpc, &err)) {
+        /* The connection is down: bridge_reconnected sends what is needed again. */
+        log_line("%s %s: not sent: %s", method, n->entry, err.message);
+        return 0;
+    }
+    return rpc;
+}
+
+static void send_present(bridge *b, note *n) {
+    n->state = NOTE_SENT;
+    n->present_rpc = send(b, "present", entry_present(n->entry, &n->spec, n->expire_ms), n);
+}
+
+static void send_update(bridge *b, note *n) {
+    discard(b, &n->update_rpc);
+    n->update_rpc = send(b, "update", entry_update(n->entry, &n->spec, n->expire_ms), n);
+}
+
+static void send_dismiss(bridge *b, note *n) {
+    discard(b, &n->dismiss_rpc);
+    json_object *p = json_object_new_object();
+    json_object_object_add(p, "id", json_object_new_string(n->entry));
+    n->dismiss_rpc = send(b, "dismiss", p, n);
+}
+
+/* Sends waiting notifications while there is room: critical ones first, then in order. */
+static void promote(bridge *b) {
+    int room = (b->s.max_visible < b->max_entries ? b->s.max_visible : b->max_entries) - count(b, NOTE_SENT);
+    while (room > 0 && !b->ending) {
+        note *next = NULL;
+        for (size_t i = 0; i < b->n; i++) {
+            note *n = b->notes[i];
+            if (n->state != NOTE_WAITING) continue;
+            if (!next || (n->spec.urgency == URGENCY_CRITICAL && next->spec.urgency != URGENCY_CRITICAL)) next = n;
+        }
+        if (!next) return;
+        send_present(b, next);
+        room--;
+    }
+}
+
+/* The one way a notification ends: NotificationClosed, its image removed. */
+static void end(bridge *b, note *n, uint32_t reason) {
+    if (n->state == NOTE_ENDED) return;
+    n->state = NOTE_ENDED;
+    if (!n->spec.transient)
+        history_add(&b->history, n->id, n->spec.app_name, n->spec.title, n->posted_us, history_now_us(), reason);
+    remove_image(&n->spec);
+    note_spec_clear(&n->spec);
+    if (b->sig.closed) b->sig.closed(b->sig.user, n->id, reason);
+    promote(b);
+}
+
+/* Frees ended notifications that wait for no reply. */
+static void reap(bridge *b) {
+    size_t kept = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        note *n = b->notes[i];
+        if (n->state == NOTE_ENDED && !n->present_rpc && !n->update_rpc && !n->dismiss_rpc) note_free(n);
+        else b->notes[kept++] = n;
+    }
+    b->n = kept;
+}
+
+/* image-data as a PNG file of the bridge's own: the spec's icon from now on. */
+static void take_image(bridge *b, note_spec *spec, uint32_t id, const image_data *image) {
+    char path[4096], why[512];
+    snprintf(path, sizeof path, "%s/%ld-%u-%u.png", b->s.image_dir, (long)getpid(), id, ++b->png_serial);
+    if (image_write_png(image, path, why, sizeof why)) {
+        log_line("notification %u: image-data not shown: %s", id, why);
+        return;
+    }
+    char *copy = strdup(path);
+    if (!copy) { unlink(path); return; }
+    free(spec->icon);
+    spec->icon = copy;
+    spec->icon_kind = ICON_PATH;
+    spec->icon_is_image_data = 1;
+}
+
+/* The live notification this one replaces: by replaces_id, else by synchronous tag within the app. */
+static note *replaced(const bridge *b, const note_spec *spec) {
+    if (spec->replaces_id) {
+        note *n = find(b, spec->replaces_id);
+        return n && !n->closing ? n : NULL;
+    }
+    if (!spec->tag) return NULL;
+    for (size_t i = 0; i < b->n; i++) {
+        note *n = b->notes[i];
+        if (n->state != NOTE_ENDED && !n->closing && n->spec.tag && strcmp(n->spec.tag, spec->tag) == 0 &&
+            strcmp(n->spec.app_name, spec->app_name) == 0)
+            return n;
+    }
+    return NULL;
+}
+
+int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t *id) {
+    note *n = replaced(b, spec);
+    if (n) {
+        /* In place: the same id, the same entry; presentd animates the change. */
+        remove_image(&n->spec);
+        note_spec_move(&n->spec, spec);
+        if (image) take_image(b, &n->spec, n->id, image);
+        n->expire_ms = expire_for(b, &n->spec);
+        if (n->state == NOTE_SENT) send_update(b, n);
+        *id = n->id;
+        return BRIDGE_OK;
+    }
+    int on_screen = count(b, NOTE_SENT);
+    int critical = spec->urgency == URGENCY_CRITICAL;
+    int must_wait = critical ? on_screen >= b->max_entries
+                             : on_screen >= b->s.max_visible || on_screen >= b->max_entries || count(b, NOTE_WAITING) > 0;
+    if (must_wait && count(b, NOTE_WAITING) >= b->s.max_waiting) { note_spec_clear(spec); return BRIDGE_FULL; }
+    if (!b->next_id) { note_spec_clear(spec); return BRIDGE_NO_IDS; }
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 16;
+        note **grown = realloc(b->notes, cap * sizeof *grown);
+        if (!grown) { note_spec_clear(spec); return BRIDGE_NO_MEMORY; }
+        b->notes = grown;
+        b->cap = cap;
+    }
+    n = calloc(1, sizeof *n);
+    if (!n) { note_spec_clear(spec); return BRIDGE_NO_MEMORY; }
+    n->id = b->next_id++;
+    n->posted_us = history_now_us();  /* wraps to 0 after 2^32 - 1: then no more (ids are never reused) */
+    snprintf(n->entry, sizeof n->entry, "%s%u", b->prefix, n->id);
+    note_spec_move(&n->spec, spec);
+    if (image) take_image(b, &n->spec, n->id, image);
+    n->expire_ms = expire_for(b, &n->spec);
+    n->state = NOTE_WAITING;
+    b->notes[b->n++] = n;
+    if (!must_wait) send_present(b, n);
+    *id = n->id;
+    return BRIDGE_OK;
+}
+
+void bridge_close(bridge *b, uint32_t id) {
+    note *n = find(b, id);
+    if (!n) return;
+    if (n->state == NOTE_WAITING) { end(b, n, CLOSED_BY_CALL); return; }
+    if (n->closing) return;
+    n->closing = 1;
+    send_dismiss(b, n);
+}
+
+/* presentd's reason for a dismissal, as the spec's. */
+static uint32_t close_reason(const note *n, const char *reason) {
+    if (!reason) return CLOSED_UNDEFINED;
+    if (strcmp(reason, "timeout") == 0) return CLOSED_EXPIRED;
+    if (strcmp(reason, "tap") == 0 || strcmp(reason, "swipe") == 0 || strcmp(reason, "key") == 0 ||
+        strcmp(reason, "action") == 0)
+        return CLOSED_DISMISSED;
+    /* "request": ours (CloseNotification), else the shell's or an administrator's: the user. */
+    if (strcmp(reason, "request") == 0) return n->closing ? CLOSED_BY_CALL : CLOSED_DISMISSED;
+    return CLOSED_UNDEFINED;  /* ownerGone, preempted, contextGone, outputGone, newer ones */
+}
+
+static void on_reply(bridge *b, note *n, int64_t *rpc, const char *method) {
+    if (!*rpc) return;
+    presentd_error err;
+    int status = presentd_take_reply(b->pd, *rpc, NULL, &err);
+    /* Not answered yet; or the connection ended first: bridge_reconnected sends it again. */
+    if (status == PRESENTD_ERR_AGAIN || status == PRESENTD_ERR_CLOSED) return;
+    *rpc = 0;
+    if (strcmp(method, "present") == 0) {
+        if (status == 0) { n->present_acked = 1; return; }
+        if (n->state == NOTE_ENDED) return;
+        if (err.code == -32006)
+            log_line("notification %u: dropped: do not disturb is on and it is of low urgency", n->id);
+        else
+            log_line("notification %u: presentd refused it: %s%s%s%s", n->id, err.message,
+                     err.field[0] ? " (field " : "", err.field, err.field[0] ? ")" : "");
+        end(b, n, n->closing ? CLOSED_BY_CALL : CLOSED_UNDEFINED);
+        return;
+    }
+    if (status && err.code != -32001 && n->state != NOTE_ENDED)
+        log_line("notification %u: %s refused: %s", n->id, method, err.message);
+}
+
+static void on_event(bridge *b, presentd_event *ev) {
+    if (strcmp(ev->method, "lifecycle") == 0) {
+        json_object *v;
+        const char *event = json_object_object_get_ex(ev->params, "event", &v) ? json_object_get_string(v) : NULL;
+        const char *id = json_object_object_get_ex(ev->params, "id", &v) ? json_object_get_string(v) : NULL;
+        const char *reason = json_object_object_get_ex(ev->params, "reason", &v) ? json_object_get_string(v) : NULL;
+        if (!event || (strcmp(event, "willDismiss") != 0 && strcmp(event, "didDismiss") != 0)) return;
+        /* Closed as it starts leaving (a queued entry withdrawn has only didDismiss). */
+        note *n = find_entry(b, id);
+        if (n) end(b, n, close_reason(n, reason));
+        return;
+    }
+    presentd_action_event a;
+    if (!presentd_action_of(ev, &a)) return;
+    note *n = find_entry(b, a.id);
+    if (!n) return;
+    for (size_t i = 0; i < n->spec.n_actions; i++) {
+        if (strcmp(n->spec.actions[i].id, a.action) != 0) continue;
+        if (strcmp(n->spec.actions[i].key, NOTE_REPLY_KEY) == 0 && n->spec.inline_reply) {
+            const char *text = presentd_action_field(&a, NOTE_REPLY_FIELD);
+            if (b->sig.replied) b->sig.replied(b->sig.user, n->id, text ? text : "");
+        } else if (b->sig.action_invoked) {
+            b->sig.action_invoked(b->sig.user, n->id, n->spec.actions[i].key);
+        }
+        return;
+    }
+}
+
+void bridge_pump(bridge *b) {
+    for (size_t i = 0; i < b->n; i++) {
+        note *n = b->notes[i];
+        on_reply(b, n, &n->present_rpc, "present");
+        on_reply(b, n, &n->update_rpc, "update");
+        on_reply(b, n, &n->dismiss_rpc, "dismiss");
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < b->n_discard; i++)
+        if (presentd_take_reply(b->pd, b->discard[i], NULL, NULL) == PRESENTD_ERR_AGAIN) b->discard[kept++] = b->discard[i];
+    b->n_discard = kept;
+    presentd_event ev;
+    while (presentd_poll_event(b->pd, &ev)) {
+        on_event(b, &ev);
+        presentd_event_clear(&ev);
+    }
+    reap(b);
+}
+
+void bridge_reconnected(bridge *b) {
+    /* Every reply in flight went with the old connection. */
+    b->n_discard = 0;
+    json_object *stack = NULL;
+    presentd_error err;
+    if (presentd_call(b->pd, "stack", NULL, &stack, 10000, &err)) {
+        log_line("after presentd came back, stack failed: %s", err.message);
+        stack = NULL;
+    }
+    static presentd_entry entries[256];
+    size_t n_entries = stack ? presentd_entries(stack, entries, sizeof entries / sizeof entries[0]) : 0;
+    for (size_t i = 0; i < b->n; i++) {
+        note *n = b->notes[i];
+        int lost_update = n->update_rpc != 0;
+        n->present_rpc = n->update_rpc = n->dismiss_rpc = 0;
+        if (n->state != NOTE_SENT) continue;
+        int kept = 0;
+        for (size_t j = 0; j < n_entries && !kept; j++) kept = strcmp(entries[j].id, n->entry) == 0;
+        if (kept) {
+            if (n->closing) { n->closing = 0; bridge_close(b, n->id); }
+            else if (lost_update) send_update(b, n);
+        } else if (!n->present_acked && !n->closing) {
+            send_present(b, n);  /* it never got there */
+        } else {
+            end(b, n, n->closing ? CLOSED_BY_CALL : CLOSED_UNDEFINED);
+        }
+    }
+    json_object_put(stack);
+    reap(b);
+}
+
+void bridge_end_all(bridge *b) {
+    b->ending = 1;
+    for (size_t i = 0; i < b->n; i++) end(b, b->notes[i], CLOSED_UNDEFINED);
+    for (size_t i = 0; i < b->n; i++) b->notes[i]->present_rpc = b->notes[i]->update_rpc = b->notes[i]->dismiss_rpc = 0;
+    reap(b);
+}

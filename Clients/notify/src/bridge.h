@@ -1,0 +1,68 @@
+/* The notifications the bridge holds, and their life on presentd: each Notify becomes an
+ * overlay entry (or waits its turn, at most max_visible on screen), each replacement an
+ * update, each CloseNotification a dismiss; presentd's lifecycle and action events come
+ * back as NotificationClosed (exactly once per notification), ActionInvoked and
+ * NotificationReplied. Knows nothing of D-Bus: the signals go out through callbacks. */
+#ifndef NOTIFY_BRIDGE_H
+#define NOTIFY_BRIDGE_H
+
+#include <stdint.h>
+
+#include "../../c/presentd.h"
+#include "history.h"
+#include "image.h"
+#include "note.h"
+
+/* The spec's reasons for NotificationClosed. */
+enum close_reason { CLOSED_EXPIRED = 1, CLOSED_DISMISSED = 2, CLOSED_BY_CALL = 3, CLOSED_UNDEFINED = 4 };
+
+typedef struct bridge_settings {
+    int max_visible;             /* entries on presentd at once (critical ones pass while presentd takes them) */
+    int max_waiting;             /* notifications waiting for a place beyond those */
+    int32_t default_timeout_ms[3]; /* expire_timeout -1, by urgency; 0: never */
+    const char *image_dir;       /* where image-data PNGs go (exists, the bridge's own) */
+    int history_size;            /* ended notifications kept for --history */
+} bridge_settings;
+
+typedef struct bridge_signals {
+    void (*closed)(void *user, uint32_t id, uint32_t reason);
+    void (*action_invoked)(void *user, uint32_t id, const char *key);
+    void (*replied)(void *user, uint32_t id, const char *text);
+    void *user;
+} bridge_signals;
+
+typedef struct bridge bridge;
+
+/* max_entries: how many entries presentd lets one connection own (hello's
+ * limits.maxEntriesPerClient). */
+bridge *bridge_new(presentd_client *pd, const bridge_settings *settings, const bridge_signals *signals,
+                   int max_entries);
+void bridge_free(bridge *b);
+
+enum bridge_refusal { BRIDGE_OK = 0, BRIDGE_FULL, BRIDGE_NO_IDS, BRIDGE_NO_MEMORY };
+
+/* Notify: spec is consumed; image (or NULL) is the checked image-data, written to a PNG
+ * now. *id is the notification's id: replaces_id's, a synchronous tag's, or a new one.
+ * Returns BRIDGE_OK or why it was refused. */
+int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t *id);
+
+/* CloseNotification: dismisses it (NotificationClosed 3 follows); unknown ids are ignored. */
+void bridge_close(bridge *b, uint32_t id);
+
+/* Takes what presentd sent (after presentd_process): replies, lifecycle and action events. */
+void bridge_pump(bridge *b);
+
+/* After presentd_reconnect: finds out which entries presentd kept (its stack) and sends
+ * again what was lost with the connection; the rest are closed (reason 4). */
+void bridge_reconnected(bridge *b);
+
+/* NotificationClosed (reason 4) for every notification, and nothing left: at exit. */
+void bridge_end_all(bridge *b);
+
+/* How many notifications are live (on presentd or waiting). */
+int bridge_count(const bridge *b);
+
+/* The notifications that ended, oldest first. */
+const history *bridge_history(const bridge *b);
+
+#endif

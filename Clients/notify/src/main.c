@@ -1,0 +1,292 @@
+/* presentd-notify: the session's org.freedesktop.Notifications, served through presentd.
+ * One poll loop over the session bus (sd-bus), the presentd connection (the C client's
+ * non-blocking API) and a signalfd for SIGTERM and SIGINT. docs/NOTIFICATIONS.md. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bridge.h"
+#include "history_cli.h"
+#include "log.h"
+#include "server.h"
+
+static const char usage[] =
+    "usage: presentd-notify [--socket PATH] [--replace] [--max-visible N] [--max-waiting N]\n"
+    "                       [--timeout-low MS] [--timeout-normal MS] [--reconnect S]\n"
+    "                       [--keep-history N]\n"
+    "       presentd-notify --history\n"
+    "\n"
+    "Serves org.freedesktop.Notifications on the session bus ($DBUS_SESSION_BUS_ADDRESS) and\n"
+    "shows each notification as a presentd overlay.\n"
+    "\n"
+    "  --socket PATH        presentd's socket (else $PRESENTD_SOCKET, else\n"
+    "                       $XDG_RUNTIME_DIR/presentd/presentd.sock, else /run/presentd/presentd.sock)\n"
+    "  --replace            take the name from the server that owns it (if it allows that)\n"
+    "  --max-visible N      notifications on screen at once, the rest wait (default 5; 1...64)\n"
+    "  --max-waiting N      notifications that may wait; past it Notify fails (default 100; 0...10000)\n"
+    "  --timeout-low MS     expire_timeout -1 for low urgency (default 5000; 0: never)\n"
+    "  --timeout-normal MS  expire_timeout -1 for normal urgency (default 10000; 0: never)\n"
+    "                       (critical notifications never expire)\n"
+    "  --reconnect S        how long to wait for presentd to come back when it goes away\n"
+    "                       (default 30; 0: not at all)\n"
+    "  --keep-history N     ended notifications kept for --history (default 50; 0...1000;\n"
+    "                       never those with the transient hint)\n"
+    "  --history            print the running bridge's history: when each ended, how\n"
+    "                       (expired, dismissed, closed, undefined), its id, app and summary\n"
+    "  --help               this text\n"
+    "\n"
+    "Exit status: 0 after SIGTERM or SIGINT, 1 on a failure (another server owns the name,\n"
+    "presentd cannot be reached or did not come back), 2 for bad arguments.\n";
+
+typedef struct options {
+    const char *socket;
+    int replace;
+    int max_visible, max_waiting;
+    int32_t timeout_low, timeout_normal;
+    int reconnect_s;
+    int keep_history;
+} options;
+
+static int number(const char *option, const char *value, long min, long max, long *out) {
+    char *end = NULL;
+    errno = 0;
+    long v = value ? strtol(value, &end, 10) : 0;
+    if (!value || !*value || *end || errno || v < min || v > max) {
+        fprintf(stderr, "presentd-notify: %s: expected a whole number from %ld to %ld, got %s\n", option, min, max,
+                value ? value : "nothing");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* 0 to run, 1 when --help was answered, 2 on a bad argument, 3 for --history. */
+static int parse(int argc, char **argv, options *o) {
+    *o = (options){.max_visible = 5, .max_waiting = 100, .timeout_low = 5000, .timeout_normal = 10000,
+                 .reconnect_s = PRESENTD_RECONNECT_MS / 1000, .keep_history = 50};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long n;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(usage, stdout); return 1; }
+        if (strcmp(a, "--replace") == 0) { o->replace = 1; continue; }
+        if (strcmp(a, "--socket") == 0) {
+            if (!v || !*v) { fprintf(stderr, "presentd-notify: --socket: expected a path\n"); return 2; }
+            o->socket = v; i++; continue;
+        }
+        if (strcmp(a, "--max-visible") == 0) {
+            if (number(a, v, 1, 64, &n)) return 2;
+            o->max_visible = (int)n; i++; continue;
+        }
+        if (strcmp(a, "--max-waiting") == 0) {
+            if (number(a, v, 0, 10000, &n)) return 2;
+            o->max_waiting = (int)n; i++; continue;
+        }
+        if (strcmp(a, "--history") == 0) return 3;
+        if (strcmp(a, "--keep-history") == 0) {
+            if (number(a, v, 0, 1000, &n)) return 2;
+            o->keep_history = (int)n; i++; continue;
+        }
+        if (strcmp(a, "--reconnect") == 0) {
+            if (number(a, v, 0, 3600, &n)) return 2;
+            o->reconnect_s = (int)n; i++; continue;
+        }
+        if (strcmp(a, "--timeout-low") == 0 || strcmp(a, "--timeout-normal") == 0) {
+            if (number(a, v, 0, 86400000, &n)) return 2;
+            if (a[10] == 'l') o->timeout_low = (int32_t)n; else o->timeout_normal = (int32_t)n;
+            i++; continue;
+        }
+        fprintf(stderr, "presentd-notify: unknown argument %s (try --help)\n", a);
+        return 2;
+    }
+    return 0;
+}
+
+/* The directory for image-data PNGs: $XDG_RUNTIME_DIR/presentd-notify, else
+ * /tmp/presentd-notify-UID; private to the user. */
+static int image_dir(char *out, size_t size) {
+    const char *runtime = getenv("XDG_RUNTIME_DIR");
+    if (runtime && *runtime) snprintf(out, size, "%s/presentd-notify", runtime);
+    else snprintf(out, size, "/tmp/presentd-notify-%ld", (long)getuid());
+    if (mkdir(out, 0700) != 0 && errno != EEXIST) {
+        fprintf(stderr, "presentd-notify: cannot create %s: %s\n", out, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (lstat(out, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid()) {
+        fprintf(stderr, "presentd-notify: %s is not a directory of this user's\n", out);
+        return -1;
+    }
+    return 0;
+}
+
+/* Removes the images a bridge left behind when it was killed (SIGKILL, a crash): files
+ * named PID-… whose process is gone. A live bridge's files (one being replaced) stay. */
+static void remove_stale_images(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char *end = NULL;
+        long pid = strtol(e->d_name, &end, 10);
+        if (pid <= 0 || !end || *end != '-') continue;
+        if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        char path[4096 + 256];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (unlink(path) == 0) log_line("removed %s, left by a bridge that is gone", path);
+    }
+    closedir(d);
+}
+
+/* hello and the lifecycle subscription. */
+static int greet(presentd_client *pd, server *s, int *max_entries, const char *path) {
+    presentd_error err;
+    json_object *hello = NULL;
+    if (presentd_call_json(pd, "hello", "{\"client\":\"presentd-notify\",\"protocol\":1}", &hello, 10000, &err)) {
+        fprintf(stderr, "presentd-notify: presentd at %s: hello failed: %s\n", path, err.message);
+        return -1;
+    }
+    json_object *v, *limits;
+    snprintf(s->version, sizeof s->version, "%s",
+             json_object_object_get_ex(hello, "version", &v) ? json_object_get_string(v) : "unknown");
+    *max_entries = json_object_object_get_ex(hello, "limits", &limits) &&
+                   json_object_object_get_ex(limits, "maxEntriesPerClient", &v) ? json_object_get_int(v) : 64;
+    int max_priority = json_object_object_get_ex(hello, "maxPriority", &v) ? json_object_get_int(v) : 0;
+    if (max_priority < 1000)
+        log_line("presentd lets this connection present at priority %d at most: critical notifications "
+                 "will not pass do not disturb (give its role a maxPriority of 1000)", max_priority);
+    json_object_put(hello);
+    if (presentd_call_json(pd, "subscribe", "{\"topics\":[\"lifecycle\"]}", NULL, 10000, &err)) {
+        fprintf(stderr, "presentd-notify: presentd at %s: subscribing to lifecycle failed: %s\n", path, err.message);
+        return -1;
+    }
+    return 0;
+}
+
+static int poll_timeout(sd_bus *bus) {
+    uint64_t until = 0;
+    if (sd_bus_get_timeout(bus, &until) < 0 || until == UINT64_MAX) return -1;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+    if (until <= now) return 0;
+    uint64_t ms = (until - now + 999) / 1000;
+    return ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+static int run(server *s, presentd_client *pd, int sigfd, const char *path, int reconnect_s) {
+    for (;;) {
+        /* At most 64 bus messages a turn, so that a flood of calls does not keep presentd's
+         * replies and events waiting (the rest are taken next turn, without sleeping). */
+        int r = 0, turns = 0;
+        while (turns < 64 && (r = sd_bus_process(s->bus, NULL)) > 0) turns++;
+        if (r < 0) { log_line("the session bus: %s: exiting", strerror(-r)); return 1; }
+        int more = r > 0;
+        presentd_error err;
+        int status = presentd_process(pd, &err);
+        bridge_pump(s->bridge);
+        if (status == PRESENTD_ERR_CLOSED) {
+            log_line("presentd at %s went away: waiting for it to come back", path);
+            if (presentd_reconnect(pd, &err)) {
+                log_line("presentd at %s did not come back within %d s: exiting", path, reconnect_s);
+                return 1;
+            }
+            log_line("presentd is back");
+            bridge_reconnected(s->bridge);
+            continue;
+        } else if (status) {
+            log_line("presentd at %s: %s: exiting", path, err.message);
+            return 1;
+        }
+        if (s->name_lost) return 0;
+        struct pollfd fds[3] = {
+            {.fd = sd_bus_get_fd(s->bus), .events = (short)sd_bus_get_events(s->bus)},
+            {.fd = presentd_fd(pd), .events = (short)(POLLIN | (presentd_wants_write(pd) ? POLLOUT : 0))},
+            {.fd = sigfd, .events = POLLIN},
+        };
+        if (poll(fds, 3, more ? 0 : poll_timeout(s->bus)) < 0 && errno != EINTR) {
+            log_line("poll: %s", strerror(errno));
+            return 1;
+        }
+        if (fds[2].revents & POLLIN) {
+            struct signalfd_siginfo info;
+            if (read(sigfd, &info, sizeof info) == (ssize_t)sizeof info) log_line("%s: exiting", strsignal((int)info.ssi_signo));
+            return 0;
+        }
+    }
+}
+
+int main(int argc, char **argv) {
+    options o;
+    int parsed = parse(argc, argv, &o);
+    if (parsed == 1) return 0;
+    if (parsed == 3) return history_print();
+    if (parsed) return 2;
+    signal(SIGPIPE, SIG_IGN);
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGTERM);
+    sigaddset(&mask, SIGINT);
+    sigprocmask(SIG_BLOCK, &mask, NULL);
+    int sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
+
+    char dir[4096];
+    if (image_dir(dir, sizeof dir)) return 1;
+    remove_stale_images(dir);
+    char path[4096];
+    if (o.socket) snprintf(path, sizeof path, "%s", o.socket);
+    else presentd_default_socket(path, sizeof path);
+    presentd_error err;
+    presentd_client *pd = presentd_connect(path, &err);
+    if (!pd) {
+        fprintf(stderr, "presentd-notify: cannot connect to presentd at %s: %s\n", path, err.message);
+        return 1;
+    }
+    presentd_set_reconnect(pd, o.reconnect_s * 1000);
+    server s = {0};
+    int max_entries = 64;
+    if (greet(pd, &s, &max_entries, path)) { presentd_close(pd); return 1; }
+
+    int r = sd_bus_open_user(&s.bus);
+    if (r < 0) {
+        fprintf(stderr, "presentd-notify: cannot connect to the session bus: %s (is DBUS_SESSION_BUS_ADDRESS set?)\n",
+                strerror(-r));
+        presentd_close(pd);
+        return 1;
+    }
+    bridge_settings settings = {
+        .max_visible = o.max_visible, .max_waiting = o.max_waiting,
+        .default_timeout_ms = {o.timeout_low, o.timeout_normal, 0}, .image_dir = dir,
+        .history_size = o.keep_history,
+    };
+    s.max_waiting = o.max_waiting;
+    bridge_signals signals = server_signals(&s);
+    s.bridge = bridge_new(pd, &settings, &signals, max_entries);
+    int status = 1;
+    if (!s.bridge || (r = server_add_object(&s)) < 0) {
+        fprintf(stderr, "presentd-notify: cannot serve %s: %s\n", NOTIFY_PATH, strerror(r < 0 ? -r : ENOMEM));
+    } else if (server_take_name(&s, o.replace) == 0) {
+        log_line("serving %s for presentd %s at %s", NOTIFY_NAME, s.version, path);
+        status = run(&s, pd, sigfd, path, o.reconnect_s);
+        /* Every notification gets its NotificationClosed, also now. */
+        bridge_end_all(s.bridge);
+        sd_bus_flush(s.bus);
+    }
+    bridge_free(s.bridge);
+    sd_bus_slot_unref(s.object_slot);
+    sd_bus_slot_unref(s.history_slot);
+    sd_bus_slot_unref(s.match_slot);
+    sd_bus_flush_close_unref(s.bus);
+    presentd_close(pd);
+    close(sigfd);
+    return status;
+}

@@ -1,0 +1,26 @@
+#include "note.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void note_spec_clear(note_spec *s) {
+    free(s->app_name);
+    free(s->title);
+    free(s->message);
+    free(s->icon);
+    for (size_t i = 0; i < s->n_actions; i++) {
+        free(s->actions[i].key);
+        free(s->actions[i].title);
+    }
+    free(s->reply_placeholder);
+    free(s->tag);
+    memset(s, 0, sizeof *s);
+    s->progress = -1;
+}
+
+void note_spec_move(note_spec *dst, note_spec *src) {
+    note_spec_clear(dst);
+    *dst = *src;
+    memset(src, 0, sizeof *src);
+    src->progress = -1;
+}

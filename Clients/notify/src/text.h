@@ -1,0 +1,27 @@
+/* Text for presentd's content: the spec's body markup made plain, and strings cut to the
+ * lengths presentd accepts (counted in characters, which are never more than code points,
+ * so a cut by code points is always short enough). */
+#ifndef NOTIFY_TEXT_H
+#define NOTIFY_TEXT_H
+
+#include <stddef.h>
+
+/* presentd's bounds (docs/PROTOCOL.md, "Content object"). */
+#define TEXT_MAX_TITLE   256
+#define TEXT_MAX_MESSAGE 4096
+#define TEXT_MAX_ID      64
+
+/* The body's markup (b, i, u, a, img, br and any other tag; the five XML entities and
+ * numeric references) as plain text: tags removed, <br> as a line break, entities decoded.
+ * Text that is not well-formed markup ("a < b", "Tom & Jerry") is kept as it was: bad
+ * markup falls back to the text. Returns a malloc'd string, or NULL when out of memory. */
+char *text_strip_markup(const char *body);
+
+/* A malloc'd copy of s cut to at most max code points (the last one "…" when cut), or NULL
+ * when out of memory. s is valid UTF-8 (D-Bus guarantees it for every string). */
+char *text_cut(const char *s, size_t max);
+
+/* Code points in s (valid UTF-8). */
+size_t text_length(const char *s);
+
+#endif

@@ -1,0 +1,278 @@
+"""Bad input and faults: D-Bus errors or documented fallbacks, never a crash; the queue and
+its bound; presentd restarting under the bridge; start-up and the name."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+
+import pytest
+from gi.repository import Gio, GLib
+
+from conftest import BRIDGE, Bridge, entry, gone, run, shown, stack
+from presentd.daemon import wait_until
+
+
+def dbus_error(call) -> str:
+    with pytest.raises(GLib.Error) as caught:
+        call()
+    return caught.value.message
+
+
+def test_an_odd_number_of_action_strings_is_an_error(bridge, observer):
+    message = dbus_error(lambda: observer.notify("odd", actions=["a", "A", "b"]))
+    assert "org.freedesktop.DBus.Error.InvalidArgs" in message
+    assert "actions: 3 strings, an odd number: they are pairs of key and label" in message
+    assert observer.notify("fine", actions=["a", "A"]) >= 1
+
+
+def test_an_action_key_over_1024_bytes_is_an_error(bridge, observer):
+    message = dbus_error(lambda: observer.notify("key", actions=["k" * 1025, "K"]))
+    assert "actions[0]: the key is over 1024 bytes" in message
+
+
+def test_a_call_with_the_wrong_signature_is_refused_by_sd_bus(bridge, observer):
+    message = dbus_error(lambda: observer.call("Notify", "(sus)", ("a", 0, "b")))
+    assert "InvalidArgs" in message
+    assert bridge.process.poll() is None
+
+
+def test_invalid_utf8_never_reaches_the_bridge(bridge, observer):
+    # D-Bus strings are UTF-8: the caller's library or the bus refuses before the bridge
+    # sees it. python3-dbus, a binding of its own, is the caller here.
+    import dbus
+    session = dbus.bus.BusConnection(bridge.env["DBUS_SESSION_BUS_ADDRESS"])
+    proxy = session.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications")
+    notify = proxy.get_dbus_method("Notify", "org.freedesktop.Notifications")
+    with pytest.raises((UnicodeError, TypeError, ValueError, dbus.exceptions.DBusException)):
+        notify("app", dbus.UInt32(0), "", b"\xff\xfe bad".decode("latin-1").encode("latin-1"), "", [], {}, -1,
+               signature="susssasa{sv}i")
+    ok = notify("app", dbus.UInt32(0), "", "still here", "", [], {}, -1, signature="susssasa{sv}i")
+    assert int(ok) >= 1
+    session.close()
+
+
+def test_at_most_n_visible_the_rest_wait_in_order_and_past_the_bound_notify_fails(make_bridge, pd, observer):
+    bridge = make_bridge("--max-visible", "2", "--max-waiting", "2")
+    ids = [observer.notify(f"n{i}", timeout=0) for i in range(4)]
+    entry(pd, bridge, ids[1])
+    mine = lambda: sorted(k for k in stack(pd) if k.startswith(f"notify.{bridge.pid}."))
+    assert mine() == [bridge.entry(ids[0]), bridge.entry(ids[1])]
+    message = dbus_error(lambda: observer.notify("one too many"))
+    assert "org.freedesktop.Notifications.Error.Full" in message
+    critical = observer.notify("critical passes", hints={"urgency": GLib.Variant("y", 2)})
+    entry(pd, bridge, critical)
+    observer.close(ids[0])
+    assert observer.closed(ids[0]) == 3
+    assert bridge.entry(ids[2]) not in stack(pd)  # the critical one counts as visible: still 2
+    observer.close(critical)
+    entry(pd, bridge, ids[2])  # the first that waited
+    observer.close(ids[3])  # still waiting: closed at once
+    assert observer.closed(ids[3]) == 3
+    pd.advance(1)
+    assert bridge.entry(ids[3]) not in stack(pd)
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        return int(next(line for line in f if line.startswith("VmRSS")).split()[1])
+
+
+def burst(observer, count: int) -> dict:
+    """`count` Notify calls sent at once, without waiting between them; their answers."""
+    answered = {"ok": 0, "full": 0, "other": []}
+    context = GLib.MainContext.default()
+
+    def done(conn, result, _):
+        try:
+            conn.call_finish(result)
+            answered["ok"] += 1
+        except GLib.Error as e:
+            if "Error.Full" in e.message:
+                answered["full"] += 1
+            else:
+                answered["other"].append(e.message)
+
+    for i in range(count):
+        params = GLib.Variant("(susssasa{sv}i)", ("burst", 0, "", f"n{i}", "", [], {}, 0))
+        observer.conn.call("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                           "org.freedesktop.Notifications", "Notify", params, None, Gio.DBusCallFlags.NONE, 60000,
+                           None, done, None)
+
+    def all_answered():
+        while context.iteration(False):
+            pass
+        return answered["ok"] + answered["full"] + len(answered["other"]) == count
+    wait_until(all_answered, f"answers to {count} Notify calls", timeout=90, context=lambda: str(answered))
+    return answered
+
+
+def test_a_burst_of_10000_notify_calls_is_answered_and_memory_stays_flat(make_bridge, pd, observer):
+    bridge = make_bridge("--max-waiting", "50")
+    first = burst(observer, 10000)
+    assert first["other"] == []
+    assert first["ok"] == 5 + 50 and first["full"] == 10000 - 55  # 5 on screen, 50 waiting, the rest refused
+    assert len([k for k in stack(pd) if k.startswith(f"notify.{bridge.pid}.")]) == 5
+    after_first = rss_kib(bridge.pid)
+    second = burst(observer, 10000)
+    assert second["ok"] == 0 and second["full"] == 10000
+    assert rss_kib(bridge.pid) - after_first < 2048, "the bridge grew by 2 MiB or more over a second burst"
+    assert bridge.process.poll() is None
+
+
+def test_a_client_that_disconnects_mid_call_changes_nothing(bridge, pd, observer):
+    address = bridge.env["DBUS_SESSION_BUS_ADDRESS"]
+    code = (
+        "from gi.repository import Gio, GLib\n"
+        f"c = Gio.DBusConnection.new_for_address_sync({address!r}, "
+        "Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)\n"
+        "p = GLib.Variant('(susssasa{sv}i)', ('gone', 0, '', 'left', '', [], {}, 0))\n"
+        "c.call('org.freedesktop.Notifications', '/org/freedesktop/Notifications', "
+        "'org.freedesktop.Notifications', 'Notify', p, None, Gio.DBusCallFlags.NONE, -1, None, None, None)\n"
+        "c.flush_sync(None)\n"
+    )
+    out = subprocess.run(["/usr/bin/python3", "-c", code], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    id = observer.notify("after")
+    assert id >= 2
+    entry(pd, bridge, id)
+    assert bridge.process.poll() is None
+
+
+def test_presentd_restarting_keeps_the_notifications(bridge, pd, observer, manual):
+    id = observer.notify("survives", timeout=0)
+    shown(pd, bridge, id)
+    manual.restart()  # kill -9, then presentd again on the same socket: it restores its stack
+    from presentd import Client
+    with Client(manual.path) as fresh:
+        fresh.hello("tests-after-restart")
+        wait_until(lambda: "presentd is back" in bridge.log, "the bridge to reconnect to presentd",
+                   context=lambda: bridge.log)
+        assert bridge.entry(id) in stack(fresh)
+        later = observer.notify("after the restart", timeout=0)
+        entry(fresh, bridge, later)
+        observer.close(id)
+        assert observer.closed(id) == 3
+        fresh.advance(1)
+        gone(fresh, bridge, id)
+    assert observer.named("NotificationClosed", id) == [(id, 3)]
+    assert bridge.process.poll() is None
+
+
+def test_stopping_the_bridge_closes_every_notification_with_reason_4(bridge, pd, observer):
+    shown_id = observer.notify("a", timeout=0)
+    waiting = [observer.notify(f"w{i}", timeout=0) for i in range(6)]  # the 6th waits in the bridge
+    entry(pd, bridge, shown_id)
+    assert bridge.stop() == 0
+    for id in [shown_id, *waiting]:
+        assert observer.closed(id) == 4
+    leftovers = list((bridge.log_path.parent / "presentd-notify").glob("*.png"))
+    assert leftovers == []
+
+
+def test_another_server_owning_the_name_is_named_and_the_bridge_exits_1(bridge, bus, manual, runtime):
+    second = Bridge(bus, manual.path, runtime)
+    assert second.process.wait(30) == 1
+    assert ("org.freedesktop.Notifications is owned by presentd" in second.log and
+            "(presentd, spec 1.2), pid " in second.log and "run presentd-notify --replace" in second.log), second.log
+    second.stop()
+
+
+def test_replace_takes_the_name_and_the_old_bridge_exits(bridge, bus, manual, runtime, observer, pd):
+    old = observer.notify("old", timeout=0)
+    new_bridge = Bridge(bus, manual.path, runtime, ["--replace"])
+    try:
+        assert bridge.process.wait(30) == 0
+        assert observer.closed(old) == 4
+        assert "another server took org.freedesktop.Notifications" in bridge.log
+        id = observer.notify("new")
+        entry(pd, new_bridge, id)
+    finally:
+        new_bridge.stop()
+
+
+def test_presentd_not_running_is_a_clear_error(bus, runtime, tmp_path):
+    b = Bridge(bus, str(tmp_path / "nothing.sock"), runtime)
+    assert b.process.wait(30) == 1
+    assert f"cannot connect to presentd at {tmp_path / 'nothing.sock'}" in b.log
+    b.stop()
+
+
+def test_help_and_bad_arguments():
+    out = subprocess.run([BRIDGE, "--help"], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0 and out.stdout.startswith("usage: presentd-notify [--socket PATH] [--replace]")
+    bad = subprocess.run([BRIDGE, "--max-visible", "0"], capture_output=True, text=True, timeout=30)
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == "presentd-notify: --max-visible: expected a whole number from 1 to 64, got 0"
+    unknown = subprocess.run([BRIDGE, "--frobnicate"], capture_output=True, text=True, timeout=30)
+    assert unknown.returncode == 2 and "unknown argument --frobnicate" in unknown.stderr
+
+
+def test_the_socket_is_found_as_presentctl_finds_it(bus, manual, runtime, observer):
+    env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=bus.address, XDG_RUNTIME_DIR=str(runtime),
+               PRESENTD_SOCKET=manual.path)
+    p = subprocess.Popen([BRIDGE], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_until(observer.has_owner, "the name owned by a bridge started with $PRESENTD_SOCKET")
+    finally:
+        p.send_signal(signal.SIGTERM)
+        out, _ = p.communicate(timeout=30)
+    assert f"at {manual.path}" in out
+
+
+def test_a_restarted_bridge_starts_clean(bus, manual, runtime, observer, pd):
+    images = runtime / "presentd-notify"
+    images.mkdir(mode=0o700)
+    gone_pid = subprocess.run(["sh", "-c", "echo $$"], capture_output=True, text=True).stdout.strip()
+    stale = images / f"{gone_pid}-7-1.png"
+    stale.write_bytes(b"left by a killed bridge")
+    bystander = images / "notes.txt"
+    bystander.write_text("not the bridge's")
+    from conftest import start_bridge
+    b = start_bridge(bus, manual, runtime, observer)
+    try:
+        assert not stale.exists() and bystander.exists()
+        assert observer.notify("first") == 1  # ids start again
+    finally:
+        b.stop()
+
+
+def fresh_client(manual):
+    from presentd import Client
+    c = Client(manual.path)
+    c.hello("tests-after-restart")
+    return c
+
+
+def test_a_present_lost_with_presentd_is_sent_again(bridge, manual, observer):
+    manual.process.send_signal(signal.SIGSTOP)  # presentd reads nothing from now on
+    id = observer.notify("lost on the way", timeout=0)  # answered by the bridge; the present sits unread
+    manual.restart()  # SIGKILL: the unread present goes with it
+    with fresh_client(manual) as c:
+        wait_until(lambda: "presentd is back" in bridge.log, "the bridge to reconnect", context=lambda: bridge.log)
+        entry(c, bridge, id)  # sent again on the new connection
+    assert observer.named("NotificationClosed", id) == []
+
+
+def test_a_notification_presentd_did_not_keep_is_closed_with_reason_4(bridge, manual, observer, pd):
+    id = observer.notify("forgotten", timeout=0)
+    shown(pd, bridge, id)
+    manual.process.kill()
+    manual.process.wait(30)
+    os.remove(os.path.join(manual.directory, "presentd-state.json"))  # it comes back with nothing
+    manual._start(60.0)
+    assert observer.closed(id) == 4
+    with fresh_client(manual) as c:
+        later = observer.notify("after", timeout=0)
+        entry(c, bridge, later)
+
+
+def test_presentd_not_coming_back_closes_everything_and_exits_1(make_bridge, manual, observer, pd):
+    bridge = make_bridge("--reconnect", "1")
+    ids = [observer.notify(f"n{i}", timeout=0) for i in range(7)]  # 5 on presentd, 2 waiting
+    entry(pd, bridge, ids[4])
+    manual.stop(signal.SIGKILL)
+    assert bridge.process.wait(30) == 1
+    assert sorted(observer.named("NotificationClosed")) == [(id, 4) for id in ids]
+    assert "did not come back within 1 s: exiting" in bridge.log

@@ -1,0 +1,70 @@
+"""History: the last N notifications that ended, printed by `presentd-notify --history`."""
+
+from __future__ import annotations
+
+import subprocess
+
+from gi.repository import GLib
+
+from conftest import BRIDGE, entry, shown
+
+
+def history(env) -> list[list[str]]:
+    out = subprocess.run([BRIDGE, "--history"], env=env, capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    return [line.split("\t") for line in out.stdout.splitlines()]
+
+
+def test_history_keeps_the_last_n_with_how_each_ended(make_bridge, pd, observer):
+    bridge = make_bridge("--keep-history", "3")
+    assert history(bridge.env) == []
+    first = observer.notify("first", app="a")
+    observer.close(first)
+    expired = observer.notify("expired", app="mail", timeout=1000)
+    shown(pd, bridge, expired)
+    pd.advance(1.5)
+    assert observer.closed(expired) == 1
+    transient = observer.notify("transient", hints={"transient": GLib.Variant("b", True)})
+    observer.close(transient)
+    dismissed = observer.notify("dismissed", app="chat", timeout=0)
+    shown(pd, bridge, dismissed)
+    pd.dismiss(bridge.entry(dismissed))
+    assert observer.closed(dismissed) == 2
+    closed = observer.notify("closed", app="build")
+    observer.close(closed)
+    assert observer.closed(closed) == 3
+    rows = history(bridge.env)
+    # The oldest (first) is dropped past 3; the transient one is never kept.
+    assert [row[1:] for row in rows] == [
+        ["expired", str(expired), "mail", "expired"],
+        ["dismissed", str(dismissed), "chat", "dismissed"],
+        ["closed", str(closed), "build", "closed"],
+    ]
+    assert all(len(row[0]) == len("2026-12-02 05:30:01") for row in rows)
+
+
+def test_history_without_the_bridge_is_a_clear_error(bus, runtime):
+    import os
+    env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=bus.address)
+    out = subprocess.run([BRIDGE, "--history"], env=env, capture_output=True, text=True, timeout=30)
+    assert out.returncode == 1
+    assert out.stderr.startswith("presentd-notify: no history: ")
+    assert "org.freedesktop.Notifications" in out.stderr
+
+
+def test_history_from_another_server_names_it(bus, observer):
+    import os
+    from gi.repository import GLib
+    from presentd.daemon import wait_until
+    owned = observer.conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                    "RequestName", GLib.Variant("(su)", ("org.freedesktop.Notifications", 4)),
+                                    None, 0, 5000, None).unpack()[0]
+    assert owned == 1  # the primary owner: a server that is not presentd-notify
+    env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=bus.address)
+    p = subprocess.Popen([BRIDGE, "--history"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_until(lambda: observer.pump() or p.poll() is not None, "presentd-notify --history to finish")
+    err = p.stderr.read()
+    assert p.returncode == 1
+    assert err.startswith("presentd-notify: org.freedesktop.Notifications is served by a server that does not "
+                          f"answer GetServerInformation, pid {os.getpid()} "), err
+    assert err.rstrip().endswith("which keeps no history for presentd-notify")

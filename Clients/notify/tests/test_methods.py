@@ -1,0 +1,222 @@
+"""Notify, CloseNotification, GetCapabilities, GetServerInformation and the signals, as
+programs nobody here wrote (notify-send, gdbus, dbus-send) and Gio call them."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from gi.repository import GLib
+
+from conftest import entry, gone, lifecycle, run, shown, stack
+from presentd.daemon import wait_until
+
+
+def test_server_information_names_presentd_and_its_version(bridge, pd):
+    out = run(["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
+               "/org/freedesktop/Notifications", "--method",
+               "org.freedesktop.Notifications.GetServerInformation"], bridge.env)
+    assert out.returncode == 0, out.stderr
+    version = pd.call("hello", {"client": "tests"})["version"]
+    assert out.stdout.strip() == f"('presentd', 'presentd', '{version}', '1.2')"
+
+
+# Each capability the bridge lists, and the test that shows it is implemented.
+CAPABILITY_TESTS = {
+    "actions": ("test_methods", "test_done_when_notify_send_wait_prints_the_action_chosen_with_presentctl_activate"),
+    "body": ("test_methods", "test_notify_send_presents_an_overlay_with_summary_and_body"),
+    "body-markup": ("test_methods", "test_markup_in_the_body_is_shown_as_plain_text"),
+    "icon-static": ("test_icons", "test_image_data_becomes_a_png_removed_when_the_notification_ends"),
+    "inline-reply": ("test_inline_reply", "test_inline_reply_gets_a_field_and_the_text_comes_back"),
+    "x-canonical-private-synchronous": ("test_update", "test_synchronous_tag_replaces_within_the_app"),
+    "x-dunst-stack-tag": ("test_update", "test_dunst_stack_tag_replaces_too"),
+}
+
+
+def test_capabilities_are_the_implemented_ones(bridge):
+    out = run(["dbus-send", "--session", "--print-reply=literal", "--dest=org.freedesktop.Notifications",
+               "/org/freedesktop/Notifications", "org.freedesktop.Notifications.GetCapabilities"], bridge.env)
+    assert out.returncode == 0, out.stderr
+    words = out.stdout.split()
+    assert words[:2] == ["array", "["] and words[-1] == "]"
+    listed = words[2:-1]
+    assert listed == list(CAPABILITY_TESTS), "a capability is listed without a test that it works, or the reverse"
+    import importlib
+    for capability, (module, test) in CAPABILITY_TESTS.items():
+        assert callable(getattr(importlib.import_module(module), test, None)), f"{capability}: no {module}.{test}"
+
+
+def test_notify_send_presents_an_overlay_with_summary_and_body(bridge, pd):
+    out = run(["notify-send", "-p", "-a", "mail", "Disk full", "Only 2 MB left on /home"], bridge.env)
+    assert out.returncode == 0, out.stderr
+    id = int(out.stdout)
+    assert id >= 1
+    e = entry(pd, bridge, id)
+    assert e["level"] == "overlay" and e["position"] == "top"
+    assert e["priority"] == 500
+    assert e["content"]["title"] == "Disk full"
+    assert e["content"]["message"] == "Only 2 MB left on /home"
+    assert e["autoDismiss"]["after"] == 10.0  # expire_timeout -1 at normal urgency
+
+
+def test_done_when_notify_send_wait_prints_the_action_chosen_with_presentctl_activate(bridge, pd, manual, observer):
+    waiting = subprocess.Popen(["notify-send", "-A", "yes=Yes", "-A", "no=No", "--wait", "Disk full", "…"],
+                               env=bridge.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # notify-send prints no id with --wait: its notification is the bridge's only one.
+        name = wait_until(lambda: next((k for k in stack(pd) if k.startswith(f"notify.{bridge.pid}.")), None),
+                          "notify-send's notification on presentd's stack")
+        id = int(name.rsplit(".", 1)[1])
+        e = shown(pd, bridge, id)
+        assert [(a["id"], a["title"]) for a in e["content"]["actions"]] == [("yes", "Yes"), ("no", "No")]
+        act = run([manual_presentctl(), "--socket", manual.path, "activate", name, "yes"], bridge.env)
+        assert act.returncode == 0, act.stderr
+        out, err = waiting.communicate(timeout=30)
+    finally:
+        if waiting.poll() is None:
+            waiting.kill()
+    assert waiting.returncode == 0, err
+    assert out.strip() == "yes"
+    assert observer.wait_signal("ActionInvoked", id) == (id, "yes")
+    assert observer.closed(id) == 2
+    kinds = [n for n, args in observer.signals if args[0] == id]
+    assert kinds == ["ActionInvoked", "NotificationClosed"]
+
+
+def manual_presentctl() -> str:
+    import os
+    return os.environ["PRESENTCTL"]
+
+
+def test_default_action_is_the_default_role_and_answers_default(bridge, pd, observer):
+    id = observer.notify("Update ready", actions=["default", "", "later", "Later"])
+    e = shown(pd, bridge, id)
+    actions = e["content"]["actions"]
+    assert actions[0] == {"id": "default", "title": "default", "role": "default", "dismisses": True}
+    assert "role" not in actions[1]
+    pd.activate(bridge.entry(id), "default")
+    assert observer.wait_signal("ActionInvoked", id) == (id, "default")
+    assert observer.closed(id) == 2
+
+
+def test_action_keys_presentd_cannot_take_are_given_back_as_sent(bridge, pd, observer):
+    long_key = "k" * 100  # over presentd's 64 characters for an action id
+    id = observer.notify("Keys", actions=[long_key, "Long", "dup", "One", "dup", "Two"])
+    e = shown(pd, bridge, id)
+    assert [(a["id"], a["title"]) for a in e["content"]["actions"]] == [("action-0", "Long"), ("dup", "One")]
+    pd.activate(bridge.entry(id), "action-0")
+    assert observer.wait_signal("ActionInvoked", id) == (id, long_key)
+
+
+def test_resident_actions_do_not_dismiss(bridge, pd, observer):
+    id = observer.notify("Player", actions=["pause", "Pause"], hints={"resident": GLib.Variant("b", True)})
+    e = shown(pd, bridge, id)
+    assert e["content"]["actions"][0]["dismisses"] is False
+    pd.activate(bridge.entry(id), "pause")
+    assert observer.wait_signal("ActionInvoked", id) == (id, "pause")
+    assert stack(pd)[bridge.entry(id)]["state"] == "presented"
+    assert observer.named("NotificationClosed", id) == []
+
+
+@pytest.mark.parametrize("body, message", [
+    ("<b>Bold</b> &amp; <i>it</i> <u>u</u> <a href=\"https://x.org/?a=1&amp;b=2\">link</a>", "Bold & it u link"),
+    ("line<br/>next &lt;tag&gt; &#233;&#x263A;", "line\nnext <tag> é☺"),
+    ("<img src=\"/x.png\" alt=\"pic\"/>after", "after"),
+    # Not markup: kept as it was sent.
+    ("a < b && c > d", "a < b && c > d"),
+    ("Tom & Jerry <3", "Tom & Jerry <3"),
+    ("&bogus; <b>", "&bogus; <b>"),
+])
+def test_markup_in_the_body_is_shown_as_plain_text(bridge, pd, observer, body, message):
+    id = observer.notify("Markup", body)
+    assert entry(pd, bridge, id)["content"]["message"] == message
+
+
+def test_summary_is_plain_text_and_long_text_is_cut(bridge, pd, observer):
+    id = observer.notify("<b>x</b> " + "é" * 300, "y" * 5000)
+    content = entry(pd, bridge, id)["content"]
+    assert content["title"] == ("<b>x</b> " + "é" * 300)[:255] + "…"
+    assert content["message"] == "y" * 4095 + "…"
+
+
+def test_empty_summary_and_body_present_a_blank_content(bridge, pd, observer):
+    id = observer.notify("", "")
+    content = entry(pd, bridge, id)["content"]
+    assert "title" not in content and "message" not in content
+
+
+def test_close_notification_closes_with_reason_3_exactly_once(bridge, pd, observer):
+    id = observer.notify("Closing", timeout=0)
+    shown(pd, bridge, id)
+    out = run(["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
+               "/org/freedesktop/Notifications", "--method", "org.freedesktop.Notifications.CloseNotification",
+               str(id)], bridge.env)
+    assert out.returncode == 0, out.stderr
+    assert observer.closed(id) == 3
+    observer.close(id)  # again: no error, no second signal
+    pd.advance(1)
+    gone(pd, bridge, id)
+    other = observer.notify("After")
+    entry(pd, bridge, other)
+    assert observer.named("NotificationClosed", id) == [(id, 3)]
+
+
+def test_dismissed_by_the_user_is_reason_2(bridge, pd, observer):
+    by_dismiss = observer.notify("Dismissed", timeout=0)
+    shown(pd, bridge, by_dismiss)
+    pd.dismiss(bridge.entry(by_dismiss))
+    assert observer.closed(by_dismiss) == 2
+    by_key = observer.notify("Escaped", actions=["ok", "OK"], timeout=0)
+    shown(pd, bridge, by_key)
+    pd.key("escape", id=bridge.entry(by_key))
+    assert observer.closed(by_key) == 2
+
+
+def test_expiry_is_exact_on_the_manual_clock_and_reason_1(bridge, pd, observer):
+    id = observer.notify("Expiring", timeout=3000)
+    name = bridge.entry(id)
+    assert entry(pd, bridge, id)["autoDismiss"]["after"] == 3.0
+    now = pd.advance(0.5)  # past its 0.25 s transition
+    rested = lifecycle(pd, name, "didPresent").time
+    now = pd.advance(rested + 2.99 - now)
+    assert stack(pd)[name]["state"] == "presented"
+    assert observer.named("NotificationClosed", id) == []
+    pd.advance(0.02)
+    leaving = lifecycle(pd, name, "willDismiss")
+    assert leaving.reason == "timeout"
+    assert leaving.time == pytest.approx(rested + 3.0, abs=1e-9)
+    assert observer.closed(id) == 1
+
+
+def test_expire_timeout_maps_to_auto_dismiss(bridge, pd, observer):
+    low = observer.notify("low", hints={"urgency": GLib.Variant("y", 0)})
+    normal = observer.notify("normal", timeout=-1)
+    never = observer.notify("never", timeout=0)
+    ms = observer.notify("ms", timeout=1500)
+    critical = observer.notify("critical", timeout=1500, hints={"urgency": GLib.Variant("y", 2)})
+    s = {id: entry(pd, bridge, id) for id in (low, normal, never, ms, critical)}
+    assert s[low]["autoDismiss"]["after"] == 5.0
+    assert s[normal]["autoDismiss"]["after"] == 10.0
+    assert s[ms]["autoDismiss"]["after"] == 1.5
+    assert "autoDismiss" not in s[never]
+    assert "autoDismiss" not in s[critical]  # critical never expires
+
+
+def test_ids_are_never_zero_and_never_reused(bridge, pd, observer):
+    ids = []
+    for i in range(6):
+        id = observer.notify(f"n{i}")
+        ids.append(id)
+        observer.close(id)
+        assert observer.closed(id) == 3
+    assert ids == sorted(set(ids)) and 0 not in ids
+
+
+def test_a_swipe_away_is_dismissed_by_the_user(bridge, pd, observer):
+    id = observer.notify("Swipe me", timeout=0)
+    shown(pd, bridge, id)
+    pd.swipe("began", 0, 0)
+    pd.swipe("changed", 0, -150)
+    pd.swipe("ended", 0, -150, 0, -2000)  # up and out through the top edge, fast
+    assert lifecycle(pd, bridge.entry(id), "willDismiss").reason == "swipe"
+    assert observer.closed(id) == 2
