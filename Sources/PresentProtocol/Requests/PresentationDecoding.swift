@@ -23,7 +23,7 @@ extension RequestDecoder {
             background: try p.optionalObject("background").map(background) ?? .standard,
             cornerRadius: try p.optionalDouble("cornerRadius", range: dimensions, unit: "points"),
             shadow: try p.optionalObject("shadow").map(shadow),
-            dismissOnTap: try p.optionalBool("dismissOnTap") ?? true,
+            dismissOnTap: try p.optionalBool("dismissOnTap"),
             dismissOnSwipe: try p.optionalBool("dismissOnSwipe") ?? false,
             keyboard: try p.optionalEnumValue("keyboard") ?? KeyboardAvoidance.none,
             statusBar: try p.optionalObject("statusBar").map(statusBar),

@@ -373,4 +373,3 @@ final class BatchCollector {
     }
 }
 
-public let presentdVersion = "0.1.0"
