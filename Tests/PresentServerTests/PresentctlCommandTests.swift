@@ -125,6 +125,25 @@ struct PresentctlCommandTests {
         #expect(exit == 0 && printed == "ok\n", "exit \(exit), stdout \(printed)")
     }
 
+    /// `present --hold` returns once presented and a background presentctl holds the entry:
+    /// it stays on the stack after the command returned (a plain present's would leave with
+    /// its connection, ownerGone), so a script can update it; dismissing it ends the holder.
+    @Test func presentHoldKeepsTheEntryAfterReturning() throws {
+        let daemon = try DaemonHarness()
+        let (status, reply) = try Self.presentctl(daemon, ["present", "--id", "held", "--title", "Backing up…", "--hold"])
+        #expect(status == 0 && reply.contains(#""id":"held""#), "presentctl present --hold: \(reply)")
+        let observer = try daemon.connect()
+        try observer.call("subscribe", ["topics": ["lifecycle"]])
+        let (updated, answer) = try Self.presentctl(daemon, ["update", "held", "--title", "Backed up"])
+        #expect(updated == 0 && answer.contains(#""contentRevision":2"#), "presentctl update held: \(answer)")
+        let (_, stack) = try Self.presentctl(daemon, ["stack"])
+        #expect(stack.contains(#""id":"held""#), "held is still on the stack: \(stack)")
+        let (wrong, usage) = try Self.presentctl(daemon, ["present", "--hold", "--wait"])
+        #expect(wrong == 2 && usage.contains("--wait and --hold exclude each other"), "\(usage)")
+        #expect(try Self.presentctl(daemon, ["dismiss", "held"]).status == 0)
+        _ = try #require(try observer.awaitNotification("lifecycle") { $0["id"] == "held" && $0["event"] == "didDismiss" })
+    }
+
     /// A dialog (an entry with actions) is not dismissed by a tap on its dimming unless it
     /// asked for dismissOnTap: a stray tap would answer a confirmation with exit 4.
     @Test func aTapBesideADialogLeavesIt() throws {
