@@ -62,6 +62,7 @@ TEST_SUITES += test-python
 TEST_SUITES += test-c
 TEST_SUITES += test-web
 TEST_SUITES += test-terminal
+TEST_SUITES += test-docs
 TEST_SUITES += fuzz-quick
 TEST_SUITES += soak-quick
 TEST_SUITES += test-systemd
@@ -260,6 +261,16 @@ test-web: clients-bin
 ## test-terminal: presentctl watch --draw in tmux, read back with capture-pane
 test-terminal: clients-bin
 	$(CLIENTS_PYTEST) Clients/terminal/tests
+
+## test-docs: the documents' examples against the real daemon: docs/PROTOCOL.md's transcripts
+## (docs/examples.py) and every README example and its presentd synopsis (docs/readme_examples.py;
+## jq and socat are in its examples).
+.PHONY: test-docs
+DEB_PACKAGES += jq
+test-docs: clients-bin
+	bin=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS)) && \
+	PRESENTD=$$bin/presentd $(PYTHON) docs/examples.py --check && \
+	PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) docs/readme_examples.py --check
 
 ## bench: presentd (release) against the C baseline in bench/baseline; prints a table of
 ## figures and ratios and writes bench/out/results.json (about 5 minutes).

@@ -87,10 +87,12 @@ public final class PresentClient {
     }
 
     /// The next notification: a kept one, else one read from the socket (nil on timeout).
-    public func nextNotification(timeout: Double = 10) throws(ClientError) -> JSONValue? {
+    /// `interruptible`: nil also when a signal interrupts the wait (a program that handles
+    /// one, say SIGWINCH, gets control back); otherwise the wait goes on after a signal.
+    public func nextNotification(timeout: Double = 10, interruptible: Bool = false) throws(ClientError) -> JSONValue? {
         while notifications.isEmpty {
             let message: JSONValue
-            do { message = try readMessage(timeout: timeout) } catch .timedOut { return nil }
+            do { message = try readMessage(timeout: timeout, interruptible: interruptible) } catch .timedOut { return nil }
             try route(message)
         }
         return notifications.removeFirst()
@@ -143,26 +145,30 @@ public final class PresentClient {
         return message["result"] ?? .null
     }
 
-    private func readMessage(timeout: Double) throws(ClientError) -> JSONValue {
-        let line = try nextLine(timeout: timeout)
+    private func readMessage(timeout: Double, interruptible: Bool = false) throws(ClientError) -> JSONValue {
+        let line = try nextLine(timeout: timeout, interruptible: interruptible)
         do { return try JSONValue.parse(line) } catch { throw .io("the daemon sent invalid JSON: \(error.message)") }
     }
 
-    private func nextLine(timeout: Double) throws(ClientError) -> [UInt8] {
+    private func nextLine(timeout: Double, interruptible: Bool = false) throws(ClientError) -> [UInt8] {
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
                 return line
             }
-            try fill(timeout: timeout)
+            try fill(timeout: timeout, interruptible: interruptible)
         }
     }
 
-    private func fill(timeout: Double) throws(ClientError) {
+    /// `interruptible`: a signal ends the wait as a timeout does.
+    private func fill(timeout: Double, interruptible: Bool = false) throws(ClientError) {
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&p, 1, Int32(min(timeout * 1000, Double(Int32.max))))
-        if ready < 0 && errno == EINTR { return }
+        if ready < 0 && errno == EINTR {
+            if interruptible { throw .timedOut }
+            return
+        }
         guard ready > 0 else { throw .timedOut }
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

@@ -60,6 +60,17 @@ struct ContentFlags {
         return true
     }
 
+    /// The protocol fields these flags set, each with the flag that set it: a daemon's error
+    /// about `content.actions[1].role` is then reported as `--action`'s.
+    var flagsByField: [String: String] {
+        var flags: [String: String] = [:]
+        if label != nil { flags["content"] = "--content" }
+        for key in parts.keys { flags["content." + key] = "--" + key }   // title, message, icon, progress
+        if !actions.isEmpty { flags["content.actions"] = "--action" }
+        if !fields.isEmpty { flags["content.fields"] = "--field" }
+        return flags
+    }
+
     /// The `content` member: nil when no content flag was given.
     func content() throws -> JSONValue? {
         if let label {
@@ -194,12 +205,21 @@ struct DaemonGone: Error, CustomStringConvertible {
 /// When the daemon goes away (a crash, `kill -9`, a restart or an upgrade: `shutdown`, then
 /// the end of the connection) it reconnects with backoff and `hello {resume: token}`, the
 /// token of its first hello, and goes on waiting if the entry came back with it.
-func presentAndWait(_ first: PresentClient, _ params: JSONValue) throws -> Answer {
+func presentAndWait(_ first: PresentClient, _ params: JSONValue, printID: Bool = false) throws -> Answer {
     var client = first
     let token = try client.call("hello", ["client": "presentctl", "protocol": 1])["resumeToken"]?.stringValue
     try client.call("subscribe", ["topics": ["lifecycle"]])
     let result = try client.call("present", params)
     guard let id = result["id"] else { throw ClientError.io("present answered without an id: \(result.serializedString)") }
+    // The id is what an answer names (`activate ID ACTION`): --print-id gives a script the
+    // bare id; a person at a terminal is told how to answer without needing `stack` first.
+    if let text = id.stringValue {
+        if printID {
+            printError(text)
+        } else if isatty(2) != 0 {
+            printError("presentctl: waiting for \(text); answer with presentctl activate \(text) ACTION, or presentctl key escape")
+        }
+    }
     var actions = params["content"]?["actions"]?.arrayValue ?? []
     if result["deduplicated"] == true {
         let entries = try client.call("stack")["entries"]?.arrayValue ?? []

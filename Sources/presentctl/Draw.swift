@@ -1,8 +1,11 @@
 // `presentctl watch --draw`: the container and its layers as boxes in the terminal, live,
 // for people on a server without a browser. The container is a double-lined box scaled
 // to fit the terminal (a cell is taken as twice as tall as it is wide); dimming shades
-// what it covers by its alpha; content is a single-lined box (dashed while mostly
-// transparent) at its visible frame. A box without content is labelled with its id; one
+// the empty cells it covers by its alpha and draws what it covers faint, so a sheet under
+// an alert's dimming can still be seen; content is a single-lined box (dashed while mostly
+// transparent) at its visible frame. Edges go to the nearest cell boundary, the
+// container's too, so a full-width layer covers every column and a centred one has equal
+// margins. A change of the terminal's size (SIGWINCH) redraws at once. A box without content is labelled with its id; one
 // with content has its id in the top border and shows the content inside: a label, or a
 // dialog's title, message, fields, progress bar, embedded surface and buttons
 // (`[ OK ]  [ Cancel ]`, the default one bold, a destructive one red). Levels are marked:
@@ -37,22 +40,33 @@ struct CellMapping: Equatable {
         rows = max(1, Int((height / (2 * pointsPerColumn)).rounded()))
     }
 
-    func column(_ x: Double) -> Int { Int((x / pointsPerColumn).rounded(.down)) }
-    func row(_ y: Double) -> Int { Int((y / (2 * pointsPerColumn)).rounded(.down)) }
+    /// The cell boundary nearest to `x`: a span of points [x, x + w) covers the cells from
+    /// column(x) up to, not including, column(x + w). Rounding both edges the same way, as
+    /// the container's own width is, keeps a full-width layer's last column and a centred
+    /// layer's margins equal; rounding down one edge and not the other did neither.
+    func column(_ x: Double) -> Int { Int((x / pointsPerColumn).rounded()) }
+    func row(_ y: Double) -> Int { Int((y / (2 * pointsPerColumn)).rounded()) }
 }
 
 /// How a cell is drawn: its SGR attributes.
 enum CellStyle: Equatable {
-    case plain, bold, red
+    /// `faint`: under a dimming (SGR 2).
+    case plain, bold, red, faint
 
     var sgr: String {
         switch self {
         case .plain: return "\u{1B}[0m"
         case .bold: return "\u{1B}[0;1m"
         case .red: return "\u{1B}[0;31m"
+        case .faint: return "\u{1B}[0;2m"
         }
     }
 }
+
+/// A dimming's shades, lightest first, by alpha.
+let shades: [Character] = ["░", "▒", "▓"]
+
+func shade(alpha: Double) -> Character { alpha < 0.35 ? shades[0] : alpha < 0.65 ? shades[1] : shades[2] }
 
 typealias Clip = (columns: ClosedRange<Int>, rows: ClosedRange<Int>)
 
@@ -60,19 +74,37 @@ typealias Clip = (columns: ClosedRange<Int>, rows: ClosedRange<Int>)
 struct CellGrid {
     private(set) var cells: [[Character]]
     private(set) var styles: [[CellStyle]]
+    /// Whether a layer drew the cell (a border, text, a box's blank inside): a dimming over
+    /// it makes it faint; a cell nobody drew is background, which the dimming shades.
+    private var drawn: [[Bool]]
     init(columns: Int, rows: Int) {
         cells = Array(repeating: Array(repeating: " ", count: columns), count: rows)
         styles = Array(repeating: Array(repeating: .plain, count: columns), count: rows)
+        drawn = Array(repeating: Array(repeating: false, count: columns), count: rows)
     }
 
     mutating func put(_ c: Character, _ column: Int, _ row: Int, style: CellStyle = .plain, clip: Clip) {
         guard clip.columns.contains(column), clip.rows.contains(row) else { return }
         cells[row][column] = c
         styles[row][column] = style
+        drawn[row][column] = true
     }
 
     mutating func text(_ s: String, _ column: Int, _ row: Int, style: CellStyle = .plain, clip: Clip) {
         for (i, c) in s.enumerated() { put(c, column + i, row, style: style, clip: clip) }
+    }
+
+    /// A dimming over one cell: the background takes the shade (the darker of two dimmings
+    /// stays), what a layer drew there stays and turns faint — a dimming darkens what is
+    /// below it, it does not hide it.
+    mutating func dim(_ column: Int, _ row: Int, with shade: Character, clip: Clip) {
+        guard clip.columns.contains(column), clip.rows.contains(row) else { return }
+        if drawn[row][column] {
+            styles[row][column] = .faint
+        } else {
+            let old = shades.firstIndex(of: cells[row][column]) ?? -1
+            cells[row][column] = shades[max(old, shades.firstIndex(of: shade) ?? 0)]
+        }
     }
 
     /// The rows as text, without attributes.
@@ -106,16 +138,18 @@ func drawScene(layers: [JSONValue], contents: [String: JSONValue] = [:], contain
         // In a context: only the cells inside it (and in the container).
         var inside: Clip = container
         if let (cx, cy, cw, ch) = rect(layer["clip"]) {
-            let columns = max(1 + map.column(cx), 1)...min(map.column(cx + cw), map.columns)
-            let rows = max(1 + map.row(cy), 1)...min(map.row(cy + ch), map.rows)
-            guard !columns.isEmpty, !rows.isEmpty else { continue }
-            inside = (columns, rows)
+            let first = max(1 + map.column(cx), 1), last = min(map.column(cx + cw), map.columns)
+            let top = max(1 + map.row(cy), 1), bottom = min(map.row(cy + ch), map.rows)
+            guard first <= last, top <= bottom else { continue }
+            inside = (first...last, top...bottom)
         }
         let alpha = layer["alpha"]?.doubleValue ?? 1
         if layer["role"]?.stringValue == "dimming" {
             guard alpha > 0.05 else { continue }
-            let shade: Character = alpha < 0.35 ? "░" : alpha < 0.65 ? "▒" : "▓"
-            fill(&grid, map, x, y, w, h, with: shade, clip: inside)
+            let c0 = 1 + map.column(x), r0 = 1 + map.row(y), c1 = map.column(x + w), r1 = map.row(y + h)
+            guard c0 <= c1, r0 <= r1 else { continue }
+            let shade = shade(alpha: alpha)
+            for row in r0...r1 { for column in c0...c1 { grid.dim(column, row, with: shade, clip: inside) } }
         } else {
             // Scale about the centre; the flip about the vertical axis narrows the width.
             let scale = layer["scale"]?.doubleValue ?? 1
@@ -285,11 +319,6 @@ func wrap(_ text: String, width: Int) -> [String] {
     return lines
 }
 
-private func fill(_ grid: inout CellGrid, _ map: CellMapping, _ x: Double, _ y: Double, _ w: Double, _ h: Double,
-                  with c: Character, clip: Clip) {
-    fill(&grid, 1 + map.column(x), 1 + map.row(y), map.column(x + w), map.row(y + h), with: c, clip: clip)
-}
-
 private func fill(_ grid: inout CellGrid, _ c0: Int, _ r0: Int, _ c1: Int, _ r1: Int, with c: Character,
                   clip: Clip) {
     guard c0 <= c1, r0 <= r1 else { return }
@@ -406,6 +435,9 @@ func drawWatch(_ client: PresentClient, output: String? = nil) throws -> Never {
     book.take(entries: snapshot?["entries"]?.arrayValue ?? [])
     var statusBar = snapshot?["statusBar"]?["style"]?.stringValue ?? "default"
     var time = snapshot?["time"]?.doubleValue ?? 0, seq: Int64 = 0
+    // A resized terminal is redrawn at once, not at the next frame (nothing may move for a
+    // long time): SIGWINCH's handler does nothing, but interrupts the wait for a notification.
+    signal(SIGWINCH) { _ in }
     writeOut("\u{1B}[2J")
     while true {
         if book.needsEntries(for: layers) { book.take(entries: try client.call("stack")["entries"]?.arrayValue ?? []) }
@@ -415,8 +447,9 @@ func drawWatch(_ client: PresentClient, output: String? = nil) throws -> Never {
         let picture = drawScene(layers: layers, contents: book.contents, container: container, header: header,
                                 terminal: size)
         writeOut("\u{1B}[H" + picture.joined(separator: "\u{1B}[K\n") + "\u{1B}[K\u{1B}[J")
-        // One notification (waiting), then whatever else is already there.
-        var next = try client.nextNotification(timeout: 3600)
+        // One notification (waiting; nil when a signal, SIGWINCH, interrupts the wait: then
+        // just the redraw), then whatever else is already there.
+        var next = try client.nextNotification(timeout: 3600, interruptible: true)
         while let n = next {
             let p = n["params"]
             // One screen's picture: frames and the status bar of the others are not ours.

@@ -77,9 +77,10 @@ func contextRequest(_ s: inout ArgumentScanner) throws -> PlannedRequest {
     switch s.next() {
     case "define":
         guard let name = s.next() else { throw UsageError("context define needs a name, then X Y WIDTH HEIGHT") }
-        let frame: JSONValue = ["x": .double(try number(s.next(), "x")), "y": .double(try number(s.next(), "y")),
-                                "width": .double(try number(s.next(), "width")),
-                                "height": .double(try number(s.next(), "height"))]
+        let usage = "context define NAME X Y W H"
+        let frame: JSONValue = ["x": .double(try number(s.next(), "X", usage)), "y": .double(try number(s.next(), "Y", usage)),
+                                "width": .double(try number(s.next(), "W", usage)),
+                                "height": .double(try number(s.next(), "H", usage))]
         var p: JSONObject = ["name": .string(name), "frame": frame]
         try optionalDuration(&s, into: &p)
         return PlannedRequest(method: "defineContext", params: .object(p))
@@ -128,8 +129,8 @@ func outputRequest(_ s: inout ArgumentScanner) throws -> PlannedRequest {
     switch s.next() {
     case "add":
         guard let name = s.next() else { throw UsageError("output add needs a name, then WIDTH HEIGHT") }
-        var p: JSONObject = ["name": .string(name), "width": .double(try number(s.next(), "width")),
-                             "height": .double(try number(s.next(), "height"))]
+        var p: JSONObject = ["name": .string(name), "width": .double(try number(s.next(), "W", "output add NAME W H")),
+                             "height": .double(try number(s.next(), "H", "output add NAME W H"))]
         while let word = s.next() {
             let (option, inline) = ArgumentScanner.split(word)
             switch option {

@@ -12,6 +12,7 @@ import PresentProtocol
 
 let usage = """
 Usage: presentctl [--socket PATH] COMMAND [ARGS]
+       presentctl --version | --help | --commands
 
 Talks to presentd (socket: --socket, else $PRESENTD_SOCKET, else
 $XDG_RUNTIME_DIR/presentd/presentd.sock, else /run/presentd/presentd.sock).
@@ -49,6 +50,12 @@ Commands:
                                  0 (5 for the cancel action); exit 4 if the presentation
                                  leaves without an action. It belongs to this connection:
                                  when presentctl exits, it is dismissed
+      --hold                     print {id, state} once presented and return, while a
+                                 background presentctl holds the entry (it belongs to its
+                                 connection) until it leaves: for a script that goes on
+                                 (update ID, dismiss ID) while it shows
+      --print-id                 with --wait, print the entry's id on stderr once it is
+                                 presented (on a terminal it says how to answer it anyway)
       --json                     (without OBJECT) with --wait, print {"action", "fields"}
       --json OBJECT              any presentation fields (see docs/PROTOCOL.md); merged last
   toast TEXT [options]           a toast, in one line: an overlay showing TEXT, the safe
@@ -68,6 +75,7 @@ Commands:
   activate ID ACTION [--field ID=VALUE...]   press a button, with field values
   key escape|enter|back [--id ID] [--field ID=VALUE...]
                                  a key, for the topmost entry (with --id: only if it is ID)
+  focus ID [FIELD]               say which field of ID has focus (none without FIELD)
   dismiss ID [--no-animation]    dismiss ID and everything above it
   dismiss-all [--no-animation]   dismiss everything
   stack                          list the stack, bottom to top
@@ -101,13 +109,18 @@ Commands:
   record-dump [PATH]             the daemon's flight recording (admin): as NDJSON on
                                  stdout, or written by the daemon to PATH (made absolute
                                  here); replay it with presentd --replay PATH --clock manual
+  stats                          clients, queues, frames, requests per method (admin)
+  discover                       the daemon's methods as an OpenRPC document (rpc.discover)
   call METHOD [PARAMS-JSON]      any method, raw
+
+--commands lists each method of the protocol and the command that calls it.
 
 Every command about one screen (present, toast, container, keyboard, tap, swipe, key,
 stack, context, watch, dnd) takes --output NAME: that screen instead of "main".
 
 Exit status: 0 ok (present --wait: an action was chosen), 1 the daemon answered with an
-error or went away, 2 usage error, 3 cannot connect; present --wait: 4 the presentation
+error or went away, 2 usage error (also when the daemon refuses a flag's value), 3 cannot
+connect; present --wait: 4 the presentation
 left without an action (dismissed, timed out, ...), 5 the cancel-role action was chosen;
 toast --wait exits as present --wait does.
 """
@@ -132,8 +145,11 @@ func parseJSON(_ text: String, what: String) throws -> JSONValue {
     do { return try JSONValue.parse(text) } catch { throw UsageError("\(what) is not valid JSON: \(error.message)") }
 }
 
-func number(_ text: String?, _ what: String) throws -> Double {
-    guard let text, let d = Double(text), d.isFinite else { throw UsageError("\(what) must be a number") }
+/// A positional number `what` of the command whose synopsis is `usage` ("tap X Y"): the
+/// message names the synopsis, so `presentctl tap` says what tap takes.
+func number(_ text: String?, _ what: String, _ usage: String) throws -> Double {
+    guard let text else { throw UsageError("\(usage): \(what) is missing") }
+    guard let d = Double(text), d.isFinite else { throw UsageError("\(usage): \(what) must be a number, not \"\(text)\"") }
     return d
 }
 
@@ -162,6 +178,7 @@ func presentParams(_ scanner: inout ArgumentScanner, toast: String? = nil) throw
     while let word = scanner.next() {
         let (name, inline) = ArgumentScanner.split(word)
         if try content.accept(name, inline: inline, &scanner) { continue }
+        if let field = presentFlagFields[name] { plan.flags[field] = name }
         switch name {
         case "--style": p["style"] = style(try scanner.value(for: name, inline: inline))
         case "--transition": transition["type"] = .string(try scanner.value(for: name, inline: inline))
@@ -179,6 +196,8 @@ func presentParams(_ scanner: inout ArgumentScanner, toast: String? = nil) throw
             p[String(name.dropFirst(2))] = .string(try scanner.value(for: name, inline: inline))
         case "--margin": p["margin"] = .double(try scanner.double(for: name, inline: inline, in: 0...100_000))
         case "--wait": plan.wait = true
+        case "--print-id": plan.printID = true
+        case "--hold": plan.background = true
         case "--dry-run": p["dryRun"] = true
         case "--json":
             // `--json OBJECT` merges fields; a bare `--json` (present takes no positional
@@ -193,27 +212,56 @@ func presentParams(_ scanner: inout ArgumentScanner, toast: String? = nil) throw
     }
     if p["style"] == nil, toast == nil { p["style"] = content.isObject ? "alert" : "popup" }
     if let c = try content.content() { p["content"] = c }
+    plan.flags.merge(content.flagsByField) { $1 }
+    if toast != nil, plan.flags["autoDismiss"] == nil, p["autoDismiss"] != nil { plan.flags["autoDismiss"] = "--after" }
     if !transition.isEmpty {
         if transition["type"] == nil { transition["type"] = "coverVertical" }
         p["transition"] = .object(transition)
     }
-    for (key, value) in extra { p[key] = value }
+    for (key, value) in extra {
+        p[key] = value
+        plan.flags = plan.flags.filter { !isWithin($0.key, key) }
+        plan.flags[key] = "--json"
+    }
     if toast != nil {
         Toast.complete(&p, transitionGiven: p["transition"] != nil)
         plan.background = !plan.wait
     }
+    if plan.wait && plan.background { throw UsageError("\(toast == nil ? "present" : "toast"): --wait and --hold exclude each other") }
     plan.params = .object(p)
     return plan
 }
 
+/// The protocol field each of present's and update's flags sets, so that an error the daemon
+/// finds in a field is reported as the flag's (`--style: must be one of …`): the daemon
+/// checks the values, and the user should hear about what they typed.
+let presentFlagFields: [String: String] = [
+    "--style": "style", "--transition": "transition.type", "--duration": "transition.duration",
+    "--timing": "transition.timing", "--id": "id", "--kind": "kind", "--priority": "priority",
+    "--status-bar": "statusBar", "--auto-dismiss": "autoDismiss", "--level": "level",
+    "--interaction": "interaction", "--position": "position", "--margin": "margin", "--context": "context",
+]
+
+/// Whether the field path `field` is `prefix` or inside it (`content.actions[1].role` is
+/// inside `content.actions` and `content`).
+func isWithin(_ field: String, _ prefix: String) -> Bool {
+    guard field.hasPrefix(prefix) else { return false }
+    let rest = field.dropFirst(prefix.count)
+    return rest.isEmpty || rest.hasPrefix(".") || rest.hasPrefix("[")
+}
+
 /// `update ID`'s flags: only what is given changes.
-func updateParams(_ id: String, _ scanner: inout ArgumentScanner) throws -> JSONValue {
+func updateParams(_ id: String, _ scanner: inout ArgumentScanner) throws -> PlannedRequest {
     var p: JSONObject = ["id": .string(id)]
     var content = ContentFlags()
     var extra: JSONObject = [:]
+    var plan = PlannedRequest(method: "update")
     while let word = scanner.next() {
         let (name, inline) = ArgumentScanner.split(word)
         if try content.accept(name, inline: inline, &scanner) { continue }
+        // update's --duration and --timing are its own members, not a transition's.
+        if name == "--duration" || name == "--timing" { plan.flags[String(name.dropFirst(2))] = name }
+        else if let field = presentFlagFields[name] { plan.flags[field] = name }
         switch name {
         case "--no-content": p["content"] = .null
         case "--style": p["style"] = style(try scanner.value(for: name, inline: inline))
@@ -229,8 +277,14 @@ func updateParams(_ id: String, _ scanner: inout ArgumentScanner) throws -> JSON
         guard p["content"] == nil else { throw UsageError("update: --no-content and new content exclude each other") }
         p["content"] = c
     }
-    for (key, value) in extra { p[key] = value }
-    return .object(p)
+    plan.flags.merge(content.flagsByField) { $1 }
+    for (key, value) in extra {
+        p[key] = value
+        plan.flags = plan.flags.filter { !isWithin($0.key, key) }
+        plan.flags[key] = "--json"
+    }
+    plan.params = .object(p)
+    return plan
 }
 
 func animatedFlag(_ scanner: inout ArgumentScanner) throws -> JSONValue {
@@ -272,12 +326,15 @@ func watch(_ client: PresentClient, topics: [String], output: String?) throws ->
 func run(_ arguments: [String]) -> Exit {
     var scanner = ArgumentScanner(arguments)
     var socket: String?
+    var planned: PlannedRequest?   // for the daemon's errors about what a flag set
     do {
         while let word = scanner.peek, word.hasPrefix("-") {
             _ = scanner.next()
             let (name, inline) = ArgumentScanner.split(word)
             switch name {
             case "-h", "--help": print(usage); return .ok
+            case "--version": print("presentctl \(presentdVersion)"); return .ok
+            case "--commands": printCommands(); return .ok   // Commands.swift
             case "--socket": socket = try scanner.value(for: name, inline: inline)
             default: throw UsageError("unknown option \"\(word)\" (see presentctl --help)")
             }
@@ -294,18 +351,22 @@ func run(_ arguments: [String]) -> Exit {
             var params = request.params?.objectValue ?? [:]
             params["output"] = .string(output)
             request.params = .object(params)
+            request.flags["output"] = "--output"
         }
+        planned = request
         let client: PresentClient
         do { client = try PresentClient(path: path) } catch {
             printError("presentctl: \(error)")
             if case .cannotConnect(_, let reason) = error, reason == String(cString: strerror(EACCES)) {
                 printError("presentctl: \(permissionHint(path))")
+            } else {
+                printError("presentctl: \(socketHint(explicit: socket))")
             }
             return .cannotConnect
         }
         if command == "watch" { try watch(client, topics: request.topics, output: output) }
         if request.wait {
-            let answer = try presentAndWait(client, request.params ?? [:])   // Dialog.swift
+            let answer = try presentAndWait(client, request.params ?? [:], printID: request.printID)   // Dialog.swift
             if let line = answer.output(json: request.jsonAnswer) { print(line) }
             return answer.exit
         }
@@ -324,6 +385,10 @@ func run(_ arguments: [String]) -> Exit {
         printError("presentctl: \(error)")
         return .daemonError
     } catch let error as ClientError {
+        if let planned, let flagError = flagError(error, planned) {
+            printError("presentctl: \(flagError)")
+            return .usage
+        }
         printError("presentctl: \(error)")
         if case .cannotConnect = error { return .cannotConnect }
         return .daemonError
@@ -331,6 +396,23 @@ func run(_ arguments: [String]) -> Exit {
         printError("presentctl: \(error)")
         return .daemonError
     }
+}
+
+/// Where presentctl looked for the daemon, and how to tell it where else to look.
+func socketHint(explicit: String?) -> String {
+    let (path, source) = SocketPath.resolveWithSource(explicit: explicit)
+    return "is presentd running? \(path) is \(source); "
+        + "to connect elsewhere: presentctl --socket PATH …, or PRESENTD_SOCKET=PATH (see presentctl --help)"
+}
+
+/// The daemon refused a value the user gave with a flag (invalid params in a field a flag
+/// set): the message for that flag's usage error (exit 2, not a daemon error), or nil.
+func flagError(_ error: ClientError, _ request: PlannedRequest) -> String? {
+    guard case .rpc(let code, _, let data) = error, code == -32602,
+          let field = data?["field"]?.stringValue, let reason = data?["reason"]?.stringValue,
+          let (set, flag) = request.flags.filter({ isWithin(field, $0.key) }).max(by: { $0.key.count < $1.key.count })
+    else { return nil }
+    return field == set && flag != "--json" ? "\(flag): \(reason)" : "\(flag): \(field): \(reason)"
 }
 
 /// Why a socket refuses this user, and what an administrator does about it.
@@ -359,6 +441,11 @@ struct PlannedRequest {
     var member: String?
     /// With `member`: print that string member as it is, not as JSON (record-dump).
     var rawMember = false
+    /// With `wait`: print the entry's id on stderr once presented (`--print-id`).
+    var printID = false
+    /// The protocol field (path) each flag or positional word set, by field: the daemon's
+    /// invalid-params errors name fields, presentctl's name what the user typed.
+    var flags: [String: String] = [:]
 }
 
 func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> PlannedRequest {
@@ -381,17 +468,33 @@ func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> Plann
         return try explainRequest(&s)
     case "update":
         guard let id = s.next() else { throw UsageError("update needs an id") }
-        return PlannedRequest(method: "update", params: try updateParams(id, &s))
-    case "activate":
-        guard let id = s.next(), let action = s.next() else { throw UsageError("activate needs an id and an action") }
-        var p: JSONObject = ["id": .string(id), "action": .string(action)]
+        return try updateParams(id, &s)
+    case "activate", "key":
+        var p: JSONObject
+        var plan = PlannedRequest(method: command)
+        if command == "activate" {
+            guard let id = s.next(), let action = s.next() else { throw UsageError("activate needs an id and an action") }
+            p = ["id": .string(id), "action": .string(action)]
+            plan.flags = ["action": "ACTION (activate ID ACTION)", "fields": "--field"]
+        } else {
+            guard let key = s.next() else { throw UsageError("key needs escape, enter or back") }
+            p = ["key": .string(key)]
+            plan.flags = ["key": "key escape|enter|back", "fields": "--field"]
+        }
         try answerParams(&s, command: command, into: &p)
-        return PlannedRequest(method: "activate", params: .object(p))
-    case "key":
-        guard let key = s.next() else { throw UsageError("key needs escape, enter or back") }
-        var p: JSONObject = ["key": .string(key)]
-        try answerParams(&s, command: command, into: &p)
-        return PlannedRequest(method: "key", params: .object(p))
+        plan.params = .object(p)
+        return plan
+    case "focus":
+        guard let id = s.next() else { throw UsageError("focus ID [FIELD]: ID is missing") }
+        var p: JSONObject = ["id": .string(id)]
+        if let field = s.next() { p["field"] = .string(field) }
+        if let extra = s.next() { throw UsageError("focus ID [FIELD]: unexpected \"\(extra)\"") }
+        var plan = PlannedRequest(method: "focus", params: .object(p))
+        plan.flags["field"] = "FIELD (focus ID FIELD)"
+        return plan
+    case "stats", "discover":
+        if let extra = s.next() { throw UsageError("\(command) takes no arguments, not \"\(extra)\"") }
+        return PlannedRequest(method: command == "stats" ? "stats" : "rpc.discover")
     case "dismiss":
         guard let id = s.next() else { throw UsageError("dismiss needs an id") }
         return PlannedRequest(method: "dismiss", params: ["id": .string(id), "animated": try animatedFlag(&s)])
@@ -402,22 +505,29 @@ func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> Plann
         while let t = s.next() { topics.append(t) }
         return PlannedRequest(method: "subscribe", topics: topics)
     case "container":
-        var p: JSONObject = ["width": .double(try number(s.next(), "width")), "height": .double(try number(s.next(), "height"))]
+        var p: JSONObject = ["width": .double(try number(s.next(), "W", "container W H")),
+                             "height": .double(try number(s.next(), "H", "container W H"))]
         try optionalDuration(&s, into: &p)
         return PlannedRequest(method: "setContainer", params: .object(p))
     case "keyboard":
-        var p: JSONObject = ["height": .double(try number(s.next(), "height"))]
+        var p: JSONObject = ["height": .double(try number(s.next(), "HEIGHT", "keyboard HEIGHT"))]
         try optionalDuration(&s, into: &p)
         return PlannedRequest(method: "keyboard", params: .object(p))
     case "tap":
-        return PlannedRequest(method: "tap", params: ["x": .double(try number(s.next(), "x")), "y": .double(try number(s.next(), "y"))])
+        let x = try number(s.next(), "X", "tap X Y"), y = try number(s.next(), "Y", "tap X Y")
+        if let extra = s.next() { throw UsageError("tap X Y: unexpected \"\(extra)\"") }
+        return PlannedRequest(method: "tap", params: ["x": .double(x), "y": .double(y)])
     case "swipe":
-        guard let phase = s.next() else { throw UsageError("swipe needs a phase") }
-        var p: JSONObject = ["phase": .string(phase), "dx": .double(try number(s.next(), "dx")), "dy": .double(try number(s.next(), "dy"))]
-        if let vx = s.next() { p["vx"] = .double(try number(vx, "vx")); p["vy"] = .double(try number(s.next(), "vy")) }
-        return PlannedRequest(method: "swipe", params: .object(p))
+        let usage = "swipe PHASE DX DY [VX VY]"
+        guard let phase = s.next() else { throw UsageError("\(usage): PHASE (began, changed, ended or cancelled) is missing") }
+        var p: JSONObject = ["phase": .string(phase), "dx": .double(try number(s.next(), "DX", usage)),
+                             "dy": .double(try number(s.next(), "DY", usage))]
+        if let vx = s.next() { p["vx"] = .double(try number(vx, "VX", usage)); p["vy"] = .double(try number(s.next(), "VY", usage)) }
+        var plan = PlannedRequest(method: "swipe", params: .object(p))
+        plan.flags["phase"] = "PHASE (swipe PHASE DX DY)"
+        return plan
     case "advance":
-        return PlannedRequest(method: "advance", params: ["seconds": .double(try number(s.next(), "seconds"))])
+        return PlannedRequest(method: "advance", params: ["seconds": .double(try number(s.next(), "SECONDS", "advance SECONDS"))])
     case "record-dump":
         guard let path = s.next() else {
             return PlannedRequest(method: "recordDump", params: [:], member: "recording", rawMember: true)

@@ -30,7 +30,7 @@ Usage: presentd [options]
        presentd [--config FILE] [options] --print-config
        presentd [--config FILE] [options] --replay PATH --clock manual
 
-The presentation daemon: owns a shared modal stack for one screen and serves clients
+The presentation daemon: owns a shared modal stack for each screen and serves clients
 over a Unix socket (JSON-RPC 2.0, one object per line; see docs/PROTOCOL.md).
 
 Options (each overrides the configuration file):

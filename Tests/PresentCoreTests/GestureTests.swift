@@ -39,6 +39,30 @@ extension ModalStack {
         #expect(inside.summary == "a content dismisses=false")
     }
 
+    /// A dialog is answered by one of its actions: a tap beside it leaves it alone unless the
+    /// presenter asked for dismissOnTap; an entry without actions is tapped away by default.
+    @Test(arguments: [(nil, true, false), (nil, false, true), (true, true, true), (false, false, false)] as [(Bool?, Bool, Bool)])
+    func whetherATapDismissesByDefaultDependsOnActions(dismissOnTap: Bool?, withActions: Bool, dismisses: Bool) {
+        var stack = ModalStack()
+        let content = withActions ? Content(title: "Delete?", actions: [ContentAction(id: "ok", title: "OK")]) : nil
+        stack.show(sheet("a", style: .alert, dismissOnTap: dismissOnTap, content: content), at: 0)
+        stack.advance(to: 1)
+        #expect(stack.hitTest(Point(x: 10, y: 10), at: 1).summary == "a dimming dismisses=\(dismisses)")
+    }
+
+    /// The default follows the content in force: an update that adds actions stops taps
+    /// dismissing the entry, and one that takes them away lets them again.
+    @Test func theDefaultFollowsAnUpdatesActions() throws {
+        var stack = ModalStack()
+        stack.show(sheet("a", style: .alert), at: 0)
+        stack.advance(to: 1)
+        #expect(stack.hitTest(Point(x: 10, y: 10), at: 1).summary == "a dimming dismisses=true")
+        try stack.update(id: "a", EntryUpdate(content: .some(Content(actions: [ContentAction(id: "ok", title: "OK")]))), at: 1)
+        #expect(stack.hitTest(Point(x: 10, y: 10), at: 1).summary == "a dimming dismisses=false")
+        try stack.update(id: "a", EntryUpdate(content: .some(nil)), at: 1)
+        #expect(stack.hitTest(Point(x: 10, y: 10), at: 1).summary == "a dimming dismisses=true")
+    }
+
     @Test func contentEdgesAreHalfOpen() {
         var stack = ModalStack()
         stack.show(sheet("a", style: .alert), at: 0)

@@ -21,7 +21,7 @@ func linear(_ kind: TransitionKind, _ duration: Double = 0.4) -> Transition {
 func sheet(_ id: String? = nil, kind: String? = nil, style: PresentationStyle = .popup,
            transition: TransitionKind = .coverVertical, duration: Double = 0.4,
            dismissTransition: Transition? = nil, background: Background = .standard,
-           dismissOnTap: Bool = true, dismissOnSwipe: Bool = false,
+           dismissOnTap: Bool? = nil, dismissOnSwipe: Bool = false,
            statusBar: StatusBarAppearance? = nil, adaptive: AdaptivePolicy = .none,
            priority: Int = Presentation.normalPriority, precedence: Precedence = .enqueue,
            deduplicate: Bool = true, content: Content? = nil, dimsTint: Bool = false) -> Presentation {

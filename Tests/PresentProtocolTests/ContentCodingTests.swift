@@ -39,6 +39,18 @@ struct ContentCodingTests {
         #expect(!(try presented(#"{"style":"alert","content":"x"}"#)).effectiveDismissOnEscape)
     }
 
+    /// dismissOnTap left out is nil, "when it has no actions": a dialog is not tapped away
+    /// unless asked for, anything else is; an explicit value wins either way.
+    @Test func dismissOnTapDefaultsToFalseForADialog() throws {
+        let dialog = try presented(#"{"style":"alert","content":{"actions":[{"id":"ok","title":"OK"}]}}"#)
+        #expect(dialog.dismissOnTap == nil && !dialog.effectiveDismissOnTap && dialog.effectiveInteraction == .absorb)
+        let label = try presented(#"{"style":"alert","content":"x"}"#)
+        #expect(label.dismissOnTap == nil && label.effectiveDismissOnTap && label.effectiveInteraction == .dismiss)
+        #expect(try presented(#"{"style":"alert","dismissOnTap":true,"content":{"actions":[{"id":"ok","title":"OK"}]}}"#)
+                    .effectiveDismissOnTap)
+        #expect(!(try presented(#"{"style":"popup","dismissOnTap":false}"#)).effectiveDismissOnTap)
+    }
+
     @Test func anUpdateReadsNullAsClear() throws {
         guard case .update(let id, let change) = try RequestDecoder().decode(
             method: "update", params: try JSONValue.parse(#"{"id":"a","content":null,"shadow":null,"cornerRadius":8}"#)) else {

@@ -131,7 +131,9 @@ struct PresentctlToastTests {
         // Centred in the safe area (47 to 810), 20 below the middle.
         #expect(presented["animation"]?["to"]?["frame"]?["y"] == .double(47 + (763 - 40) / 2 + 20))
         let wrong = try Self.run(daemon, ["present", "--position", "top"])
-        #expect(wrong.status == 1, "a position for a normal-level entry is the daemon's error: \(wrong.output)")
+        // The daemon refuses it, and presentctl reports it as the flag's usage error (issue 29).
+        #expect(wrong.status == 2 && wrong.output.contains("--position: only for level"),
+                "a position for a normal-level entry is a usage error of --position: \(wrong.output)")
 
         // --output names the screen: "main" is always there; another is the daemon's to refuse or take.
         let onMain = try Self.run(daemon, ["context", "define", "side", "0", "0", "100", "844", "--output", "main"])

@@ -2,7 +2,7 @@
 # build-deb.sh STAGE OUTDIR — turn a `make install DESTDIR=STAGE PREFIX=/usr` tree into
 # OUTDIR/presentd_VERSION_ARCH.deb with dpkg-deb (no debhelper). `make deb` runs it.
 #
-# VERSION is presentdVersion in Sources/PresentServer/Daemon/Daemon+Requests.swift (what
+# VERSION is presentdVersion in Sources/PresentProtocol/Version.swift (what
 # `presentd --version` and hello say), plus $DEB_VERSION_SUFFIX (e.g. +rebuild1, for a
 # package that upgrades this one). Depends is what dpkg-shlibdeps finds the binaries link,
 # plus systemd (postinst runs systemd-sysusers).
@@ -12,7 +12,7 @@ STAGE=$(readlink -f "$1"); OUT=$(readlink -f "$2")
 HERE=$(dirname "$(readlink -f "$0")")
 TOP=$(readlink -f "$HERE/../..")
 
-VERSION=$(sed -n 's/^public let presentdVersion = "\(.*\)"$/\1/p' "$TOP/Sources/PresentServer/Daemon/Daemon+Requests.swift")
+VERSION=$(sed -n 's/^public let presentdVersion = "\(.*\)"$/\1/p' "$TOP/Sources/PresentProtocol/Version.swift")
 [ -n "$VERSION" ] || { echo "build-deb: presentdVersion not found" >&2; exit 1; }
 VERSION=$VERSION${DEB_VERSION_SUFFIX:-}
 ARCH=$(dpkg --print-architecture)

@@ -21,16 +21,28 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="no tmux (a
 
 @pytest.fixture
 def pane(manual, tmp_path):
-    """presentctl watch --draw in a detached 100×40 tmux session on a private server; the
-    pane stays after presentctl exits, so its last words can be read. The server is named for
-    this test alone: the previous test's, just killed, may not have gone yet."""
+    """presentctl watch --draw in a detached 100×40 tmux session on a private server."""
+    yield from tmux_pane(manual, tmp_path, 100, 40)
+
+
+@pytest.fixture
+def pane_100x50(manual, tmp_path):
+    """The same at 100×50, the size issue 29 was seen at: the container is 42.5 columns of
+    9.17 pt there, so rounding decides whether its last column is covered."""
+    yield from tmux_pane(manual, tmp_path, 100, 50)
+
+
+def tmux_pane(manual, tmp_path, columns: int, rows: int):
+    """presentctl watch --draw in a detached COLUMNS×ROWS tmux session on a private server;
+    the pane stays after presentctl exits, so its last words can be read. The server is
+    named for this test alone: the previous test's, just killed, may not have gone yet."""
     server = f"presentd-test-{os.getpid()}-{tmp_path.name}"
     config = tmp_path / "tmux.conf"
     config.write_text("set -g remain-on-exit on\n")
     command = f"{find_binary('presentctl')} --socket {manual.path} watch --draw"
     env = {**os.environ, "LANG": "C.UTF-8"}
-    subprocess.run(["tmux", "-u", "-L", server, "-f", str(config), "new-session", "-d", "-x", "100", "-y", "40",
-                    command], check=True, env=env)
+    subprocess.run(["tmux", "-u", "-L", server, "-f", str(config), "new-session", "-d", "-x", str(columns),
+                    "-y", str(rows), command], check=True, env=env)
 
     def capture(escapes: bool = False) -> list[str]:
         """The pane's lines; with ``escapes``, with their SGR attributes (capture-pane -e)."""
@@ -43,7 +55,13 @@ def pane(manual, tmp_path):
                                "presentctl: pane dead #{pane_dead}, exit status #{pane_dead_status}"],
                               capture_output=True, text=True, env=env).stdout.strip()
 
+    def resize(columns: int, rows: int) -> None:
+        """Resizes the window, as a person dragging the terminal's corner: presentctl gets SIGWINCH."""
+        subprocess.run(["tmux", "-L", server, "resize-window", "-x", str(columns), "-y", str(rows)],
+                       check=True, capture_output=True, env=env)
+
     capture.state = state
+    capture.resize = resize
     yield capture
     subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
 
@@ -65,9 +83,9 @@ def wait_for(capture, pattern: str, timeout: float = 60) -> list[str]:
 
 
 def cells(value: float, per_cell: float) -> set[int]:
-    """The cell index of a coordinate, for the scale as printed (rounded to 0.01 pt):
-    both answers when the rounding could move it across a cell boundary."""
-    return {math.floor(value / (per_cell - 0.005)), math.floor(value / (per_cell + 0.005))}
+    """The cell boundary nearest to a coordinate (edges go to the nearest boundary), for the
+    scale as printed (rounded to 0.01 pt): both answers when the rounding could move it."""
+    return {round(value / (per_cell - 0.005)), round(value / (per_cell + 0.005))}
 
 
 def shade(alpha: float) -> str:
@@ -93,15 +111,17 @@ def check_picture(lines: list[str], frame: Frame, id: str) -> None:
     px = float(re.search(r"1 column = ([\d.]+) pt", "\n".join(lines)).group(1))
     layer = frame.layer(id)
     r = layer.visible_frame
-    # The box covers the cells from the one holding its top-left point to the one before
-    # its far edges.
+    # The box covers the cells from the boundary nearest its top-left point to the one
+    # nearest its far edges.
     corners = {"┌": (r.x, r.y, 0), "┘": (r.max_x, r.max_y, -1)}
     for char, (x, y, shift) in corners.items():
         found = [(c, l) for l, line in enumerate(lines) for c, ch in enumerate(line) if ch == char]
         expected = [(origin[0] + c + shift, origin[1] + l + shift) for c in cells(x, px) for l in cells(y, 2 * px)]
         assert len(found) == 1 and found[0] in expected, f"{char} at {found}, not {expected}:\n" + "\n".join(lines)
-    middle = {origin[1] + l for l in cells(r.y + r.height / 2, 2 * px)}
-    assert any(id in lines[l] for l in middle | {max(middle) + 1})
+    # The id is centred between the corners just checked.
+    (_, top_row), (_, bottom_row) = [next((c, l) for l, line in enumerate(lines) for c, ch in enumerate(line) if ch == char)
+                                     for char in "┌┘"]
+    assert id in lines[(top_row + bottom_row) // 2], f"{id} not on row {(top_row + bottom_row) // 2}:\n" + "\n".join(lines)
     dimming = frame.layer(id, "dimming")
     assert lines[origin[1]][origin[0]] == shade(dimming.alpha)  # the top-left cell is dimmed, not covered
 
@@ -234,7 +254,9 @@ def test_watch_draw_marks_levels_draws_a_toast_undimmed_and_clips_a_context(manu
     with Client(manual.path) as app:
         app.define_context("mail", (0, 300, 390, 400))
         app.present(id="sheet", style="bottomHalf", context="mail", transition=quick)
-        app.toast("Saved", id="saved", transition=quick, after=30)
+        # 30 pt tall: less than three rows of 11.72 × 2 pt, too thin for an inside.
+        app.toast("Saved", id="saved", transition=quick, after=30,
+                  style={"type": "custom", "width": {"sideMargin": 16}, "height": {"points": 30}})
         app.advance(0.1)
         app.sync()
 
@@ -258,5 +280,103 @@ def test_watch_draw_marks_levels_draws_a_toast_undimmed_and_clips_a_context(manu
         app.advance(0.1)
         app.sync()
         # Above everything, the toast included: its dimming covers the toast, its box is heavy.
-        drawn(pane, lambda lines: any("┏" in l for l in lines) and any(re.search(r"┃ *sys \[alert\] *┃", l) for l in lines)
-              and not any("╭" in l for l in lines), "the alert-level entry's heavy box, dimming the toast")
+        # The dimming darkens what is under it, it does not hide it: the toast is still drawn, faint.
+        drawn(pane, lambda lines: any("┏" in l for l in lines) and any(re.search(r"┃ *sys \[alert\] *┃", l) for l in lines),
+              "the alert-level entry's heavy box")
+        toast = next(l for l in pane(escapes=True) if "╭" in l)
+        assert faint(toast, "saved"), repr(toast)
+
+
+def faint(line: str, text: str) -> bool:
+    """Whether `text` in a line captured with escapes is drawn faint (SGR 2: under a dimming)."""
+    cells, dim = [], False
+    for part in re.split(r"(\x1b\[[\d;]*m)", line):
+        if part.startswith("\x1b["):
+            for code in (part[2:-1] or "0").split(";"):
+                if code in ("0", "", "22"):
+                    dim = False
+                elif code == "2":
+                    dim = True
+        else:
+            cells.extend((c, dim) for c in part)
+    plain = "".join(c for c, _ in cells)
+    start = plain.index(text)
+    return all(d for _, d in cells[start:start + len(text)])
+
+
+def container_cells(lines: list[str]) -> list[str]:
+    """The rows inside the container's double border, without the border."""
+    top = next(i for i, l in enumerate(lines) if "╔" in l)
+    bottom = next(i for i, l in enumerate(lines) if "╚" in l)
+    left, right = lines[top].index("╔"), lines[top].index("╗")
+    return [l[left + 1:right] for l in lines[top + 1:bottom]]
+
+
+def test_watch_draw_covers_the_whole_container_and_centres_a_toast(manual, pane_100x50):
+    """At 100×50 a full-screen dimming covers every column and row of the container (it
+    left the last column and row uncovered), and a toast, 16 pt from either side, has as
+    many empty columns left of it as right of it (it had 1 and 3)."""
+    pane = pane_100x50
+    wait_for(pane, r"frame 0 ")
+    quick = {"type": "crossDissolve", "duration": 0}
+    with Client(manual.path) as app:
+        app.toast("Saved", id="saved", transition=quick, after=30)
+        app.advance(0.1)
+        app.sync()
+
+        def centred(lines: list[str]) -> None:
+            assert re.search(r"t=0\.100 s", lines[0])
+            row = next(l for l in container_cells(lines) if "╭" in l)
+            left, right = row.index("╭"), len(row) - 1 - row.index("╮")
+            assert left == right, f"{left} empty columns left of the toast, {right} right of it: {row!r}"
+
+        settle(pane, centred, "the toast with equal margins")
+        app.dismiss("saved", animated=False)
+        app.present(id="pop", style="popup", background={"opacity": 0.5}, transition=quick)
+        app.advance(0.1)
+        app.sync()
+
+        def covered(lines: list[str]) -> None:
+            assert re.search(r"t=0\.200 s", lines[0])
+            inside = container_cells(lines)
+            assert inside and all(len(row) == len(inside[0]) for row in inside)
+            # The popup sits inside; its dimming covers the whole container, edges included.
+            for row in (inside[0], inside[-1]):
+                assert set(row) == {"▒"}, row
+            assert {row[-1] for row in inside} == {"▒"}, "the last column: " + "".join(r[-1] for r in inside)
+
+        settle(pane, covered, "the dimming over every column and row of the container")
+
+
+def test_watch_draw_shows_the_sheet_under_an_alerts_dimming(manual, pane):
+    """An alert-level entry's dimming darkens the sheet under it; the sheet's box and title
+    stay readable (faint), as UIKit's dimming view lets them show through."""
+    wait_for(pane, r"frame 0 ")
+    quick = {"type": "crossDissolve", "duration": 0}
+    with Client(manual.path) as app:
+        app.present(id="sheet", style="topHalf", transition=quick, content={"title": "Under it"})
+        app.present(id="sys", level="alert", style="alert", transition=quick, background={"opacity": 0.9})
+        app.advance(0.1)
+        app.sync()
+        drawn(pane, lambda lines: any(re.search(r"┃ *sys \[alert\] *┃", l) for l in lines)
+              and any("Under it" in l for l in lines) and any(" sheet " in l for l in lines),
+              "the alert's box, and the sheet's title and id still drawn under its dimming")
+        styled = next(l for l in pane(escapes=True) if "Under it" in l)
+        assert faint(styled, "Under it"), repr(styled)
+
+
+def test_watch_draw_redraws_when_the_terminal_is_resized(manual, pane):
+    """Nothing moves (manual clock, no frames), and the picture still follows the terminal's
+    new size at once: SIGWINCH redraws."""
+    lines = wait_for(pane, r"frame 0 ")
+    before = re.search(r"1 column = ([\d.]+) pt", "\n".join(lines)).group(1)
+    pane.resize(60, 30)
+
+    def redrawn(lines: list[str]) -> bool:
+        note = re.search(r"1 column = ([\d.]+) pt", "\n".join(lines))
+        top = next((l for l in lines if "╔" in l), "")
+        return bool(note) and note.group(1) != before and len(top.rstrip()) <= 60 and "╗" in top
+
+    drawn(pane, redrawn, f"the picture redrawn for 60×30 (the scale was {before} pt a column)")
+    # Not because of a frame: the header still names frame 0.
+    assert re.search(r"frame 0 ", pane()[0]), pane()[0]

@@ -94,7 +94,7 @@ public struct Presentation: Hashable, Sendable {
     public var dismissOnEscape: Bool?
     /// The band it is drawn in and arbitrated with.
     public var level: Level = .normal
-    /// What a tap outside it does; nil = `dismiss` with dismissOnTap, else `absorb`
+    /// What a tap outside it does; nil = `dismiss` with effectiveDismissOnTap, else `absorb`
     /// (overlays always forward).
     public var interaction: Interaction?
     /// For overlays: where it sits.
@@ -110,7 +110,10 @@ public struct Presentation: Hashable, Sendable {
     public var background: Background
     public var cornerRadius: Double
     public var shadow: Shadow?
-    public var dismissOnTap: Bool
+    /// A tap on its dimming dismisses it; nil = when it has no actions. A dialog waits for an
+    /// answer, as UIKit's alerts ignore taps outside them: a stray tap must not take a
+    /// destructive confirmation away unanswered.
+    public var dismissOnTap: Bool?
     public var dismissOnSwipe: Bool
     public var keyboard: KeyboardAvoidance
     /// Non-nil: this entry captures the status bar (modalPresentationCapturesStatusBarAppearance).
@@ -134,7 +137,7 @@ public struct Presentation: Hashable, Sendable {
                 style: PresentationStyle, respectsSafeArea: Bool = false,
                 transition: Transition? = nil, dismissTransition: Transition? = nil,
                 background: Background = .standard, cornerRadius: Double? = nil, shadow: Shadow? = nil,
-                dismissOnTap: Bool = true, dismissOnSwipe: Bool = false, keyboard: KeyboardAvoidance = .none,
+                dismissOnTap: Bool? = nil, dismissOnSwipe: Bool = false, keyboard: KeyboardAvoidance = .none,
                 statusBar: StatusBarAppearance? = nil, adaptive: AdaptivePolicy = .none,
                 priority: Int = Presentation.normalPriority, precedence: Precedence = .enqueue,
                 dimsPresenterTint: Bool = false, defaults: StackConfiguration = .standard) {
@@ -167,8 +170,12 @@ public struct Presentation: Hashable, Sendable {
     /// What a tap outside it does, defaults resolved.
     public var effectiveInteraction: Interaction {
         guard level.isModal else { return .forward }
-        return interaction ?? (dismissOnTap ? .dismiss : .absorb)
+        return interaction ?? (effectiveDismissOnTap ? .dismiss : .absorb)
     }
+
+    /// Whether a tap on its dimming dismisses it, defaults resolved: not for an entry with
+    /// actions, which is answered by one of them (the same rule as effectiveDismissOnEscape).
+    public var effectiveDismissOnTap: Bool { dismissOnTap ?? (content?.actions.isEmpty ?? true) }
 
     /// Whether Escape and back dismiss an entry that has no cancel action.
     public var effectiveDismissOnEscape: Bool { dismissOnEscape ?? !(content?.actions.isEmpty ?? true) }

@@ -26,7 +26,7 @@ extension RequestDecoder {
             background: try p.optionalObject("background").map(background) ?? .standard,
             cornerRadius: try p.optionalDouble("cornerRadius", range: dimensions, unit: "points") ?? sheetCornerRadius,
             shadow: try p.optionalObject("shadow").map(shadow),
-            dismissOnTap: try p.optionalBool("dismissOnTap") ?? true,
+            dismissOnTap: try p.optionalBool("dismissOnTap"),
             dismissOnSwipe: try p.optionalBool("dismissOnSwipe") ?? (style.sheet != nil),   // sheets swipe away, as UIKit's
             keyboard: try p.optionalEnumValue("keyboard") ?? KeyboardAvoidance.none,
             statusBar: try p.optionalObject("statusBar").map(statusBar),

@@ -379,4 +379,3 @@ final class BatchCollector {
     }
 }
 
-public let presentdVersion = "0.1.0"

@@ -143,7 +143,7 @@ extension Daemon {
         let allowed = (try? authorize([entry], by: client)) != nil
         let p = entry.presentation
         return ["policy": .string(policy.rawValue), "who": .string(who), "youMay": .bool(allowed),
-                "onTap": .bool(p.dismissOnTap), "onSwipe": .bool(p.dismissOnSwipe),
+                "onTap": .bool(p.effectiveDismissOnTap), "onSwipe": .bool(p.dismissOnSwipe),
                 "onEscape": .bool(p.effectiveDismissOnEscape), "confirmDismiss": .bool(p.confirmDismiss),
                 "autoDismiss": p.autoDismiss.map { .double($0.after) } ?? .null]
     }
