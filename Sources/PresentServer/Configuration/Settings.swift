@@ -107,7 +107,7 @@ public struct Setting: Sendable {
     /// "N" or "S" (seconds) after the flag in `--help`.
     public var metavariable: String {
         if case .int = value { return "N" }
-        if case .bool = value { return "on|off" }
+        if case .bool = value { return "ON|OFF" }
         return unit?.hasPrefix("seconds") == true ? "S" : "X"
     }
 
