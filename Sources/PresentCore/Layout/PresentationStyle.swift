@@ -134,6 +134,13 @@ public enum PresentationStyle: Hashable, Sendable {
     /// The slide-in panel's default coverage: 2/3, as in the tutorial seed.
     public static let defaultSlideInFraction = 2.0 / 3.0
 
+    /// The styles a plain name gives (`"popup"`), in the order the protocol lists them; the
+    /// others take an object with their options.
+    public static let named: [PresentationStyle] = [
+        .fullScreen, .overFullScreen, .alert, .popup, .topHalf, .bottomHalf,
+        .slideIn(edge: .left, fraction: defaultSlideInFraction),
+    ]
+
     /// The name used on the wire and in logs.
     public var name: String {
         switch self {

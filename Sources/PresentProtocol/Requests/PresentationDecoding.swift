@@ -59,17 +59,17 @@ extension RequestDecoder {
 
     // MARK: Style
 
-    static let styleNames: [String: PresentationStyle] = [
-        "fullScreen": .fullScreen, "overFullScreen": .overFullScreen, "alert": .alert, "popup": .popup,
-        "topHalf": .topHalf, "bottomHalf": .bottomHalf,
-        "slideIn": .slideIn(edge: .left, fraction: PresentationStyle.defaultSlideInFraction),
-    ]
+    /// The styles by their plain names (PresentationStyle.named).
+    static let styleNames = Dictionary(uniqueKeysWithValues: PresentationStyle.named.map { ($0.name, $0) })
+    /// The styles an object names with `type`, each with its options.
+    static let styleTypes = ["slideIn", "custom", "sheet"]
 
     /// A style name, or `{"type":"slideIn",…}` / `{"type":"custom",…}`.
     func style(_ v: ParamValue) throws(RPCError) -> PresentationStyle {
         if case .string(let name) = v.value {
             guard let style = Self.styleNames[name] else {
-                throw v.invalid("must be one of fullScreen, overFullScreen, alert, popup, topHalf, bottomHalf, or an object with \"type\": slideIn or custom")
+                throw v.invalid("must be one of \(PresentationStyle.named.map(\.name).joined(separator: ", ")), "
+                                + "or an object with \"type\": \(Self.styleTypes.joined(separator: ", "))")
             }
             return style
         }
@@ -89,7 +89,7 @@ extension RequestDecoder {
         case "sheet":
             return .sheet(try sheet(o))
         default:
-            throw o.invalid("type", "must be slideIn, custom or sheet")
+            throw o.invalid("type", "must be one of \(Self.styleTypes.joined(separator: ", "))")
         }
     }
 
