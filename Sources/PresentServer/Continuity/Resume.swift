@@ -147,29 +147,20 @@ extension Daemon {
 
     // MARK: Resuming
 
-    /// `hello`: names the client, gives it a resume token, and with `resume` hands it
-    /// back the restored entries that token owned (only to the same uid).
-    func hello(_ client: Client, name: String?, resume: String?) -> JSONValue {
-        client.name = name
-        var resumed: [String] = []
-        if let resume, let (standIn, owner) = continuity.orphans.first(where: { $0.value.token == resume }) {
-            if owner.uid == client.peer.uid {
-                resumed = screens.flatMap { $0.stack.transferOwnership(from: standIn, to: client.id) }
-                continuity.orphans[standIn] = nil
-                client.resumeToken = resume
-                log.info("\(client.label) resumed \(resumed.joined(separator: ", "))")
-                if continuity.orphans.isEmpty { stopGracePeriod() }
-            } else {
-                log.warning("\(client.label) presented the resume token of uid \(owner.uid); refused")
-            }
+    /// `hello {resume}`: hands `client` back the restored entries `token` owned, only to
+    /// the same uid; returns their ids (none for a token nobody holds or another uid's).
+    func resume(_ token: String, for client: Client) -> [String] {
+        guard let (standIn, owner) = continuity.orphans.first(where: { $0.value.token == token }) else { return [] }
+        guard owner.uid == client.peer.uid else {
+            log.warning("\(client.label) presented the resume token of uid \(owner.uid); refused")
+            return []
         }
-        if client.resumeToken == nil { client.resumeToken = Continuity.makeToken() }
-        recordHello(client)
-        var result = helloResult().objectValue ?? [:]
-        for (key, value) in roleFields(of: client) { result[key] = value }
-        result["resumeToken"] = .string(client.resumeToken ?? "")
-        if resume != nil { result["resumed"] = .array(resumed.map { .string($0) }) }
-        return .object(result)
+        let resumed = screens.flatMap { $0.stack.transferOwnership(from: standIn, to: client.id) }
+        continuity.orphans[standIn] = nil
+        client.resumeToken = token
+        log.info("\(client.label) resumed \(resumed.joined(separator: ", "))")
+        if continuity.orphans.isEmpty { stopGracePeriod() }
+        return resumed
     }
 
     private func startGracePeriod() {

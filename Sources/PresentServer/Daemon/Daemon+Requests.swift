@@ -315,14 +315,6 @@ extension Daemon {
         return .object(result)
     }
 
-    func helloResult() -> JSONValue {
-        ["server": "presentd", "version": .string(presentdVersion), "protocol": .int(Int64(ProtocolLimits.protocolVersion)),
-         "clock": .string(configuration.clock.rawValue), "time": .double(now), "fps": .int(Int64(configuration.fps)),
-         "limits": configuration.helloLimits,
-         "container": CoreEncoding.container(main.stack.container),
-         "capabilities": .array(Capability.names.map { .string($0) })]
-    }
-
     // MARK: Writing
 
     func send(_ message: JSONValue, to client: Client) {
@@ -351,31 +343,3 @@ extension Daemon {
         }
     }
 }
-
-/// Collects a batch's replies, some of which may arrive later, and hands them over once.
-final class BatchCollector {
-    private var replies: [RPCReply] = []
-    private var outstanding = 0
-    private var sealed = false
-    private let done: ([RPCReply]) -> Void
-
-    init(done: @escaping ([RPCReply]) -> Void) { self.done = done }
-
-    func expect() { outstanding += 1 }
-    func add(_ reply: RPCReply) {
-        replies.append(reply)
-        outstanding -= 1
-        finishIfComplete()
-    }
-    /// Every request of the batch has been started.
-    func seal() {
-        sealed = true
-        finishIfComplete()
-    }
-    private func finishIfComplete() {
-        guard sealed, outstanding == 0 else { return }
-        sealed = false
-        done(replies)
-    }
-}
-
