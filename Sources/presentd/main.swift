@@ -17,7 +17,8 @@ let settingFlagsHelp = ServerConfiguration.settings.compactMap { setting -> Stri
     let indent = String(repeating: " ", count: 26)
     var lines = ["  \(flag) \(setting.metavariable)"]
     if lines[0].count >= 26 { lines.append(indent) } else { lines[0] += String(repeating: " ", count: 26 - lines[0].count) }
-    for word in "\(setting.help); \(setting.shortBounds)".split(separator: " ") {
+    let bounds = setting.shortBounds
+    for word in (bounds.isEmpty ? setting.help : "\(setting.help); \(bounds)").split(separator: " ") {
         if lines[lines.count - 1].count + word.count >= 88 { lines.append(indent) }
         lines[lines.count - 1] += (lines[lines.count - 1].last == " " ? "" : " ") + word
     }
@@ -39,20 +40,11 @@ Options (each overrides the configuration file):
   --socket PATH           listen here (default: $PRESENTD_SOCKET, else the file's
                           socket.path, else $XDG_RUNTIME_DIR/presentd/presentd.sock,
                           else /run/presentd/presentd.sock)
-  --group NAME            let this group connect (socket mode 0660; default 0600)
 \(settingFlagsHelp)
-  --clock MODE            monotonic (default) or manual (time moves only by `advance`)
   --container WxH         the screen size in points (default 390x844)
   --output NAME=WxH[@FPS] a screen besides main, e.g. cluster=1280x480@30 (repeatable;
                           without @FPS it follows --fps)
-  --dismiss-policy P      who may dismiss another client's presentation: owner (only
-                          it), user (same uid or an administrator; default), anyone
-  --admin-group NAME      members of this group are administrators (with root)
   --no-root-admin         root is not an administrator
-  --log-level LEVEL       error, warning, notice (default), info, debug
-  --state-file PATH       where the stack is kept across restarts (default:
-                          $RUNTIME_DIRECTORY/presentd-state.json, else beside the
-                          socket); "none" keeps nothing
   --check-invariants      check the stack's invariants after every change and log
                           any broken one as an error (tests, soak runs)
   --dump-recording PATH   where SIGUSR1 writes the flight recorder's ring as NDJSON
@@ -102,33 +94,12 @@ func parseInvocation(_ arguments: [String]) throws -> Invocation {
         case "--check-config": checkPath = try scanner.value(for: name, inline: inline)
         case "--print-config": printConfig = true
         case "--socket": socket = try scanner.value(for: name, inline: inline)
-        case "--group":
-            let group = try scanner.value(for: name, inline: inline)
-            overrides.append { $0.socketGroup = group }
-        case "--clock":
-            let clock = try scanner.choice(for: name, inline: inline, of: ClockMode.self)
-            overrides.append { $0.clock = clock }
-        case "--dismiss-policy":
-            let policy = try scanner.choice(for: name, inline: inline, of: DismissPolicy.self)
-            overrides.append { $0.dismissPolicy = policy }
-        case "--admin-group":
-            let group = try scanner.value(for: name, inline: inline)
-            overrides.append { $0.adminGroup = group }
         case "--no-root-admin": overrides.append { $0.rootIsAdmin = false }
         case "--check-invariants": overrides.append { $0.checkInvariants = true }
         case "--dump-recording":
             let path = try scanner.value(for: name, inline: inline)
             overrides.append { $0.recordingPath = path }
         case "--replay": replayPath = try scanner.value(for: name, inline: inline)
-        case "--state-file":
-            let path = try scanner.value(for: name, inline: inline)
-            overrides.append { $0.stateFile = path == "none" ? .none : .path(path) }
-        case "--log-level":
-            let text = try scanner.value(for: name, inline: inline)
-            guard let level = LogLevel(name: text) else {
-                throw UsageError("--log-level takes error, warning, notice, info or debug, not \"\(text)\"")
-            }
-            overrides.append { $0.log.level = level }
         case "--container":
             let size = try containerSize(try scanner.value(for: name, inline: inline))
             overrides.append { $0.container = Container(size: size) }

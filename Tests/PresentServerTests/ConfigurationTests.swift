@@ -111,6 +111,7 @@ struct ConfigurationTests {
             case .int(_, let r): (.int(Int64(r.lowerBound)), .int(Int64(r.upperBound)), .int(Int64(r.upperBound) + 1))
             case .double(_, let r): (.double(r.lowerBound), .double(r.upperBound), .double(r.upperBound + 1))
             case .bool: (false, true, "on")   // the file says true or false; the flag says on or off
+            case .names(let names): (.string(names.example), .string(names.choices?.last ?? names.example), "")
             }
             func file(_ value: JSONValue) -> String {
                 // One limit is bounded by another too: that one is at its largest.
@@ -128,7 +129,9 @@ struct ConfigurationTests {
             }
             let (_, issues, _) = try read(file(outside))
             #expect(issues.map(\.field) == [setting.key], "\(setting.key) out of bounds: \(issues)")
-            if let flag = setting.flag, case .bool = setting.value {
+            if let flag = setting.flag, case .names(let names) = setting.value {
+                #expect(setting.parse(names.example) != nil && setting.parse("") == nil, "\(flag) \(names.example)")
+            } else if let flag = setting.flag, case .bool = setting.value {
                 #expect(setting.parse("on") != nil && setting.parse("off") != nil && setting.parse("true") == nil, "\(flag) on|off")
             } else if let flag = setting.flag {
                 #expect(setting.parse(high.serializedString) != nil, "\(flag) \(high.serializedString)")
@@ -152,6 +155,9 @@ struct ConfigurationTests {
             case .int(let path, let r): fresh[keyPath: path] = running[keyPath: path] == r.upperBound ? r.lowerBound : r.upperBound
             case .double(let path, let r): fresh[keyPath: path] = running[keyPath: path] == r.upperBound ? r.lowerBound : r.upperBound
             case .bool(let path): fresh[keyPath: path] = !running[keyPath: path]
+            case .names(let names):   // another name than the running one
+                let other = (names.choices ?? [names.example]).first { .string($0) != setting.json(in: running) } ?? names.example
+                setting.parse(other)?(&fresh)
             }
         }
         fresh.socketPath = "/run/elsewhere.sock"

@@ -38,7 +38,7 @@ import Testing
     @Test func presentdsManPageDescribesEverySettingOfTheFile() throws {
         let lines = Set(try Self.text("docs/man/presentd.8").split(separator: "\n").map(String.init))
         for setting in ServerConfiguration.settings {
-            #expect(lines.contains(".B \(setting.name)"), "presentd(8) has no .B \(setting.name)")
+            #expect(lines.contains(".B \(setting.name)") || lines.contains(".B \(setting.key)"), "presentd(8) has no .B \(setting.key)")
             if let flag = setting.flag {
                 let troff = flag.replacing("-", with: "\\-")
                 #expect(lines.contains { $0.hasPrefix(".BI \(troff) ") || $0 == ".B \(troff)" }, "presentd(8) has no \(flag)")

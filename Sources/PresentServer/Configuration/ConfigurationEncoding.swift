@@ -16,15 +16,11 @@ extension ServerConfiguration {
             "swipe": ["completionFraction": .double(stack.swipeCompletionFraction),
                       "velocityThreshold": .double(stack.swipeVelocityThreshold)],
         ]
-        var file: JSONObject = ["socket": ["path": .string(socketPath), "group": socketGroup.map { .string($0) } ?? .null]]
+        var socket = settingsJSON(in: "socket")
+        socket["path"] = .string(socketPath)
+        var file: JSONObject = ["socket": .object(socket)]
         for (key, value) in settingsJSON(in: nil) { file[key] = value }
         let rest: JSONObject = [
-            "clock": .string(clock.rawValue),
-            "logLevel": .string(log.level.name),
-            "dismissPolicy": .string(dismissPolicy.rawValue),
-            "adminGroup": adminGroup.map { .string($0) } ?? .null,
-            "rootIsAdmin": .bool(rootIsAdmin),
-            "stateFile": stateFile.fileJSON,
             "limits": .object(settingsJSON(in: "limits")),
             "container": [
                 "width": .double(container.size.width), "height": .double(container.size.height),
@@ -62,10 +58,7 @@ extension ServerConfiguration {
     /// and keeps their running values (`reloaded(with:)`).
     static let restartOnly: [RestartOnly] = [
         RestartOnly(key: "socket.path") { $0.socketPath = $1.socketPath },
-        RestartOnly(key: "socket.group") { $0.socketGroup = $1.socketGroup },
-        RestartOnly(key: "clock") { $0.clock = $1.clock },
         RestartOnly(key: "container") { $0.container = $1.container },
-        RestartOnly(key: "stateFile") { $0.stateFile = $1.stateFile },
         RestartOnly(key: "outputs") { $0.outputs = $1.outputs },
     ] + settings.filter { $0.applies == .atRestart }.map { setting in
         RestartOnly(key: setting.key) { setting.keep(from: $1, in: &$0) }

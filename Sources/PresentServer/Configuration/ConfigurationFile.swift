@@ -63,10 +63,8 @@ struct ConfigurationFileReader {
             return
         }
         check(root, allowed: Set(ServerConfiguration.settingNames(in: nil)).union([
-            "socket", "clock", "logLevel", "dismissPolicy", "adminGroup", "rootIsAdmin", "stateFile", "limits",
-            "container", "statusBar", "defaults", "outputs", "roles"]))
+            "socket", "limits", "container", "statusBar", "defaults", "outputs", "roles"]))
         readSettings(root, section: nil, into: &configuration)
-        readTopLevel(root, into: &configuration)
         if let socket = section(root, "socket") { readSocket(socket, into: &configuration) }
         if let limits = section(root, "limits") { readLimits(limits, into: &configuration) }
         if let container = section(root, "container") { readContainer(container, into: &configuration) }
@@ -80,37 +78,10 @@ struct ConfigurationFileReader {
         crossCheck(configuration)
     }
 
-    private mutating func readTopLevel(_ p: ParamReader, into c: inout ServerConfiguration) {
-        set(&c.clock) { () throws(RPCError) in try p.optionalEnumValue("clock") }
-        set(&c.dismissPolicy) { () throws(RPCError) in try p.optionalEnumValue("dismissPolicy") }
-        set(&c.adminGroup) { () throws(RPCError) in
-            try p.optionalField("adminGroup").map { v throws(RPCError) in
-                let name = try v.string(maxBytes: 64)
-                guard !name.isEmpty else { throw v.invalid("must not be empty (omit it or use null for none)") }
-                return name
-            }
-        }
-        set(&c.rootIsAdmin) { () throws(RPCError) in try p.optionalBool("rootIsAdmin") }
-        set(&c.stateFile) { () throws(RPCError) in
-            try p.optionalField("stateFile").map { v throws(RPCError) -> StateFile in
-                let path = try v.string(maxBytes: 4096)
-                if path == "none" { return .none }
-                guard path.hasPrefix("/") else { throw v.invalid("must be an absolute path, \"none\", or null for the default") }
-                return .path(path)
-            }
-        }
-        set(&c.log.level) { () throws(RPCError) in
-            try p.optionalField("logLevel").map { v throws(RPCError) in
-                guard let name = try? v.string(), let level = LogLevel(name: name) else {
-                    throw v.invalid("expected one of \(LogLevel.allCases.map { "\"\($0.name)\"" }.joined(separator: ", "))")
-                }
-                return level
-            }
-        }
-    }
-
     private mutating func readSocket(_ p: ParamReader, into c: inout ServerConfiguration) {
-        check(p, allowed: ["path", "group"])
+        check(p, allowed: Set(["path"] + ServerConfiguration.settingNames(in: "socket")))
+        // The path is not a row: where presentd listens is chosen by precedence
+        // (ConfigurationSource: --socket, $PRESENTD_SOCKET, this, the default).
         let path = attempt { () throws(RPCError) in
             try p.optionalField("path").map { v throws(RPCError) in
                 let path = try v.string(maxBytes: 107)
@@ -119,13 +90,7 @@ struct ConfigurationFileReader {
             }
         }
         if let path { socketPath = path }
-        set(&c.socketGroup) { () throws(RPCError) in
-            try p.optionalField("group").map { v throws(RPCError) in
-                let name = try v.string(maxBytes: 64)
-                guard !name.isEmpty else { throw v.invalid("must not be empty (omit it or use null for no group)") }
-                return name
-            }
-        }
+        readSettings(p, section: "socket", into: &c)
     }
 
     /// The table's settings of one section (Settings.swift).

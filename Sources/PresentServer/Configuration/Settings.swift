@@ -1,5 +1,4 @@
-// The numeric and on/off settings, once: each row says where the setting lives in the configuration
-// file, its command-line flag, its bounds and unit, whether a reload (SIGHUP) applies it,
+// The settings, once: each row says where the setting lives in the configuration file, its command-line flag, its bounds and unit, whether a reload (SIGHUP) applies it,
 // and whether `hello` reports it. The file reader, `--print-config`, the command line, its
 // `--help`, `hello`'s limits and the reload's restart-only list all walk this table, so a
 // name or a bound cannot differ between them.
@@ -8,13 +7,83 @@ import PresentCore
 import PresentJSON
 import PresentProtocol
 
-/// One numeric or on/off setting of the daemon.
+/// One setting of the daemon: a number, on/off, or a name (Setting.Names).
 public struct Setting: Sendable {
     /// Where the value lives in a ServerConfiguration, and the values it may take.
     public enum Value: Sendable {
         case int(any WritableKeyPath<ServerConfiguration, Int> & Sendable, ClosedRange<Int>)
         case double(any WritableKeyPath<ServerConfiguration, Double> & Sendable, ClosedRange<Double>)
         case bool(any WritableKeyPath<ServerConfiguration, Bool> & Sendable)
+        case names(Names)
+    }
+
+    /// A setting whose value is a name: one of a few (the clock, the log level) or any that
+    /// passes its own check (a group, a path). What `null` means in the file, if anything,
+    /// is the setting's own.
+    public struct Names: Sendable {
+        /// The names it takes when they are few (listed by `--help` and in refusals); nil:
+        /// any name `apply` accepts, described by `rule`.
+        public let choices: [String]?
+        public let rule: String
+        public let metavariable: String
+        /// A name it takes (the first choice, or an example of the rule).
+        public let example: String
+        /// What a name (nil: the file's `null`) puts in force, or why it is refused.
+        let apply: @Sendable (String?) -> Result<@Sendable (inout ServerConfiguration) -> Void, Refusal>
+        /// The value in a configuration, as the file writes it.
+        let json: @Sendable (ServerConfiguration) -> JSONValue
+        let keep: @Sendable (ServerConfiguration, inout ServerConfiguration) -> Void
+
+        /// Why a name is not one the setting takes.
+        struct Refusal: Error { let reason: String }
+
+        /// One of an enumeration's names; `null` is refused.
+        static func choice<E: RawRepresentable<String> & CaseIterable & Sendable>(
+            _ path: any WritableKeyPath<ServerConfiguration, E> & Sendable, metavariable: String
+        ) -> Names {
+            choice(path, metavariable: metavariable, cases: Array(E.allCases), name: \.rawValue)
+        }
+
+        /// One of `cases`, each known by `name`; `null` is refused.
+        static func choice<E: Sendable>(_ path: any WritableKeyPath<ServerConfiguration, E> & Sendable, metavariable: String,
+                                        cases: [E], name: @escaping @Sendable (E) -> String) -> Names {
+            let names = cases.map(name)
+            return Names(choices: names, rule: "one of \(names.joined(separator: ", "))", metavariable: metavariable, example: names[0],
+                         apply: { text in
+                             guard let text, let index = names.firstIndex(of: text) else {
+                                 return .failure(Refusal(reason: "expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))"))
+                             }
+                             let value = cases[index]
+                             return .success { $0[keyPath: path] = value }
+                         },
+                         json: { .string(name($0[keyPath: path])) },
+                         keep: { running, next in next[keyPath: path] = running[keyPath: path] })
+        }
+
+        /// A group name (not empty; at most 64 bytes, as groupadd allows); `null` is none.
+        static func group(_ path: any WritableKeyPath<ServerConfiguration, String?> & Sendable) -> Names {
+            text(path, rule: "a group name", metavariable: "NAME", example: "video", maxBytes: 64, absent: nil,
+                 make: { $0.isEmpty ? .failure(Refusal(reason: "must not be empty (omit it or use null for none)")) : .success($0) },
+                 json: { $0.map { .string($0) } ?? .null })
+        }
+
+        /// A name of at most `maxBytes` that `check` accepts (it returns why not); `null` (and
+        /// the flag's `none`, when `noneMeans` is given) is `absent`.
+        static func text<T: Sendable>(_ path: any WritableKeyPath<ServerConfiguration, T> & Sendable, rule: String,
+                                      metavariable: String, example: String, maxBytes: Int, absent: T,
+                                      make: @escaping @Sendable (String) -> Result<T, Refusal>,
+                                      json: @escaping @Sendable (T) -> JSONValue) -> Names {
+            Names(choices: nil, rule: rule, metavariable: metavariable, example: example,
+                  apply: { text in
+                      guard let text else { return .success { $0[keyPath: path] = absent } }
+                      guard text.utf8.count <= maxBytes else {
+                          return .failure(Refusal(reason: "must be at most \(maxBytes) bytes long, got \(text.utf8.count)"))
+                      }
+                      return make(text).map { value in { $0[keyPath: path] = value } }
+                  },
+                  json: { json($0[keyPath: path]) },
+                  keep: { running, next in next[keyPath: path] = running[keyPath: path] })
+        }
     }
 
     /// When a changed value takes effect.
@@ -51,6 +120,7 @@ public struct Setting: Sendable {
         case .int(let path, _): return .int(Int64(configuration[keyPath: path]))
         case .double(let path, _): return .double(configuration[keyPath: path])
         case .bool(let path): return .bool(configuration[keyPath: path])
+        case .names(let names): return names.json(configuration)
         }
     }
 
@@ -60,6 +130,7 @@ public struct Setting: Sendable {
         case .int(let path, _): next[keyPath: path] = running[keyPath: path]
         case .double(let path, _): next[keyPath: path] = running[keyPath: path]
         case .bool(let path): next[keyPath: path] = running[keyPath: path]
+        case .names(let names): names.keep(running, &next)
         }
     }
 
@@ -77,6 +148,13 @@ public struct Setting: Sendable {
         case .bool(let path):
             guard let b = try section.optionalBool(member) else { return nil }
             return { $0[keyPath: path] = b }
+        case .names(let names):
+            let value = try section.field(member)   // optionalField would read null as absent
+            let text: String? = section.value(member)?.isNull == true ? nil : try value.string()
+            switch names.apply(text) {
+            case .success(let apply): return apply
+            case .failure(let refusal): throw value.invalid(refusal.reason)
+            }
         }
     }
 
@@ -92,6 +170,8 @@ public struct Setting: Sendable {
         case .bool(let path):
             guard let b = ["on": true, "off": false][text] else { return nil }
             return { $0[keyPath: path] = b }
+        case .names(let names):
+            return try? names.apply(text).get()
         }
     }
 
@@ -101,6 +181,7 @@ public struct Setting: Sendable {
         case .int(_, let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .double(_, let range): return "a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
         case .bool: return "on or off"
+        case .names(let names): return names.rule
         }
     }
 
@@ -108,6 +189,7 @@ public struct Setting: Sendable {
     public var metavariable: String {
         if case .int = value { return "N" }
         if case .bool = value { return "ON|OFF" }
+        if case .names(let names) = value { return names.metavariable }
         return unit?.hasPrefix("seconds") == true ? "S" : "X"
     }
 
@@ -117,6 +199,7 @@ public struct Setting: Sendable {
         case .int(_, let range): return "\(range.lowerBound)-\(range.upperBound)"
         case .double(_, let range): return "\(Self.format(range.lowerBound))-\(Self.format(range.upperBound))"
         case .bool: return "on|off"
+        case .names(let names): return names.choices?.joined(separator: "|") ?? ""   // a rule is the help's to say
         }
     }
 
@@ -131,6 +214,37 @@ extension ServerConfiguration {
         Setting(section: nil, name: "fps", formerNames: [], flag: "--fps", value: .int(\.fps, ProtocolLimits.fpsRange),
                 unit: "frames per second", applies: .live, inHello: false,
                 help: "frames per second while anything moves (default 60)"),
+        Setting(section: "socket", name: "group", formerNames: [], flag: "--group", value: .names(.group(\.socketGroup)),
+                unit: nil, applies: .atRestart, inHello: false,
+                help: "let this group connect (socket mode 0660; default 0600)"),
+        Setting(section: nil, name: "clock", formerNames: [], flag: "--clock",
+                value: .names(.choice(\.clock, metavariable: "MODE")), unit: nil, applies: .atRestart, inHello: false,
+                help: "how frame time advances: manual moves only by `advance` (default monotonic)"),
+        Setting(section: nil, name: "dismissPolicy", formerNames: [], flag: "--dismiss-policy",
+                value: .names(.choice(\.dismissPolicy, metavariable: "P")), unit: nil, applies: .live, inHello: false,
+                help: "who may dismiss another client's presentation: only its owner, the same uid or an administrator (default user), or anyone"),
+        Setting(section: nil, name: "adminGroup", formerNames: [], flag: "--admin-group", value: .names(.group(\.adminGroup)),
+                unit: nil, applies: .live, inHello: false, help: "members of this group are administrators (with root)"),
+        // Its flag says the exception (--no-root-admin, presentd/main.swift): root is one by default.
+        Setting(section: nil, name: "rootIsAdmin", formerNames: [], flag: nil, value: .bool(\.rootIsAdmin),
+                unit: nil, applies: .live, inHello: false, help: "root is an administrator (default true)"),
+        Setting(section: nil, name: "logLevel", formerNames: [], flag: "--log-level",
+                value: .names(.choice(\.log.level, metavariable: "LEVEL", cases: LogLevel.allCases, name: \.name)),
+                unit: nil, applies: .live, inHello: false, help: "the least severe message logged (default notice)"),
+        Setting(section: nil, name: "stateFile", formerNames: [], flag: "--state-file",
+                value: .names(.text(\.stateFile, rule: "an absolute path, or none", metavariable: "PATH",
+                                    example: "/var/lib/presentd/state.json", maxBytes: 4096,
+                                    absent: .automatic,
+                                    make: { path in
+                                        if path == "none" { return .success(.none) }
+                                        guard path.hasPrefix("/") else {
+                                            return .failure(.init(reason: "must be an absolute path, \"none\", or null for the default"))
+                                        }
+                                        return .success(.path(path))
+                                    },
+                                    json: \.fileJSON)),
+                unit: nil, applies: .atRestart, inHello: false,
+                help: "an absolute path where the stack is kept across restarts (default: $RUNTIME_DIRECTORY/presentd-state.json, else beside the socket), or none"),
         Setting(section: nil, name: "shouldDismissTimeout", formerNames: [], flag: nil,
                 value: .double(\.shouldDismissTimeout, 0...60), unit: "seconds", applies: .live, inHello: true,
                 help: "how long an owner may take to answer shouldDismiss"),
