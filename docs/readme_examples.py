@@ -57,7 +57,7 @@ def binaries():
 
 class Block:
     def __init__(self, line, lang, text, check):
-        self.line, self.lang, self.text = line, lang, text
+        self.line, self.lang, self.text, self.check = line, lang, text, check
         self.expect, self.answer, self.before, self.until = [], None, "", None
         self.daemon = True
         self.parse(check)
@@ -111,6 +111,8 @@ def blocks(lines):
         while k >= 0 and not lines[k].strip():
             k -= 1
         check = CHECK.match(lines[k]).group(1) if k >= 0 and CHECK.match(lines[k]) else ""
+        if k >= 0 and not check and re.match(r"^\s*<!--\s*readme", lines[k]):
+            raise SystemExit(f"README.md:{k + 1}: a marker that is not `<!-- readme-check: … -->`: {lines[k].strip()}")
         yield Block(start + 1, lang, text, check)
         i = j + 1
 
@@ -197,7 +199,11 @@ class Run:
                 s.close()
             if proc.poll() is not None or time.monotonic() > deadline:
                 log.seek(0)
-                raise RuntimeError(f"presentd did not listen on {path}: {log.read().decode(errors='replace')}")
+                problem = f"presentd did not listen on {path}: {log.read().decode(errors='replace')}"
+                proc.kill()
+                proc.wait()
+                log.close()
+                raise RuntimeError(problem)
             time.sleep(0.01)
 
     def run(self, block):
@@ -213,7 +219,11 @@ class Run:
                 if block.answer:
                     responder = Responder(path, *block.answer)
             return self.execute(block, env, runtime, daemon, log)
+        except (RuntimeError, OSError, ValueError) as error:   # the block fails, the others still run
+            return f"could not set it up: {error}"
         finally:
+            if log:
+                log.close()
             if responder:
                 responder.stop()
             if daemon:
@@ -281,6 +291,12 @@ class Responder:
         self.action, self.fields = action, fields
         self.file = self.sock.makefile("rb")
         self.send(1, "subscribe", {"topics": ["lifecycle"]})
+        # Subscribed before the block starts: otherwise its first dialog could come and
+        # go unanswered.
+        self.sock.settimeout(PATIENCE)
+        while json.loads(self.file.readline() or "{}").get("id") != 1:
+            pass
+        self.sock.settimeout(None)
         self.next_id = 2
         self.thread = threading.Thread(target=self.loop, daemon=True)
         self.thread.start()
@@ -307,6 +323,8 @@ class Responder:
             self.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
+        self.thread.join(PATIENCE)
+        self.file.close()
         self.sock.close()
 
 
@@ -331,11 +349,15 @@ def main():
             failed.append(f"README.md:{first}: the presentd synopsis differs from presentd --help "
                           f"(docs/readme_examples.py --write rewrites it):\n" + "\n".join(wanted))
     run = Run(presentd, presentctl)
-    ran, skipped = 0, []
+    ran, skipped, shown = 0, [], 0
     started = time.monotonic()
     try:
         for block in blocks(lines):
             if block.lang not in ("sh", "python", "json"):
+                if block.check:   # a marker for a block nobody runs would check nothing
+                    failed.append(f"README.md:{block.line}: a readme-check marker before a ```{block.lang or 'text'} block, "
+                                  "which is not run (only sh, python and json are)")
+                shown += 1
                 continue
             if block.skip_reason is not None:
                 skipped.append(f"README.md:{block.line} ({block.skip_reason})")
@@ -349,7 +371,8 @@ def main():
     for failure in failed:
         print("FAILED " + failure, file=sys.stderr)
     print(f"readme_examples.py: ran {ran} examples of README.md ({len(failed)} failed) in "
-          f"{time.monotonic() - started:.0f} s; skipped {len(skipped)}, marked \"{SKIP}\": " + ", ".join(skipped))
+          f"{time.monotonic() - started:.0f} s; {shown} other block{'' if shown == 1 else 's'} only shown (output, text); "
+          f"skipped {len(skipped)}, marked \"{SKIP}\": " + ", ".join(skipped))
     sys.exit(1 if failed else 0)
 
 
