@@ -1,6 +1,7 @@
 // Right to left: a container's layout direction mirrors what is leading and trailing — a
-// slide-in panel's edge, the slide that brings it and the swipe that takes it away —
-// while left and right keep their physical meaning, and a change of direction re-lays out.
+// slide-in panel's edge, the slide that brings it and the swipe that takes it away, an
+// overlay's corner — while left and right keep their physical meaning, and a change of
+// direction re-lays out.
 
 import Testing
 @testable import PresentCore
@@ -45,5 +46,26 @@ struct LayoutDirectionTests {
         stack.setContainer(Self.rtl, duration: 0, at: 2)
         #expect(stack.entries[0].restState(in: stack.container).frame.minX == 195)
         #expect(stack.entries[1].restState(in: stack.container).frame.minX == 0)
+    }
+
+    @Test func cornerOverlaysStackDownTheLeadingOrTrailingSideAndMirror() {
+        func toast(_ id: String, _ position: OverlayPosition) -> Presentation {
+            var p = sheet(id, style: .custom(CustomLayout(width: .points(200), height: .points(50))), duration: 0)
+            p.level = .overlay
+            p.overlay = OverlayPlacement(position: position)
+            return p
+        }
+        var ltr = ModalStack(container: phone)
+        ltr.show(toast("a", .trailing), at: 0)
+        ltr.show(toast("b", .trailing), at: 0)
+        ltr.show(toast("c", .leading), at: 0)
+        ltr.advance(to: 5)
+        let frames = Dictionary(uniqueKeysWithValues: ltr.entries.map { ($0.id, $0.restState(in: phone).frame) })
+        #expect(frames["b"] == Rect(x: 390 - 8 - 200, y: 47 + 8, width: 200, height: 50), "the newest in the trailing corner")
+        #expect(frames["a"]?.minX == 182 && frames["a"]?.minY == 47 + 8 + 50 + ltr.configuration.overlaySpacing, "the older below it")
+        #expect(frames["c"]?.minX == 8 && frames["c"]?.minY == 47 + 8, "the leading corner stacks on its own")
+        ltr.setContainer(Self.rtl, duration: 0, at: 5)
+        #expect(ltr.entries.first { $0.id == "c" }?.restState(in: Self.rtl).frame.minX == 182, "right to left: leading is right")
+        #expect(ltr.entries.first { $0.id == "b" }?.restState(in: Self.rtl).frame.minX == 8)
     }
 }

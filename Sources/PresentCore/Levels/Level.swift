@@ -38,9 +38,11 @@ public enum Interaction: String, Sendable, CaseIterable {
     case forward
 }
 
-/// Where an overlay sits in the safe area of its container (or context).
+/// Where an overlay sits in the safe area of its container (or context): centred at the
+/// top, the bottom or the middle, or in the top corner of the leading or trailing side (a
+/// desktop's notifications), which the container's layout direction resolves.
 public enum OverlayPosition: String, Sendable, CaseIterable {
-    case top, bottom, center
+    case top, bottom, center, leading, trailing
 }
 
 /// An overlay's place: its edge and its distance from it. Overlays at the same position

@@ -173,15 +173,20 @@ public struct Entry: Hashable, Sendable {
         return presentation.dismissOnSwipe || sheet.activeDetents(in: inner, preferred: presentation.preferredContentSize).count > 1
     }
 
-    /// Centred across the safe area, at its edge by the margin, moved aside by the newer
-    /// overlays at the same position.
+    /// Centred across the safe area (or in its leading or trailing top corner), at its edge
+    /// by the margin, moved aside by the newer overlays at the same position.
     private func overlayFrame(size: Size, in c: Container) -> Rect {
         let safe = c.safeBounds
-        let x = safe.minX + (safe.width - size.width) / 2
         let placement = presentation.overlay
-        let y: Double
+        let left = safe.minX + placement.margin, right = safe.maxX - placement.margin - size.width
+        let x: Double, y: Double
         switch placement.position {
-        case .top: y = safe.minY + placement.margin + overlayOffset
+        case .top, .bottom, .center: x = safe.minX + (safe.width - size.width) / 2
+        case .leading: x = c.layoutDirection == .rightToLeft ? right : left
+        case .trailing: x = c.layoutDirection == .rightToLeft ? left : right
+        }
+        switch placement.position {
+        case .top, .leading, .trailing: y = safe.minY + placement.margin + overlayOffset
         case .bottom: y = safe.maxY - placement.margin - size.height - overlayOffset
         case .center: y = safe.minY + (safe.height - size.height) / 2 + placement.margin + overlayOffset
         }
