@@ -173,4 +173,33 @@ struct SheetTests {
         compact.show(sheet("s", style: Self.sheetStyle(grabber: true)), at: 0)
         #expect(!compact.scene(at: 1).layers.contains { $0.role == .grabber })
     }
+
+    // MARK: explain and dry runs
+
+    @Test func explainAndADryRunNameTheDetentsThatApplyAndWhereTheSheetRests() throws {
+        let huge = Detent(id: "huge", height: .points(900))
+        var stack = Self.presented(Self.sheetStyle([Self.small, .medium, .large, huge], undimmed: "small"))
+        let x = try #require(stack.explanation(of: "s", at: 1)?.sheet)
+        #expect(x == SheetExplanation(detent: "small", detents: [ActiveDetent(id: "small", height: 200),
+                                                                 ActiveDetent(id: "medium", height: Self.medium),
+                                                                 ActiveDetent(id: "large", height: Self.maximum)],
+                                      inactive: ["huge"], maximumHeight: Self.maximum, largestUndimmedDetent: "small",
+                                      passesTapsThrough: true, takesSwipes: true))
+        _ = try stack.update(id: "s", EntryUpdate(selectedDetent: "large", duration: 0), at: 1)
+        let moved = try #require(stack.explanation(of: "s", at: 1)?.sheet)
+        #expect(moved.detent == "large" && !moved.passesTapsThrough)
+
+        // A dry run of a second sheet, in landscape (compact height): medium does not apply,
+        // and it would rest at large, the only one left; one detent and no swipe-away: no swipes.
+        var compact = ModalStack(container: landscape)
+        let forecast = compact.forecast(sheet("t", style: Self.sheetStyle([.medium, .large])), owner: 1, at: 0)
+        #expect(forecast.outcome == .presenting)
+        #expect(forecast.sheet == SheetExplanation(detent: "large", detents: [ActiveDetent(id: "large", height: 390)],
+                                                   inactive: ["medium"], maximumHeight: 390, largestUndimmedDetent: nil,
+                                                   passesTapsThrough: false, takesSwipes: false))
+        #expect(compact.entries.isEmpty, "a dry run changes nothing")
+        #expect(compact.forecast(sheet("p"), owner: 1, at: 0).sheet == nil && stack.explanation(of: "nope", at: 1) == nil)
+        compact.show(sheet("p"), at: 0)
+        #expect(compact.explanation(of: "p", at: 0)?.sheet == nil, "not a sheet")
+    }
 }

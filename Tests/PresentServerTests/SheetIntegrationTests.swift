@@ -68,4 +68,25 @@ struct SheetIntegrationTests {
         try app.call("present", ["id": "a", "style": "alert"])
         #expect(app.expectError("update", ["id": "a", "selectedDetent": "large"])?.message.contains("is not a sheet") == true)
     }
+
+    /// A dry run and explain say which detents apply, where the sheet rests and whether taps
+    /// pass it; other styles have no `sheet` member.
+    @Test func aDryRunAndExplainKnowTheDetents() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let app = try daemon.connect()
+        let style: JSONValue = ["type": "sheet", "detents": ["medium", "large", ["id": "huge", "height": 2000]],
+                                "largestUndimmedDetent": "medium"]
+        let forecast = try app.call("present", ["id": "s", "style": style, "dryRun": true])
+        let expected: JSONValue = [
+            "detent": "medium", "detents": [["id": "medium", "height": 393.0], ["id": "large", "height": 787.0]],
+            "inactive": ["huge"], "maximumHeight": 787.0, "largestUndimmedDetent": "medium",
+            "passesTapsThrough": true, "takesSwipes": true]
+        #expect(forecast["outcome"] == "presenting" && forecast["sheet"] == expected, "\(forecast)")
+        #expect(try app.call("stack")["entries"]?.arrayValue?.isEmpty == true, "a dry run presents nothing")
+        try app.call("present", ["id": "s", "style": style])
+        try app.call("update", ["id": "s", "selectedDetent": "large", "duration": 0])
+        let explained = try app.call("explain", ["id": "s"])
+        #expect(explained["sheet"]?["detent"] == "large" && explained["sheet"]?["passesTapsThrough"] == false, "\(explained)")
+        #expect(try app.call("present", ["style": "popup", "dryRun": true])["sheet"] == nil)
+    }
 }
