@@ -778,6 +778,34 @@ def test_a_sheet_is_drawn_with_its_grabber_and_a_drag_moves_it_to_the_large_dete
         assert page.evaluate("window.presentdViewer.failures") == []
 
 
+@needs_chromium
+def test_a_sheet_under_another_is_drawn_shrunk_with_its_top_showing(manual, page):
+    with Owner(manual.path) as owner:
+        owner.call("subscribe", {"topics": ["lifecycle"]})
+        sheet = {"type": "sheet", "detents": ["medium", "large"]}
+        present(owner, page, "under", "#ff00ff", style=sheet)
+        present(owner, page, "over", "#0a84ff", style=sheet)
+        page.wait_for("(() => { const l = window.presentdViewer.layers.find((l) => l.id === 'under'"
+                      " && l.role === 'content'); return !!l && l.scale === 0.9; })()",
+                      what="the page drew the sheet under the other at scale 0.9")
+        assert page.evaluate(f"{query(dialog('under'))}.style.transform").startswith("scale(0.9)")
+        image = page.screenshot()
+        keep(image, "viewer-sheet-on-sheet.png")
+        g = page.evaluate("window.presentdViewer.geometry()")
+        top = 844 - 393  # over's top; under's shows in the 10 points above it, under over's dimming
+
+        def at(y: float):
+            return image.getpixel((round(g["left"] + 195 * g["zoom"]), round(g["top"] + y * g["zoom"])))
+
+        def dimmed_magenta(pixel) -> bool:
+            r, green, b = pixel
+            return r > 60 and abs(r - b) <= 12 and green < 30
+
+        assert dimmed_magenta(at(top - 5)), ("under's top, under over's dimming", at(top - 5))
+        assert not dimmed_magenta(at(top - 15)), ("above under's top: the presenter", at(top - 15))
+        assert close(at(top + 20), (10, 132, 255)), ("over", at(top + 20))
+
+
 # MARK: - Several outputs: a panel each
 
 
