@@ -983,6 +983,7 @@ size_t presentd_entries(json_object *obj, presentd_entry *out, size_t max) {
             .kind = string_member(e, "kind"), .content_revision = int_member(e, "contentRevision"),
             .level = string_member(e, "level"), .position = string_member(e, "position"),
             .context = string_member(e, "context"), .output = string_member(e, "output"),
+            .detent = string_member(e, "detent"),
         };
         entry->has_content = presentd_content_of(e, &entry->content);
     }
@@ -1140,6 +1141,7 @@ size_t presentd_frame_layers(json_object *params, presentd_layer *out, size_t ma
             .color = string_member(l, "color"), .content_revision = int_member(l, "contentRevision"),
             .level = string_member(l, "level"), .has_clip = clip != NULL,
             .clip = clip ? rect_of(clip) : (presentd_rect){ 0, 0, 0, 0 },
+            .role = role, .grabber = role && strcmp(role, "grabber") == 0,
         };
     }
     return n;

@@ -116,16 +116,20 @@ typedef struct presentd_rect {
  * Frames list them bottom to top: the normal level's, then the overlays', then the alert level's. */
 typedef struct presentd_layer {
     const char *id;
-    int dimming;                  /* 1: the dimming layer, 0: content */
+    int dimming;                  /* 1: the dimming layer, 0: content or a grabber (see role) */
     double x, y, width, height;   /* before scale (about the centre) and rotation (vertical axis) */
     double alpha, scale, rotation, corner_radius;
-    const char *color;            /* dimming: "#rrggbb[aa]"; content: NULL */
+    const char *color;            /* dimming, grabber: "#rrggbb[aa]"; content: NULL */
     int64_t content_revision;     /* content: the revision of the entry's content to draw (what
                                      presentd_entry.content_revision and lifecycle events name); 0 for dimming.
                                      Frames never carry the content itself. */
     const char *level;            /* "normal", "overlay" or "alert": the entry's band */
     int has_clip;                 /* 1: the entry is in a presentation context; draw it only inside clip */
     presentd_rect clip;           /* the context's rectangle (zero when has_clip is 0) */
+    const char *role;             /* "dimming", "content" or "grabber" as the daemon wrote it (NULL if it did
+                                     not): a renderer draws a role it does not know as nothing */
+    int grabber;                  /* 1: a sheet's grabber, a bar to fill with color over its content's top
+                                     (docs/PROTOCOL.md, "Layer"); no content of its own, content_revision 0 */
 } presentd_layer;
 
 /* -- What an entry shows ----------------------------------------------------------------
@@ -197,6 +201,8 @@ typedef struct presentd_entry {
     const char *context;          /* the presentation context it is in, or NULL */
     const char *output;           /* the screen it is on ("main", or a name given to presentd_add_output);
                                      NULL only from a daemon older than several screens */
+    const char *detent;           /* a sheet's: the detent it rests at ("medium", "large" or its own id);
+                                     else NULL */
 } presentd_entry;
 
 /* The entries of obj: a "stack" result or event's params, or a subscribe result's

@@ -78,6 +78,7 @@ const viewer = (window.presentdViewer = {
   failures: [],      // requests the daemon refused, as logged
   taps: [],          // the replies to the taps this page sent: {output, x, y, result}
   forwarded: [],     // the taps among them that fell through to the app: {output, x, y}
+  swipes: [],        // the swipe requests this page sent, with the daemon's replies: {output, params, result}
   /** Where output `name`'s container is on the page: CSS pixels of its origin, and pixels per point. */
   geometry(name = MAIN) {
     const output = viewer.outputs.get(name);
@@ -723,6 +724,7 @@ function draw(output, layers) {
       el.dataset.role = l.role;
       el.dataset.level = l.level || "normal";
       el.presentdOutput = output.name;
+      if (l.role === "grabber") el.setAttribute("aria-hidden", "true");  // drawn for the eye; drags work anywhere
       layerElements.set(key, el);
     }
     const f = l.frame;
@@ -738,6 +740,10 @@ function draw(output, layers) {
     if (l.role === "dimming") {
       el.style.background = l.color || "#000000";
       el.style.backdropFilter = l.blur ? `blur(${12 * z}px)` : "";
+    } else if (l.role === "grabber") {
+      // A sheet's grabber: a bar in its colour (translucent, #rrggbbaa) over the content,
+      // which the frame places; nothing to draw inside it.
+      el.style.background = rgba(l.color || "#3d3d424d", 1);
     } else {
       el.presentdFrame = f;
       el.presentdZoom = z;
@@ -858,7 +864,8 @@ function drawStack() {
       const style = typeof e.style === "string" ? e.style : e.style.type;
       const where = [e.level && e.level !== "normal" ? e.level : null, e.position, e.context && "in " + e.context]
         .filter(Boolean).join(" ");
-      li.textContent = `${several ? output.name + ": " : ""}${e.id} · ${style}${where ? " · " + where : ""} · ${e.state}`;
+      const detent = e.detent ? " at " + e.detent : "";  // a sheet's
+      li.textContent = `${several ? output.name + ": " : ""}${e.id} · ${style}${detent}${where ? " · " + where : ""} · ${e.state}`;
       li.title = "click to dismiss";
       li.onclick = () => act(connection.call("dismiss", { id: e.id }));
       $("stack").appendChild(li);
@@ -933,7 +940,7 @@ connection.onNotification = (method, p) => {
       } else if (p.event === "didDismiss") {
         viewer.contents.delete(p.id);
       }
-      log(`${p.event} ${p.id}${p.output && p.output !== MAIN ? " on " + p.output : ""}` +
+      log(`${p.event} ${p.id}${p.detent ? " → " + p.detent : ""}${p.output && p.output !== MAIN ? " on " + p.output : ""}` +
           `${p.reason ? " (" + p.reason + ")" : ""} at ${p.time.toFixed(3)}`);
       break;
     case "action":  // for an entry this page presented
@@ -1178,7 +1185,7 @@ $("play").onclick = () => {
 let gesture = null;
 function point(output, e) {
   const g = viewer.geometry(output.name);
-  return { x: (e.clientX - g.left) / g.zoom, y: (e.clientY - g.top) / g.zoom, t: performance.now() };
+  return { x: (e.clientX - g.left) / g.zoom, y: (e.clientY - g.top) / g.zoom, t: e.timeStamp };
 }
 
 /** What a tap's reply says, for the log. */
@@ -1188,7 +1195,19 @@ function describeTap(r) {
   return `${r.part}${who}${r.dismissed ? " dismissed" : ""}`;
 }
 
-/** The pointer on output's screen: a click taps, a drag swipes. */
+/** One step of a swipe on output's screen, kept with its reply in viewer.swipes (null:
+ * refused, and logged). A sheet's drag moves it between its detents: `settled` names the
+ * detent it springs to. */
+async function swipe(output, params) {
+  const entry = { output: output.name, params, result: null };
+  viewer.swipes.push(entry);
+  entry.result = (await act(connection.call("swipe", on(output.name, params)))) || null;
+  return entry.result;
+}
+
+/** The pointer on output's screen: a click taps, a drag swipes (the translation since the
+ * pointer went down, and on release the velocity between its last two moves, in points
+ * per second). */
 function listen(output, screen) {
   screen.addEventListener("pointerdown", (e) => {
     if (e.target.closest(".layer.content button, .layer.content input")) return;  // a control's own
@@ -1202,9 +1221,9 @@ function listen(output, screen) {
     const dx = p.x - gesture.start.x, dy = p.y - gesture.start.y;
     if (!gesture.swiping && Math.hypot(dx, dy) > 6) {
       gesture.swiping = true;
-      act(connection.call("swipe", on(output.name, { phase: "began", dx: 0, dy: 0 })));
+      swipe(output, { phase: "began", dx: 0, dy: 0 });
     }
-    if (gesture.swiping) act(connection.call("swipe", on(output.name, { phase: "changed", dx, dy })));
+    if (gesture.swiping) swipe(output, { phase: "changed", dx, dy });
     gesture.previous = gesture.last;
     gesture.last = p;
   });
@@ -1224,14 +1243,13 @@ function listen(output, screen) {
       return;
     }
     const dt = Math.max(1, p.t - g.previous.t) / 1000;
-    const r = await act(connection.call("swipe", on(output.name, {
-      phase: "ended", dx: p.x - g.start.x, dy: p.y - g.start.y,
-      vx: (p.x - g.previous.x) / dt, vy: (p.y - g.previous.y) / dt })));
-    if (r) log(`swipe → ${r.outcome}`);
+    const r = await swipe(output, { phase: "ended", dx: p.x - g.start.x, dy: p.y - g.start.y,
+                                    vx: (p.x - g.previous.x) / dt, vy: (p.y - g.previous.y) / dt });
+    if (r) log(`swipe → ${r.outcome}${r.detent ? " at " + r.detent : ""}`);
   });
   screen.addEventListener("pointercancel", () => {
     if (gesture && gesture.output === output && gesture.swiping) {
-      act(connection.call("swipe", on(output.name, { phase: "cancelled", dx: 0, dy: 0 })));
+      swipe(output, { phase: "cancelled", dx: 0, dy: 0 });
     }
     gesture = null;
   });

@@ -6,48 +6,49 @@
 
 /// How presentctl reaches a method.
 enum Reach {
-    /// `presentctl COMMAND …` calls it.
-    case command(String)
+    /// `presentctl COMMAND …` calls it: each of these commands (setMode has one per mode).
+    case commands([String])
     /// No command of its own, and why (`call METHOD` still reaches it).
     case none(reason: String)
 }
 
 let methodCommands: [(method: String, reach: Reach)] = [
-    ("hello", .command("hello")),
-    ("ping", .command("ping")),
-    ("present", .command("present")),
-    ("dismiss", .command("dismiss")),
-    ("dismissAll", .command("dismiss-all")),
-    ("stack", .command("stack")),
-    ("subscribe", .command("watch")),
+    ("hello", .commands(["hello"])),
+    ("ping", .commands(["ping"])),
+    ("present", .commands(["present"])),
+    ("dismiss", .commands(["dismiss"])),
+    ("dismissAll", .commands(["dismiss-all"])),
+    ("stack", .commands(["stack"])),
+    ("subscribe", .commands(["watch"])),
     ("unsubscribe", .none(reason: "each presentctl is one connection: watch stops its subscription by exiting")),
-    ("setContainer", .command("container")),
-    ("keyboard", .command("keyboard")),
-    ("tap", .command("tap")),
-    ("swipe", .command("swipe")),
-    ("advance", .command("advance")),
-    ("sync", .command("sync")),
-    ("update", .command("update")),
-    ("activate", .command("activate")),
-    ("key", .command("key")),
-    ("focus", .command("focus")),
-    ("defineContext", .command("context define")),
-    ("removeContext", .command("context remove")),
-    ("addOutput", .command("output add")),
-    ("removeOutput", .command("output remove")),
-    ("outputs", .command("output list")),
-    ("rpc.discover", .command("discover")),
-    ("stats", .command("stats")),
-    ("setMode", .command("dnd")),
-    ("explain", .command("explain")),
-    ("recordDump", .command("record-dump")),
+    ("setContainer", .commands(["container"])),
+    ("keyboard", .commands(["keyboard"])),
+    ("tap", .commands(["tap"])),
+    ("swipe", .commands(["swipe"])),
+    ("advance", .commands(["advance"])),
+    ("sync", .commands(["sync"])),
+    ("update", .commands(["update"])),
+    ("activate", .commands(["activate"])),
+    ("key", .commands(["key"])),
+    ("focus", .commands(["focus"])),
+    ("defineContext", .commands(["context define"])),
+    ("removeContext", .commands(["context remove"])),
+    ("addOutput", .commands(["output add"])),
+    ("removeOutput", .commands(["output remove"])),
+    ("outputs", .commands(["output list"])),
+    ("rpc.discover", .commands(["discover"])),
+    ("stats", .commands(["stats"])),
+    ("setMode", .commands(["dnd", "mode reduced-motion"])),
+    ("explain", .commands(["explain"])),
+    ("recordDump", .commands(["record-dump"])),
 ]
 
-/// `presentctl --commands`: one line per method, `METHOD<TAB>COMMAND` or `METHOD<TAB>-<TAB>WHY`.
+/// `presentctl --commands`: one line per method, `METHOD<TAB>COMMAND[<TAB>COMMAND…]` or
+/// `METHOD<TAB>-<TAB>WHY`.
 func printCommands() {
     for (method, reach) in methodCommands {
         switch reach {
-        case .command(let command): print("\(method)\t\(command)")
+        case .commands(let commands): print(([method] + commands).joined(separator: "\t"))
         case .none(let reason): print("\(method)\t-\t\(reason)")
         }
     }

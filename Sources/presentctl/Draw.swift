@@ -133,6 +133,7 @@ func drawScene(layers: [JSONValue], contents: [String: JSONValue] = [:], contain
     let everywhere = (columns: 0...map.columns + 1, rows: 0...map.rows + 1)
     let container = (columns: 1...map.columns, rows: 1...map.rows)
     box(&grid, 0, 0, map.columns + 1, map.rows + 1, chars: Array("╔═╗║╚╝"), clip: everywhere)
+    var topRows: [String: Int] = [:]   // each content box's top row, by entry id: where its grabber goes
     for layer in layers {
         guard let (x, y, w, h) = rect(layer["frame"]) else { continue }
         // In a context: only the cells inside it (and in the container).
@@ -144,7 +145,18 @@ func drawScene(layers: [JSONValue], contents: [String: JSONValue] = [:], contain
             inside = (first...last, top...bottom)
         }
         let alpha = layer["alpha"]?.doubleValue ?? 1
-        if layer["role"]?.stringValue == "dimming" {
+        let role = layer["role"]?.stringValue ?? "content"
+        if role == "grabber" {
+            // A sheet's grabber: a heavy bar in the columns of its frame, on its sheet's top
+            // border (it follows its content layer), not a box of its own over the content.
+            let c0 = 1 + map.column(x), c1 = max(c0, map.column(x + w))
+            let row = topRows[layer["id"]?.stringValue ?? ""] ?? 1 + map.row(y)
+            for column in c0...c1 { grid.put("━", column, row, clip: inside) }
+            continue
+        }
+        // A role a later daemon adds is not guessed at: drawn as a box it would cover the content.
+        guard role == "dimming" || role == "content" else { continue }
+        if role == "dimming" {
             guard alpha > 0.05 else { continue }
             let c0 = 1 + map.column(x), r0 = 1 + map.row(y), c1 = map.column(x + w), r1 = map.row(y + h)
             guard c0 <= c1, r0 <= r1 else { continue }
@@ -159,6 +171,7 @@ func drawScene(layers: [JSONValue], contents: [String: JSONValue] = [:], contain
             let c0 = 1 + map.column(vx), r0 = 1 + map.row(vy)
             let c1 = max(c0, map.column(vx + vw)), r1 = max(r0, map.row(vy + vh))
             fill(&grid, c0, r0, c1, r1, with: " ", clip: inside)
+            topRows[layer["id"]?.stringValue ?? ""] = r0
             let level = layer["level"]?.stringValue ?? "normal"
             box(&grid, c0, r0, c1, r1, chars: boxCharacters(level: level, faint: alpha < 0.5), clip: inside)
             let id = layer["id"]?.stringValue ?? ""

@@ -97,7 +97,7 @@ func contextRequest(_ s: inout ArgumentScanner) throws -> PlannedRequest {
 
 /// The commands that concern one screen, and so take `--output NAME` (default `main`).
 let outputCommands: Set<String> = ["present", "toast", "container", "keyboard", "tap", "swipe", "key", "stack",
-                                   "watch", "context", "dnd"]
+                                   "watch", "context", "dnd", "mode"]
 
 /// Takes `--output NAME` (or `--output=NAME`) out of a command's words, for the commands
 /// that concern one screen: the screen, or nil for the default one.

@@ -1,4 +1,5 @@
-// `dnd on|off` (setMode's do not disturb) and `explain ID`.
+// `dnd on|off` (setMode's do not disturb), `mode [reduced-motion on|off]` (its reduced
+// motion) and `explain ID`.
 
 import PresentCommandLine
 import PresentJSON
@@ -25,6 +26,21 @@ func dndRequest(_ s: inout ArgumentScanner) throws -> PlannedRequest {
     case let other:
         throw UsageError("dnd takes on or off, not \(other.map { "\"\($0)\"" } ?? "nothing")")
     }
+}
+
+/// `mode reduced-motion on|off`, and `mode` alone: setMode with nothing to change reports
+/// the screen's modes. (Do not disturb has options of its own: it stays `dnd`.)
+func modeRequest(_ s: inout ArgumentScanner) throws -> PlannedRequest {
+    guard let mode = s.next() else { return PlannedRequest(method: "setMode", params: [:]) }
+    guard mode == "reduced-motion" else { throw UsageError("mode takes reduced-motion on|off, not \"\(mode)\"") }
+    let on: Bool
+    switch s.next() {
+    case "on": on = true
+    case "off": on = false
+    case let other: throw UsageError("mode reduced-motion takes on or off, not \(other.map { "\"\($0)\"" } ?? "nothing")")
+    }
+    if let extra = s.next() { throw UsageError("mode reduced-motion \(on ? "on" : "off"): unexpected \"\(extra)\"") }
+    return PlannedRequest(method: "setMode", params: ["reducedMotion": .bool(on)])
 }
 
 /// `explain ID`.

@@ -38,6 +38,12 @@ Commands:
       --context NAME             lay it out, dim and clip it in a context (see context)
       --droppable                refused, not held, while do not disturb holds it
       --dry-run                  only say what would happen (outcome, queuedBehind, startsAt)
+    a resizable sheet (these make the style a sheet; --style sheet alone is one at large):
+      --detents LIST             the heights it rests at, comma-separated: medium, large,
+                                 ID=PT, ID=N% (of the largest) or ID=content
+      --detent ID                the detent it starts at (default: the smallest)
+      --undimmed-detent ID       at or below it: no dimming, and taps beside it pass through
+      --grabber                  draw a grabber bar at its top
     a dialog (a content object; --content LABEL is the other kind of content):
       --title T  --message M     its text
       --icon NAME|/PATH          a freedesktop icon name, or an absolute .png/.svg path
@@ -71,7 +77,8 @@ Commands:
   update ID [options]            change a presentation in place: the dialog options above
                                  (together they replace its whole content), --content LABEL,
                                  --no-content, --style, --auto-dismiss S, --no-auto-dismiss,
-                                 --duration S, --timing NAME, --json OBJECT
+                                 --duration S, --timing NAME, --json OBJECT, and --detent ID
+                                 (a sheet springs to that detent)
   activate ID ACTION [--field ID=VALUE...]   press a button, with field values
   key escape|enter|back [--id ID] [--field ID=VALUE...]
                                  a key, for the topmost entry (with --id: only if it is ID)
@@ -104,6 +111,10 @@ Commands:
                                  (default 500) until T (the daemon's clock), for S seconds,
                                  or until dnd off; the held ones then come in priority order
   dnd off                        end it
+  mode reduced-motion on|off     reduced motion: transitions cross-fade and springs do not
+                                 overshoot, until off (or presentd restarts); prints the
+                                 screen's modes
+  mode                           print the screen's modes (do not disturb, reduced motion)
   explain ID                     why ID is where it is: what it waits for and until when,
                                  who may dismiss it, the adaptation in force
   record-dump [PATH]             the daemon's flight recording (admin): as NDJSON on
@@ -116,7 +127,7 @@ Commands:
 --commands lists each method of the protocol and the command that calls it.
 
 Every command about one screen (present, toast, container, keyboard, tap, swipe, key,
-stack, context, watch, dnd) takes --output NAME: that screen instead of "main".
+stack, context, watch, dnd, mode) takes --output NAME: that screen instead of "main".
 
 Exit status: 0 ok (present --wait: an action was chosen), 1 the daemon answered with an
 error or went away, 2 usage error (also when the daemon refuses a flag's value), 3 cannot
@@ -172,6 +183,7 @@ func presentParams(_ scanner: inout ArgumentScanner, toast: String? = nil) throw
     var p: JSONObject = [:]
     var transition: JSONObject = [:]
     var content = ContentFlags()
+    var sheet = SheetFlags()   // Sheets.swift
     if let toast { content.title(toast) }
     var plan = PlannedRequest(method: "present")
     var extra: JSONObject = [:]
@@ -179,6 +191,7 @@ func presentParams(_ scanner: inout ArgumentScanner, toast: String? = nil) throw
         let (name, inline) = ArgumentScanner.split(word)
         if try content.accept(name, inline: inline, &scanner) { continue }
         if let field = presentFlagFields[name] { plan.flags[field] = name }
+        if try sheet.accept(name, inline: inline, &scanner) { continue }
         switch name {
         case "--style": p["style"] = style(try scanner.value(for: name, inline: inline))
         case "--transition": transition["type"] = .string(try scanner.value(for: name, inline: inline))
@@ -210,6 +223,7 @@ func presentParams(_ scanner: inout ArgumentScanner, toast: String? = nil) throw
         default: throw UsageError("\(toast == nil ? "present" : "toast"): unknown option \"\(word)\"")
         }
     }
+    p["style"] = try sheet.apply(to: p["style"])
     if p["style"] == nil, toast == nil { p["style"] = content.isObject ? "alert" : "popup" }
     if let c = try content.content() { p["content"] = c }
     plan.flags.merge(content.flagsByField) { $1 }
@@ -240,7 +254,7 @@ let presentFlagFields: [String: String] = [
     "--timing": "transition.timing", "--id": "id", "--kind": "kind", "--priority": "priority",
     "--status-bar": "statusBar", "--auto-dismiss": "autoDismiss", "--level": "level",
     "--interaction": "interaction", "--position": "position", "--margin": "margin", "--context": "context",
-]
+].merging(SheetFlags.fields) { $1 }
 
 /// Whether the field path `field` is `prefix` or inside it (`content.actions[1].role` is
 /// inside `content.actions` and `content`).
@@ -259,10 +273,13 @@ func updateParams(_ id: String, _ scanner: inout ArgumentScanner) throws -> Plan
     while let word = scanner.next() {
         let (name, inline) = ArgumentScanner.split(word)
         if try content.accept(name, inline: inline, &scanner) { continue }
-        // update's --duration and --timing are its own members, not a transition's.
+        // update's --duration and --timing are its own members, not a transition's, and its
+        // --detent is update's selectedDetent, not a style's.
         if name == "--duration" || name == "--timing" { plan.flags[String(name.dropFirst(2))] = name }
+        else if name == "--detent" { plan.flags["selectedDetent"] = name }
         else if let field = presentFlagFields[name] { plan.flags[field] = name }
         switch name {
+        case "--detent": p["selectedDetent"] = .string(try scanner.value(for: name, inline: inline))
         case "--no-content": p["content"] = .null
         case "--style": p["style"] = style(try scanner.value(for: name, inline: inline))
         case "--auto-dismiss": p["autoDismiss"] = try autoDismiss(&scanner, name, inline: inline)
@@ -464,6 +481,8 @@ func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> Plann
         return try outputRequest(&s)
     case "dnd":
         return try dndRequest(&s)   // Modes.swift
+    case "mode":
+        return try modeRequest(&s)   // Modes.swift
     case "explain":
         return try explainRequest(&s)
     case "update":

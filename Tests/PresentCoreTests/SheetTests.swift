@@ -173,4 +173,75 @@ struct SheetTests {
         compact.show(sheet("s", style: Self.sheetStyle(grabber: true)), at: 0)
         #expect(!compact.scene(at: 1).layers.contains { $0.role == .grabber })
     }
+
+    // MARK: A sheet on a sheet
+
+    /// iOS 13's form-sheet stack: under a second sheet the first shrinks to 0.9 with its top
+    /// 10 points above where it was, moving with the second's transition; it grows back as
+    /// the second leaves. The animations topic carries the same motion as the frames.
+    @Test func aSheetUnderAnotherShrinksWithItsTopShowingAndGrowsBackWhenItLeaves() throws {
+        var stack = Self.presented(Self.sheetStyle())   // "s" at medium: 0,451 390×393
+        let atRest = try #require(stack.scene(at: 1).layers.first { $0.entryID == "s" && $0.role == .content })
+        #expect(atRest.scale == 1 && atRest.frame.minY == 844 - Self.medium)
+        stack.show(sheet("t", style: Self.sheetStyle(), duration: 0.4), at: 1)   // linear, 0.4 s
+        func s(at t: Double) throws -> Layer {
+            try #require(stack.scene(at: t).layers.first { $0.entryID == "s" && $0.role == .content })
+        }
+        let covered = Rect(x: 0, y: 844 - Self.medium - Self.medium * (1 - 0.9) / 2 - 10, width: 390, height: Self.medium)
+        let half = try s(at: 1.2)
+        #expect(abs(half.scale - 0.95) < 1e-9 && abs(half.frame.minY - (844 - Self.medium + covered.minY) / 2) < 1e-9,
+                "halfway through t's transition, s is halfway shrunk: \(half)")
+        let shrunk = try s(at: 1.4)
+        #expect(shrunk.scale == SheetStyle.coveredScale && shrunk.frame == covered)
+        let visibleTop = shrunk.frame.minY + shrunk.frame.height * (1 - shrunk.scale) / 2   // scaled about its centre
+        #expect(abs(visibleTop - (844 - Self.medium - 10)) < 1e-9,
+                "its visible top is the sheet gap above where it was, above t's top")
+        for t in [1.1, 1.25, 1.39] {
+            let fromAnimations = stack.animations(at: 1).layers(at: t).first { $0.entryID == "s" && $0.role == .content }
+            #expect(fromAnimations == (try s(at: t)), "the animations topic at \(t)")
+        }
+        #expect(stack.explanation(of: "s", at: 1.5)?.coveredBy == ["t"])
+
+        // t leaves over 0.4 s: s grows back with it; at the end it rests as before.
+        stack.advance(to: 2)
+        _ = try stack.dismiss(id: "t", at: 2)
+        let growing = try s(at: 2.2)
+        #expect(growing.scale > 0.9 && growing.scale < 1, "\(growing)")
+        stack.advance(to: 3)
+        #expect(try s(at: 3) == atRest)
+        #expect(!stack.entries[0].coveredBySheet)
+
+        // A popup on a sheet is no sheet: nothing shrinks.
+        stack.show(sheet("p"), at: 3)
+        #expect(try s(at: 4) == atRest)
+    }
+
+    // MARK: explain and dry runs
+
+    @Test func explainAndADryRunNameTheDetentsThatApplyAndWhereTheSheetRests() throws {
+        let huge = Detent(id: "huge", height: .points(900))
+        var stack = Self.presented(Self.sheetStyle([Self.small, .medium, .large, huge], undimmed: "small"))
+        let x = try #require(stack.explanation(of: "s", at: 1)?.sheet)
+        #expect(x == SheetExplanation(detent: "small", detents: [ActiveDetent(id: "small", height: 200),
+                                                                 ActiveDetent(id: "medium", height: Self.medium),
+                                                                 ActiveDetent(id: "large", height: Self.maximum)],
+                                      inactive: ["huge"], maximumHeight: Self.maximum, largestUndimmedDetent: "small",
+                                      passesTapsThrough: true, takesSwipes: true))
+        _ = try stack.update(id: "s", EntryUpdate(selectedDetent: "large", duration: 0), at: 1)
+        let moved = try #require(stack.explanation(of: "s", at: 1)?.sheet)
+        #expect(moved.detent == "large" && !moved.passesTapsThrough)
+
+        // A dry run of a second sheet, in landscape (compact height): medium does not apply,
+        // and it would rest at large, the only one left; one detent and no swipe-away: no swipes.
+        var compact = ModalStack(container: landscape)
+        let forecast = compact.forecast(sheet("t", style: Self.sheetStyle([.medium, .large])), owner: 1, at: 0)
+        #expect(forecast.outcome == .presenting)
+        #expect(forecast.sheet == SheetExplanation(detent: "large", detents: [ActiveDetent(id: "large", height: 390)],
+                                                   inactive: ["medium"], maximumHeight: 390, largestUndimmedDetent: nil,
+                                                   passesTapsThrough: false, takesSwipes: false))
+        #expect(compact.entries.isEmpty, "a dry run changes nothing")
+        #expect(compact.forecast(sheet("p"), owner: 1, at: 0).sheet == nil && stack.explanation(of: "nope", at: 1) == nil)
+        compact.show(sheet("p"), at: 0)
+        #expect(compact.explanation(of: "p", at: 0)?.sheet == nil, "not a sheet")
+    }
 }

@@ -33,19 +33,22 @@ struct PresentctlCommandTests {
         #expect(Set(reach.keys) == Set(methods), "presentctl --commands against rpc.discover")
         let (_, help) = try Self.presentctl(daemon, ["--help"])
         for method in methods {
-            guard let how = reach[method], let command = how.first else { continue }
-            if command == "-" {
+            guard let how = reach[method], let first = how.first else { continue }
+            if first == "-" {
                 #expect(how.count == 2 && !how[1].isEmpty, "\(method) has no command and no reason: \(how)")
                 continue
             }
-            #expect(help.contains("\n  \(command)"), "presentctl --help does not list \"\(command)\" (\(method))")
-            // Accepted as a command: whatever else it says (missing arguments, the daemon's
-            // answer), it is not "unknown command". `watch` would print events until killed:
-            // a topic the daemon refuses ends it.
-            let words = command.split(separator: " ").map(String.init) + (command == "watch" ? ["no-such-topic"] : [])
-            let (_, output) = try Self.presentctl(daemon, words)
-            #expect(!output.contains("unknown command"), "presentctl \(command): \(output)")
+            for command in how {   // setMode has one command per mode
+                #expect(help.contains("\n  \(command)"), "presentctl --help does not list \"\(command)\" (\(method))")
+                // Accepted as a command: whatever else it says (missing arguments, the daemon's
+                // answer), it is not "unknown command". `watch` would print events until killed:
+                // a topic the daemon refuses ends it.
+                let words = command.split(separator: " ").map(String.init) + (command == "watch" ? ["no-such-topic"] : [])
+                let (_, output) = try Self.presentctl(daemon, words)
+                #expect(!output.contains("unknown command"), "presentctl \(command): \(output)")
+            }
         }
+        #expect(reach["setMode"] == ["dnd", "mode reduced-motion"], "setMode's commands: \(reach["setMode"] ?? [])")
     }
 
     @Test func versionIsTheDaemons() throws {

@@ -68,4 +68,56 @@ struct SheetIntegrationTests {
         try app.call("present", ["id": "a", "style": "alert"])
         #expect(app.expectError("update", ["id": "a", "selectedDetent": "large"])?.message.contains("is not a sheet") == true)
     }
+
+    /// A sheet on a sheet: the one under it shrinks to 0.9 with its top showing, in frames and
+    /// in the animations topic, and is whole again once the top one has gone.
+    @Test func aSheetUnderAnotherShrinksAndComesBack() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let app = try daemon.connect(), renderer = try daemon.connect()
+        try renderer.call("subscribe", ["topics": ["frames", "animations"]])
+        let style: JSONValue = ["type": "sheet", "detents": ["medium", "large"]]
+        try app.call("present", ["id": "under", "style": style, "transition": ["duration": 0.2]])
+        try app.call("advance", ["seconds": 1])
+        try app.call("present", ["id": "over", "style": style, "transition": ["duration": 0.2]])
+        let shrinking = try #require(try renderer.awaitNotification("animations") { payload in
+            let layers = payload["layers"]?.arrayValue ?? []   // the payload of over's arrival (not under's own)
+            return layers.contains { $0["id"] == "over" }
+                && layers.contains { $0["id"] == "under" && $0["segments"]?.arrayValue?.isEmpty == false }
+        })
+        #expect(shrinking["layers"]?.arrayValue?.first { $0["id"] == "under" && $0["role"] == "content" }?["scale"] == 0.9,
+                "the animations topic moves it to 0.9: \(shrinking)")
+        try app.call("advance", ["seconds": 1])
+        try renderer.call("sync", ["nonce": 1])
+        func under() -> JSONValue? {
+            renderer.notifications.last { $0["method"] == "frame" }?["params"]?["layers"]?.arrayValue?
+                .first { $0["id"] == "under" && $0["role"] == "content" }
+        }
+        let medium = 393.0, top = 844 - medium
+        #expect(under()?["scale"] == 0.9 && under()?["frame"]?["y"]?.double == top - medium * 0.1 / 2 - 10, "\(under() ?? nil)")
+        try app.call("dismiss", ["id": "over"])
+        try app.call("advance", ["seconds": 1])
+        try renderer.call("sync", ["nonce": 2])
+        #expect(under()?["scale"] == 1.0 && under()?["frame"]?["y"]?.double == top, "\(under() ?? nil)")
+    }
+
+    /// A dry run and explain say which detents apply, where the sheet rests and whether taps
+    /// pass it; other styles have no `sheet` member.
+    @Test func aDryRunAndExplainKnowTheDetents() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let app = try daemon.connect()
+        let style: JSONValue = ["type": "sheet", "detents": ["medium", "large", ["id": "huge", "height": 2000]],
+                                "largestUndimmedDetent": "medium"]
+        let forecast = try app.call("present", ["id": "s", "style": style, "dryRun": true])
+        let expected: JSONValue = [
+            "detent": "medium", "detents": [["id": "medium", "height": 393.0], ["id": "large", "height": 787.0]],
+            "inactive": ["huge"], "maximumHeight": 787.0, "largestUndimmedDetent": "medium",
+            "passesTapsThrough": true, "takesSwipes": true]
+        #expect(forecast["outcome"] == "presenting" && forecast["sheet"] == expected, "\(forecast)")
+        #expect(try app.call("stack")["entries"]?.arrayValue?.isEmpty == true, "a dry run presents nothing")
+        try app.call("present", ["id": "s", "style": style])
+        try app.call("update", ["id": "s", "selectedDetent": "large", "duration": 0])
+        let explained = try app.call("explain", ["id": "s"])
+        #expect(explained["sheet"]?["detent"] == "large" && explained["sheet"]?["passesTapsThrough"] == false, "\(explained)")
+        #expect(try app.call("present", ["style": "popup", "dryRun": true])["sheet"] == nil)
+    }
 }

@@ -52,12 +52,12 @@ static void print_layers(const presentd_layer *layers, size_t n) {
     for (size_t i = 0; i < n && i < 64; i++) {
         const presentd_layer *l = &layers[i];
         printf("  %-7s %-12s x=%.1f y=%.1f w=%.1f h=%.1f alpha=%.3f scale=%.3f rot=%.3f",
-               l->dimming ? "dimming" : "content", l->id, l->x, l->y, l->width, l->height,
+               l->role ? l->role : l->dimming ? "dimming" : "content", l->id, l->x, l->y, l->width, l->height,
                l->alpha, l->scale, l->rotation);
         if (l->level && strcmp(l->level, "normal") != 0) printf(" level=%s", l->level);
         if (l->has_clip)
             printf(" clip=%.1f,%.1f,%.1fx%.1f", l->clip.x, l->clip.y, l->clip.width, l->clip.height);
-        if (!l->dimming) printf(" rev=%lld", (long long)l->content_revision);
+        if (!l->dimming && !l->grabber) printf(" rev=%lld", (long long)l->content_revision);
         printf("\n");
     }
 }

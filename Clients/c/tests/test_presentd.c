@@ -1228,6 +1228,81 @@ static void test_animations_interpolate_every_frame(void) {
     stop_daemon(&d);
 }
 
+/* -- Sheets: the grabber layer, and detents ------------------------------------------------ */
+
+/* What the frames and animations payloads before a sync said of sheet "s": the last frame's
+ * layers by role, and whether an animations payload carried the grabber with its role. */
+struct sheet_seen { int frames, roles_ok, flags_ok, grabber_ok, animations_grabber; };
+
+static void look_at_sheet(presentd_client *c, struct sheet_seen *s) {
+    presentd_error err;
+    CHECK_OK(presentd_call_json(c, "sync", "{\"nonce\":5}", NULL, WAIT_MS, &err), &err);
+    presentd_event ev;
+    while (presentd_poll_event(c, &ev)) {
+        if (strcmp(ev.method, "frame") == 0) {
+            presentd_layer l[4];
+            size_t n = presentd_frame_layers(ev.params, l, 4);
+            s->frames++;
+            s->roles_ok = n == 3 && str_is(l[0].role, "dimming") && str_is(l[1].role, "content") &&
+                          str_is(l[2].role, "grabber");
+            s->flags_ok = n == 3 && l[0].dimming && !l[0].grabber && !l[1].dimming && !l[1].grabber &&
+                          !l[2].dimming && l[2].grabber;
+            /* A 36 × 5 bar, 5 points below the content's top and centred on it, in a colour of its own. */
+            s->grabber_ok = n == 3 && l[2].width == 36 && l[2].height == 5 && l[2].y == l[1].y + 5 &&
+                            l[2].x + 18 == l[1].x + l[1].width / 2 && l[2].color && l[2].color[0] == '#' &&
+                            l[2].content_revision == 0 && l[1].content_revision == 1;
+        } else if (strcmp(ev.method, "animations") == 0) {
+            presentd_animations a;
+            if (CHECK_OK(presentd_animations_parse(ev.params, &a, &err), &err)) {
+                for (size_t i = 0; i < a.n_layers; i++)
+                    s->animations_grabber += a.layers[i].layer.grabber && str_is(a.layers[i].layer.role, "grabber");
+                presentd_animations_clear(&a);
+            }
+        }
+        presentd_event_clear(&ev);
+    }
+}
+
+/* The detent the stack says sheet "s" rests at is `detent`. */
+static void check_detent(presentd_client *c, const char *detent) {
+    presentd_error err;
+    json_object *r = NULL;
+    if (CHECK_OK(presentd_call_json(c, "stack", NULL, &r, WAIT_MS, &err), &err)) {
+        presentd_entry entries[2];
+        CHECK(presentd_entries(r, entries, 2) == 1 && str_is(entries[0].id, "s") && str_is(entries[0].detent, detent));
+        json_object_put(r);
+    }
+}
+
+/* A sheet with a grabber: frames and animations payloads carry its third layer, which
+ * role and grabber tell from the content; a flick settles it at large (stack: detent). */
+static void test_sheet_grabber_and_detents(void) {
+    daemon_proc d;
+    if (!CHECK(start_daemon(&d, "manual") == 0)) return;
+    presentd_client *app = connect_or_die(&d), *shell = connect_or_die(&d), *renderer = connect_or_die(&d);
+    call_ok(renderer, "subscribe", "{\"topics\":[\"frames\",\"animations\"]}");
+    call_ok(app, "present", "{\"id\":\"s\",\"content\":\"Sheet\",\"style\":{\"type\":\"sheet\","
+            "\"detents\":[\"medium\",\"large\"],\"grabber\":true}}");
+    call_ok(app, "advance", "{\"seconds\":1}");
+    struct sheet_seen seen = { 0 };
+    look_at_sheet(renderer, &seen);
+    CHECK(seen.frames >= 1 && seen.roles_ok && seen.flags_ok && seen.grabber_ok);
+    CHECK(seen.animations_grabber >= 1);
+    check_detent(shell, "medium");
+    call_ok(shell, "swipe", "{\"phase\":\"began\",\"dx\":0,\"dy\":0}");
+    call_ok(shell, "swipe", "{\"phase\":\"changed\",\"dx\":0,\"dy\":-80}");
+    call_ok(shell, "swipe", "{\"phase\":\"ended\",\"dx\":0,\"dy\":-80,\"vx\":0,\"vy\":-900}");
+    call_ok(app, "advance", "{\"seconds\":1}");
+    seen = (struct sheet_seen){ 0 };
+    look_at_sheet(renderer, &seen);
+    CHECK(seen.frames >= 1 && seen.roles_ok && seen.flags_ok && seen.grabber_ok && seen.animations_grabber >= 1);
+    check_detent(shell, "large");
+    presentd_close(app);
+    presentd_close(shell);
+    presentd_close(renderer);
+    stop_daemon(&d);
+}
+
 /* The example renderer presents, draws every frame of the transition and stops when idle;
  * what the entry shows comes from its willPresent, and the frames name its revision.
  * On a manual clock of its own: on the real clock a tick that a loaded machine serves late
@@ -1366,6 +1441,7 @@ int main(int argc, char **argv) {
     if (start_daemon(&screens, "manual")) { printf("cannot start presentd\n"); return 1; }
     RUN("several screens", test_several_screens(&screens));
     stop_daemon(&screens);
+    RUN("sheets: the grabber layer and detents", test_sheet_grabber_and_detents());
     RUN("timing curves and the animations example", test_timing_curves());
     RUN("animations: every frame interpolated", test_animations_interpolate_every_frame());
     RUN("reconnect after kill -9", test_reconnect_after_kill_9());

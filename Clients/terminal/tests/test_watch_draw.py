@@ -380,3 +380,26 @@ def test_watch_draw_redraws_when_the_terminal_is_resized(manual, pane):
     drawn(pane, redrawn, f"the picture redrawn for 60×30 (the scale was {before} pt a column)")
     # Not because of a frame: the header still names frame 0.
     assert re.search(r"frame 0 ", pane()[0]), pane()[0]
+
+
+def test_watch_draw_puts_a_sheets_grabber_on_its_top_border(manual, pane):
+    """A sheet's grabber layer is a short heavy bar on the sheet's top border, centred: not a
+    box of its own over the sheet's content, whose title stays."""
+    wait_for(pane, r"frame 0 ")
+    with Client(manual.path) as app:
+        app.present(id="sheet", content={"title": "Share"}, transition={"type": "crossDissolve", "duration": 0},
+                    style={"type": "sheet", "detents": ["medium", "large"], "grabber": True})
+        app.advance(0.1)
+        app.sync()
+
+        def grabber_on_the_border(lines: list[str]) -> bool:
+            border = next((l for l in lines if re.search(r"┌─+ sheet ─+┐", l.replace("━", "─"))), None)
+            if border is None or "━" not in border:
+                return False
+            left, right = border.index("┌"), border.rindex("┐")
+            bar = [i for i, c in enumerate(border) if c == "━"]
+            middle = (left + right) / 2
+            return bar == list(range(bar[0], bar[-1] + 1)) and 2 <= len(bar) <= 8 and \
+                abs((bar[0] + bar[-1]) / 2 - middle) <= 1.5 and any("Share" in l for l in lines)
+
+        drawn(pane, grabber_on_the_border, "the sheet's box with a short bar centred on its top border, and its title")

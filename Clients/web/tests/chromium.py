@@ -157,6 +157,16 @@ class Browser:
         for kind in ("mousePressed", "mouseReleased"):
             self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
 
+    def drag(self, points: list[tuple[float, float]]) -> None:
+        """A real mouse drag: pressed at the first point, moved with the button held through
+        the others, released at the last."""
+        (x, y), *rest = points
+        left = {"button": "left", "clickCount": 1}
+        self.send("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y, "buttons": 1, **left})
+        for x, y in rest:
+            self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y, "buttons": 1, **left})
+        self.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x, "y": y, "buttons": 0, **left})
+
     def click_on(self, selector: str) -> None:
         """A real mouse click in the middle of the element `selector` names (it must be drawn)."""
         box = self.evaluate(f"(() => {{ const r = document.querySelector({json.dumps(selector)})"

@@ -710,6 +710,102 @@ def test_a_context_is_outlined_and_a_sheet_in_it_is_clipped_to_it(manual, page):
         assert page.evaluate("window.presentdViewer.failures") == []
 
 
+# MARK: - Sheets: the grabber is drawn, and a drag moves the sheet between its detents
+
+GRABBER_OVER_MAGENTA = (197, 18, 198)  # the grabber's #3d3d42 at 0.3 over the magenta sheet
+
+
+def grabber_spot(page, id: str) -> tuple[int, int]:
+    """The page pixel in the middle of entry `id`'s grabber layer, as the page last drew it."""
+    f = page.evaluate(f"window.presentdViewer.layers.find((l) => l.id === {json.dumps(id)}"
+                      " && l.role === 'grabber').frame")
+    g = page.evaluate("window.presentdViewer.geometry()")
+    return (round(g["left"] + (f["x"] + f["width"] / 2) * g["zoom"]),
+            round(g["top"] + (f["y"] + f["height"] / 2) * g["zoom"]))
+
+
+@needs_chromium
+def test_a_sheet_is_drawn_with_its_grabber_and_a_drag_moves_it_to_the_large_detent(manual, page):
+    with Owner(manual.path) as owner:
+        owner.call("subscribe", {"topics": ["lifecycle"]})
+        container = owner.call("hello", {"client": "test", "protocol": 1})["container"]
+        present(owner, page, "s", "#ff00ff",
+                style={"type": "sheet", "detents": ["medium", "large"], "grabber": True})
+        [entry] = owner.call("stack")["entries"]
+        assert entry["detent"] == "medium"
+        medium = entry["frame"]
+        assert page.evaluate("window.presentdViewer.layers.map((l) => l.role)") == ["dimming", "content", "grabber"]
+        image = page.screenshot()
+        keep(image, "viewer-sheet-medium.png")
+        spot = grabber_spot(page, "s")
+        assert close(image.getpixel(spot), GRABBER_OVER_MAGENTA), (spot, image.getpixel(spot))
+        assert close(image.getpixel((spot[0], spot[1] + 12)), MAGENTA), "the grabber is larger than 36 × 5"
+
+        # The user drags the sheet's middle up by 380 points (medium is 393 high, large 787) and
+        # lets go: the daemon projects the release to the large detent.
+        g = page.evaluate("window.presentdViewer.geometry()")
+        x, y0 = medium["x"] + medium["width"] / 2, medium["y"] + 150
+        steps = [(g["left"] + x * g["zoom"], g["top"] + (y0 - 380 * i / 20) * g["zoom"]) for i in range(21)]
+        page.drag(steps)
+        page.wait_for("(() => { const s = window.presentdViewer.swipes.at(-1);"
+                      " return !!(s && s.params.phase === 'ended' && s.result); })()",
+                      what="the daemon's reply to the page's swipe ended")
+        swipes = page.evaluate("window.presentdViewer.swipes")
+        assert [s["params"]["phase"] for s in swipes][:2] == ["began", "changed"], swipes
+        assert {s["params"]["phase"] for s in swipes[2:-1]} == {"changed"}, swipes
+        assert all(s["result"]["outcome"] == "tracking" and s["result"]["id"] == "s" for s in swipes[:-1]), swipes
+        ended = swipes[-1]
+        assert ended["params"]["dy"] == pytest.approx(-380, abs=1) and ended["params"]["vy"] < 0, ended
+        assert ended["result"] == {**ended["result"], "outcome": "settled", "id": "s", "detent": "large"}, ended
+
+        changed = owner.wait_for("detentChanged of s", lifecycle("detentChanged", "s"))["params"]
+        assert changed["detent"] == "large"
+        [entry] = owner.call("stack")["entries"]
+        assert entry["detent"] == "large", entry
+        owner.call("advance", {"seconds": 1})  # the spring settles the sheet at large
+        large = container["height"] - 787
+        page.wait_for(at_rest("s") + f" && window.presentdViewer.layers[1].frame.y === {large}",
+                      what=f"the page drew the sheet at rest at the large detent (y = {large})")
+        image = page.screenshot()
+        keep(image, "viewer-sheet-large.png")
+        at_medium, spot = spot, grabber_spot(page, "s")
+        assert at_medium[1] - spot[1] > 350 * g["zoom"], (at_medium, spot)  # it rode up with the sheet
+        assert close(image.getpixel(spot), GRABBER_OVER_MAGENTA), (spot, image.getpixel(spot))
+        log = page.evaluate("[...document.getElementById('log').children].map((li) => li.textContent)")
+        assert "swipe → settled at large" in log, log
+        assert any(line.startswith("detentChanged s → large at ") for line in log), log
+        assert "s · sheet at large" in page.evaluate("document.getElementById('stack').textContent")
+        assert page.evaluate("window.presentdViewer.failures") == []
+
+
+@needs_chromium
+def test_a_sheet_under_another_is_drawn_shrunk_with_its_top_showing(manual, page):
+    with Owner(manual.path) as owner:
+        owner.call("subscribe", {"topics": ["lifecycle"]})
+        sheet = {"type": "sheet", "detents": ["medium", "large"]}
+        present(owner, page, "under", "#ff00ff", style=sheet)
+        present(owner, page, "over", "#0a84ff", style=sheet)
+        page.wait_for("(() => { const l = window.presentdViewer.layers.find((l) => l.id === 'under'"
+                      " && l.role === 'content'); return !!l && l.scale === 0.9; })()",
+                      what="the page drew the sheet under the other at scale 0.9")
+        assert page.evaluate(f"{query(dialog('under'))}.style.transform").startswith("scale(0.9)")
+        image = page.screenshot()
+        keep(image, "viewer-sheet-on-sheet.png")
+        g = page.evaluate("window.presentdViewer.geometry()")
+        top = 844 - 393  # over's top; under's shows in the 10 points above it, under over's dimming
+
+        def at(y: float):
+            return image.getpixel((round(g["left"] + 195 * g["zoom"]), round(g["top"] + y * g["zoom"])))
+
+        def dimmed_magenta(pixel) -> bool:
+            r, green, b = pixel
+            return r > 60 and abs(r - b) <= 12 and green < 30
+
+        assert dimmed_magenta(at(top - 5)), ("under's top, under over's dimming", at(top - 5))
+        assert not dimmed_magenta(at(top - 15)), ("above under's top: the presenter", at(top - 15))
+        assert close(at(top + 20), (10, 132, 255)), ("over", at(top + 20))
+
+
 # MARK: - Several outputs: a panel each
 
 

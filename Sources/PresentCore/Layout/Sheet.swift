@@ -64,6 +64,8 @@ public struct SheetStyle: Hashable, Sendable {
     /// The gap UIKit leaves between the top of the safe area and a sheet at its largest
     /// (where the presenting view shows behind it).
     public static let topInset = 10.0
+    /// The scale of a sheet under another sheet (iOS 13's form-sheet stack).
+    public static let coveredScale = 0.9
     /// The widest a sheet gets in a regular-width container (UIKit's form-sheet width);
     /// in compact width it spans the container.
     public static let regularWidth = 704.0

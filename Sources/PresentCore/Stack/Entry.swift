@@ -92,6 +92,9 @@ public struct Entry: Hashable, Sendable {
     /// An overlay's distance from its resting place at the edge: the newer overlays at its
     /// position and their spacing (the stack keeps it current).
     public internal(set) var overlayOffset = 0.0
+    /// A sheet under another sheet of its level and area (ModalStack.restackSheets): it rests
+    /// shrunk, its top showing above the one on it.
+    public internal(set) var coveredBySheet = false
 
     init(id: String, owner: OwnerID, presentation: Presentation, state: EntryState, sequence: Int) {
         self.id = id; self.owner = owner; self.presentation = presentation; self.state = state; self.sequence = sequence
@@ -145,10 +148,19 @@ public struct Entry: Hashable, Sendable {
         if level == .overlay { frame = overlayFrame(size: frame.size, in: inner) }
         frame = presentation.keyboard.frame(for: frame, in: inner)
         var dimming = level == .overlay ? 0 : presentation.background.opacity
+        var scale = 1.0
         if let sheet = effectiveStyle.sheet {   // undimmed at its smaller detents
             dimming *= sheet.dimmingShare(atHeight: frame.height, in: inner, preferred: presentation.preferredContentSize)
+            if coveredBySheet, !sheet.isFullScreen(in: inner) {
+                // iOS 13's form-sheet stack: scaled about its centre and moved up so that
+                // its top shows the sheet gap above where it was, above the sheet on it.
+                scale = SheetStyle.coveredScale
+                frame.origin.y -= frame.height * (1 - scale) / 2 + SheetStyle.topInset
+            }
         }
-        return VisualState(frame: frame.offsetBy(dx: origin.x, dy: origin.y), dimming: dimming)
+        var rest = VisualState(frame: frame.offsetBy(dx: origin.x, dy: origin.y), dimming: dimming)
+        rest.scale = scale
+        return rest
     }
 
     /// The detent a sheet rests at in `container`; nil for other styles.

@@ -125,6 +125,7 @@ extension ModalStack {
         emit(e, .didDismiss, at: time, reason: e.dismissReason ?? reason)
         events.append(.stackChanged)
         layOutOverlays()
+        restackSheets()   // a sheet it covered comes back at once
     }
 
     /// Starts an entry's way out from wherever it is now. An entry still presenting
@@ -145,6 +146,7 @@ extension ModalStack {
         startLeaving(&e, towards: target, duration: duration, curve: transition.timing, reason: reason)
         entries[i] = e
         layOutOverlays()   // a leaving overlay makes room
+        restackSheets()    // a sheet it covered grows back as it leaves
         return e.animation
     }
 

@@ -24,6 +24,39 @@ public struct QueueBlockers: Hashable, Sendable {
     public var heldUntil: Double?
 }
 
+/// A sheet's detents as `explain` and a dry run tell them: what the container allows now.
+public struct SheetExplanation: Hashable, Sendable {
+    /// The detent it rests at (or would).
+    public var detent: String
+    /// Its active detents, lowest first, with their heights in points.
+    public var detents: [ActiveDetent]
+    /// The detents it was given that do not apply now: taller than `maximumHeight`,
+    /// `medium` in compact height, `content` without a preferred height.
+    public var inactive: [String]
+    /// UIKit's maximumDetentValue in its container: the tallest a detent may be.
+    public var maximumHeight: Double
+    public var largestUndimmedDetent: String?
+    /// At rest at `detent`, a tap outside it passes through (at or below the largest undimmed detent).
+    public var passesTapsThrough: Bool
+    /// A finger can drag it: between detents, or away.
+    public var takesSwipes: Bool
+}
+
+extension Entry {
+    /// Its sheet's detents in `container` (nil for other styles).
+    func sheetExplanation(in container: Container) -> SheetExplanation? {
+        guard let sheet = effectiveStyle.sheet, let resting = restingDetent(in: container) else { return nil }
+        let inner = layoutContainer(in: container).container, preferred = presentation.preferredContentSize
+        let active = sheet.activeDetents(in: inner, preferred: preferred)
+        return SheetExplanation(detent: resting.id, detents: active,
+                                inactive: sheet.detents.map(\.id).filter { id in !active.contains { $0.id == id } },
+                                maximumHeight: sheet.maximumHeight(in: inner),
+                                largestUndimmedDetent: sheet.largestUndimmedDetent,
+                                passesTapsThrough: sheet.passesTapsThrough(at: resting, in: inner, preferred: preferred),
+                                takesSwipes: takesSwipes(in: container))
+    }
+}
+
 /// What a present would do (`present {dryRun: true}`).
 public struct PresentForecast: Hashable, Sendable {
     public enum Outcome: String, Sendable, CaseIterable {
@@ -55,6 +88,8 @@ public struct PresentForecast: Hashable, Sendable {
     public var error: StackError?
     /// The time the forecast is for.
     public var time: Double
+    /// A sheet's detents, laid out in the container as it is now (nil for other styles, a refusal or a duplicate).
+    public var sheet: SheetExplanation?
 }
 
 /// Why an entry is where it is (`explain`).
@@ -90,6 +125,8 @@ public struct Explanation: Hashable, Sendable {
     public var isAdapted: Bool
     public var verticalSizeClass: SizeClass
     public var time: Double
+    /// A sheet's detents (nil for other styles).
+    public var sheet: SheetExplanation?
 }
 
 extension ModalStack {
@@ -124,6 +161,7 @@ extension ModalStack {
         } else if !outcome.deduplicated {
             forecast.startsAt = copy.time
         }
+        if !outcome.deduplicated { forecast.sheet = copy.entry(id: outcome.id)?.sheetExplanation(in: copy.container) }
         return forecast
     }
 
@@ -137,7 +175,8 @@ extension ModalStack {
                             autoDismissAt: e.autoDismissDeadline, dismissReason: e.dismissReason,
                             requestedStyle: e.presentation.style, effectiveStyle: e.effectiveStyle,
                             adaptive: e.presentation.adaptive, isAdapted: e.isAdapted,
-                            verticalSizeClass: now.container.verticalSizeClass, time: now.time)
+                            verticalSizeClass: now.container.verticalSizeClass, time: now.time,
+                            sheet: e.sheetExplanation(in: now.container))
         if e.state == .queued {
             x.position = now.queue.filter { $0.level == e.level }.firstIndex { $0.id == id } ?? 0
             x.blockers = now.blockers(of: id)

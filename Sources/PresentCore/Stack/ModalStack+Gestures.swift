@@ -162,6 +162,7 @@ extension ModalStack {
         startLeaving(&e, towards: dismissTarget(of: e), duration: duration, curve: .easeInEaseOut, reason: .swipe)
         entries[i] = e
         layOutOverlays()
+        restackSheets()   // a sheet it covered grows back as it leaves
         resolveStatusBar(duration: duration)
         settle()
     }

@@ -32,6 +32,7 @@ extension ModalStack {
         emit(e, .didPresent, at: time)
         events.append(.stackChanged)
         layOutOverlays(duration: 0)
+        restackSheets(instantly: true)
         resolveStatusBar(duration: 0)
         pictureChanged()
         return id

@@ -110,6 +110,30 @@ extension ModalStack {
         syncCountdowns()
     }
 
+    /// iOS 13's form-sheet stack: a sheet with another sheet on it (same level and area, not
+    /// leaving) rests shrunk with its top showing (Entry.restState), and grows back when that
+    /// sheet leaves — each change moving with the transition of the sheet that causes it
+    /// (what remains of it, on its curve), as a re-layout does, so frames and the animations
+    /// topic carry it alike; when nothing moves (a sheet that came or went at once), as a
+    /// change of container would, since nothing on screen jumps. Called once entries start
+    /// presenting, leaving or are removed; `instantly` (a restored stack) settles them at once.
+    mutating func restackSheets(instantly: Bool = false) {
+        for i in entries.indices where entries[i].effectiveStyle.sheet != nil && entries[i].state != .dismissing {
+            let e = entries[i]
+            let above = entries[(i + 1)...].filter { $0.level == e.level && $0.area == e.area && $0.effectiveStyle.sheet != nil }
+            let covered = above.contains { $0.state != .dismissing }
+            guard covered != e.coveredBySheet else { continue }
+            let now = e.visual(at: time, in: container)
+            // The sheet coming in, or the one leaving: the newest of them that still moves.
+            let motion = above.reversed().lazy.compactMap(\.animation).first { !$0.isFinished(at: self.time) }
+            var next = e
+            next.coveredBySheet = covered
+            let duration = instantly ? 0 : motion.map { $0.end - time } ?? configuration.containerChangeDuration
+            store(retargeted(next, from: now, duration: duration,
+                             curve: motion?.curve ?? moving(configuration.containerChangeTiming)), at: i)
+        }
+    }
+
     /// Makes `detent` the sheet's selected one; a change of the detent it rests at is
     /// announced (detentChanged). The caller moves it there.
     mutating func select(_ detent: String, forEntryAt i: Int) {

@@ -197,6 +197,7 @@ public struct ModalStack: Sendable {
         // Drawing order: after everything of its level and below.
         entries.insert(e, at: (entries.lastIndex { $0.level <= e.level } ?? -1) + 1)
         emit(e, .willPresent, at: time, animation: e.animation?.announced, content: true)
+        restackSheets()   // ModalStack+Sheets: a sheet under it shrinks
         if e.isAdapted {
             // Presented straight into compact traits: say so, as a rotation would have.
             emit(e, .adapted, at: time, adaptation: .init(active: true, style: e.effectiveStyle, content: e.effectiveContent),

@@ -34,6 +34,17 @@ extension CoreEncoding {
         return .object(o)
     }
 
+    /// A sheet's detents in `explain` and a dry run.
+    public static func sheetExplanation(_ s: SheetExplanation) -> JSONValue {
+        var o: JSONObject = ["detent": .string(s.detent),
+                             "detents": .array(s.detents.map { ["id": .string($0.id), "height": .number($0.height)] }),
+                             "inactive": .array(s.inactive.map { .string($0) }), "maximumHeight": .number(s.maximumHeight)]
+        o["largestUndimmedDetent"] = s.largestUndimmedDetent.map(JSONValue.string) ?? .null
+        o["passesTapsThrough"] = .bool(s.passesTapsThrough)
+        o["takesSwipes"] = .bool(s.takesSwipes)
+        return .object(o)
+    }
+
     /// A dry run's result, without the refusal's error (the daemon adds it).
     public static func forecast(_ f: PresentForecast) -> JSONObject {
         var o: JSONObject = ["dryRun": true, "outcome": .string(f.outcome.rawValue), "level": .string(f.level.rawValue),
@@ -47,6 +58,7 @@ extension CoreEncoding {
             o["queuedBehind"] = .array((b.transitions.map(\.id) + b.queuedAhead).map { .string($0) })
         }
         if f.outcome != .refused { o["startsAt"] = f.startsAt.map(JSONValue.double) ?? .null }
+        if let s = f.sheet { o["sheet"] = sheetExplanation(s) }
         return o
     }
 
@@ -80,6 +92,7 @@ extension CoreEncoding {
         o["adaptation"] = ["active": .bool(x.isAdapted), "policy": adaptivePolicy(x.adaptive),
                            "requestedStyle": style(x.requestedStyle), "style": style(x.effectiveStyle),
                            "verticalSizeClass": .string(x.verticalSizeClass.rawValue)]
+        if let s = x.sheet { o["sheet"] = sheetExplanation(s) }
         return o
     }
 }

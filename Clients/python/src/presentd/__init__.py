@@ -19,6 +19,7 @@ from .types import (ALL_TOPICS, INDETERMINATE, KEYS, LEVELS, Accessibility, Acti
                     StackEntry, StatusBarChange, Surface, SwipeResult, TapResult, Transition, UnknownEvent, Updated,
                     VisualState, bezier, spring, transition)
 from .types import MAIN_OUTPUT, Interaction, Level, Output, OverlayPosition, toast
+from .types import DEFAULT_TOPICS, CustomDetent, Detent, LayoutDirection, SheetStyle, detent, sheet
 from ._wire import socket_path
 
 __version__ = "0.1.0"
@@ -35,4 +36,5 @@ __all__ = [
     "Content", "Action", "Field", "Icon", "Surface", "Accessibility", "INDETERMINATE", "Contents",
     "ActionEvent", "Activated", "KeyResult", "Updated", "EntryUpdate", "KEYS",
     "Level", "LEVELS", "Interaction", "OverlayPosition", "toast", "Output", "MAIN_OUTPUT",
+    "DEFAULT_TOPICS", "SheetStyle", "Detent", "CustomDetent", "LayoutDirection", "sheet", "detent",
 ]

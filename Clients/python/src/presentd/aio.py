@@ -28,7 +28,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Mapping, T
 from . import _wire, calls
 from .calls import Call
 from .errors import ConnectError, Disconnected, PresentdError, RPCError
-from .types import (ALL_TOPICS, ActionEvent, Activated, Container, Content, EntryUpdate, Event, Hello, Key,
+from .types import (DEFAULT_TOPICS, ActionEvent, Activated, Container, Content, EntryUpdate, Event, Hello, Key,
                     KeyResult, OverlayPosition, Presentation, Presented, Rect, ShouldDismiss, Snapshot, StackEntry,
                     SwipeResult, TapResult, Timing, Topic, Transition, Updated, toast, Output)
 
@@ -220,7 +220,7 @@ class AsyncClient:
         """As :meth:`Client.toast`."""
         return await self.run(calls.present(toast(content, after=after, position=position, **presentation)))
 
-    async def subscribe(self, topics: Iterable[Topic] = ALL_TOPICS, *,
+    async def subscribe(self, topics: Iterable[Topic] = DEFAULT_TOPICS, *,
                         outputs: Iterable[str] | None = None) -> "AsyncSubscription":
         topics = tuple(topics)
         subscription = AsyncSubscription(self, topics, await self.run(calls.subscribe(topics, outputs)))
@@ -254,6 +254,12 @@ class AsyncClient:
 
     async def end_do_not_disturb(self, *, output: str | None = None) -> dict[str, Any]:
         return await self.run(calls.end_do_not_disturb(output=output))
+
+    async def reduced_motion(self, on: bool, *, output: str | None = None) -> dict[str, Any]:
+        return await self.run(calls.reduced_motion(on, output=output))
+
+    async def modes(self, *, output: str | None = None) -> dict[str, Any]:
+        return await self.run(calls.modes(output=output))
 
     async def explain(self, id: str) -> dict[str, Any]:
         return await self.run(calls.explain(id))

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Iterable, Mapping, Optional, TypeVar
 
-from .types import (Activated, Container, Content, EntryUpdate, Hello, Key, KeyResult, Output, Presentation, Presented,
+from .types import (Activated, Container, Content, EntryUpdate, Hello, Key, KeyResult, LayoutDirection, Output,
+                    Presentation, Presented,
                     Rect, Snapshot, StackEntry, SwipeResult, TapResult, Timing, Topic, Transition, Updated,
                     parse_contexts, parse_outputs)
 
@@ -140,10 +141,12 @@ def unsubscribe(topics: Iterable[Topic]) -> Call[None]:
 def set_container(width: float, height: float, *, safe_area: Mapping[str, float] | None = None,
                   scale: float | None = None, horizontal_size_class: str | None = None,
                   vertical_size_class: str | None = None, duration: float | None = None,
-                  output: str | None = None) -> Call[Container]:
+                  output: str | None = None, layout_direction: LayoutDirection | None = None) -> Call[Container]:
+    """The screen's size and traits; ``layout_direction`` ``"rightToLeft"`` mirrors what is
+    laid out by its leading and trailing edges."""
     params = _options(width=width, height=height, safeArea=dict(safe_area) if safe_area else None, scale=scale,
                       horizontalSizeClass=horizontal_size_class, verticalSizeClass=vertical_size_class,
-                      duration=duration, output=output)
+                      duration=duration, output=output, layoutDirection=layout_direction)
     return Call("setContainer", params, lambda r: Container.from_json(r.get("container", {})))
 
 
@@ -163,12 +166,13 @@ def swipe(phase: str, dx: float, dy: float, vx: float | None = None, vy: float |
 
 def add_output(name: str, width: float, height: float, *, safe_area: Mapping[str, float] | None = None,
                scale: float | None = None, horizontal_size_class: str | None = None,
-               vertical_size_class: str | None = None, fps: int | None = None) -> Call[dict[str, Output]]:
+               vertical_size_class: str | None = None, fps: int | None = None,
+               layout_direction: LayoutDirection | None = None) -> Call[dict[str, Output]]:
     """A screen of its own (a cluster beside a head unit): its container, keyboard, frame
     rate and status bar. The result: every output by name."""
     params = _options(name=name, width=width, height=height, safeArea=dict(safe_area) if safe_area else None,
                       scale=scale, horizontalSizeClass=horizontal_size_class, verticalSizeClass=vertical_size_class,
-                      fps=fps)
+                      fps=fps, layoutDirection=layout_direction)
     return Call("addOutput", params, parse_outputs)
 
 
@@ -216,6 +220,17 @@ def end_do_not_disturb(*, output: str | None = None) -> Call[dict[str, Any]]:
     if output is not None:
         params["output"] = output
     return Call("setMode", params, dict)
+
+
+def reduced_motion(on: bool, *, output: str | None = None) -> Call[dict[str, Any]]:
+    """Reduced motion on a screen, on or off: transitions that start cross-fade and no curve
+    overshoots (UIKit's prefersCrossFadeTransitions). Returns the modes, as ``modes``."""
+    return Call("setMode", _options(reducedMotion=on, output=output), dict)
+
+
+def modes(*, output: str | None = None) -> Call[dict[str, Any]]:
+    """A screen's modes, changing nothing: ``{output, doNotDisturb, reducedMotion, held}``."""
+    return Call("setMode", _options(output=output), dict)
 
 
 def explain(id: str) -> Call[dict[str, Any]]:

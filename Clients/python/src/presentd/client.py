@@ -43,7 +43,7 @@ from .calls import Call
 from .errors import ConnectError, Disconnected, ProtocolError, RPCError
 from .types import (ActionEvent, Activated, Container, Content, EntryUpdate, Event, Hello, Key, KeyResult,
                     OverlayPosition, Presentation, Presented, Rect, ShouldDismiss, Snapshot, StackEntry, SwipeResult,
-                    TapResult, Timing, Topic, Transition, Updated, ALL_TOPICS, Output, toast)
+                    TapResult, Timing, Topic, Transition, Updated, DEFAULT_TOPICS, Output, toast)
 
 T = TypeVar("T")
 
@@ -252,7 +252,7 @@ class Client:
         client takes it away."""
         return self.run(calls.present(toast(content, after=after, position=position, **presentation)))
 
-    def subscribe(self, topics: Iterable[Topic] = ALL_TOPICS, *, outputs: Iterable[str] | None = None) -> "Subscription":
+    def subscribe(self, topics: Iterable[Topic] = DEFAULT_TOPICS, *, outputs: Iterable[str] | None = None) -> "Subscription":
         """Subscribes (to the notifications of ``outputs``, or of every screen); the result
         holds the snapshot and iterates over the events."""
         topics = tuple(topics)
@@ -289,6 +289,14 @@ class Client:
 
     def end_do_not_disturb(self, *, output: str | None = None) -> dict[str, Any]:
         return self.run(calls.end_do_not_disturb(output=output))
+
+    def reduced_motion(self, on: bool, *, output: str | None = None) -> dict[str, Any]:
+        """Reduced motion on or off on a screen (see ``calls.reduced_motion``)."""
+        return self.run(calls.reduced_motion(on, output=output))
+
+    def modes(self, *, output: str | None = None) -> dict[str, Any]:
+        """The screen's modes: ``{output, doNotDisturb, reducedMotion, held}``."""
+        return self.run(calls.modes(output=output))
 
     def explain(self, id: str) -> dict[str, Any]:
         """Why entry ``id`` is where it is (see ``calls.explain``)."""

@@ -19,11 +19,11 @@ from typing import Any, Iterable, Literal, Mapping, TypedDict, Union
 
 # MARK: - What clients send
 
-StyleName = Literal["fullScreen", "overFullScreen", "alert", "popup", "topHalf", "bottomHalf"]
+StyleName = Literal["fullScreen", "overFullScreen", "alert", "popup", "topHalf", "bottomHalf", "sheet"]
 TransitionType = Literal["coverVertical", "coverVerticalFromTop", "coverHorizontalFromLeft",
                          "coverHorizontalFromRight", "slide", "crossDissolve", "flipHorizontal", "zoom"]
 TimingName = Literal["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "system"]
-Topic = Literal["frames", "lifecycle", "stack", "statusBar", "modes"]
+Topic = Literal["frames", "lifecycle", "stack", "statusBar", "modes", "animations"]
 #: The band an entry is drawn and arbitrated in, bottom to top: the modal stack, banners
 #: and toasts (never dimming, never taking a tap outside themselves), a modal stack above all.
 Level = Literal["normal", "overlay", "alert"]
@@ -33,8 +33,18 @@ LEVELS: tuple[Level, ...] = ("normal", "overlay", "alert")
 Interaction = Literal["absorb", "dismiss", "forward"]
 #: Where an overlay sits in the safe area.
 OverlayPosition = Literal["top", "bottom", "center"]
-ALL_TOPICS: tuple[Topic, ...] = ("frames", "lifecycle", "stack", "statusBar")
-STYLE_NAMES: tuple[StyleName, ...] = ("fullScreen", "overFullScreen", "alert", "popup", "topHalf", "bottomHalf")
+#: Every topic the daemon has.
+ALL_TOPICS: tuple[Topic, ...] = ("frames", "lifecycle", "stack", "statusBar", "modes", "animations")
+#: What ``subscribe()`` asks for when not told: what a renderer or a watcher draws from. Not
+#: ``modes`` (a shell's concern) nor ``animations`` (the motions of every layer, for a
+#: renderer that interpolates them itself instead of drawing frames).
+DEFAULT_TOPICS: tuple[Topic, ...] = ("frames", "lifecycle", "stack", "statusBar")
+STYLE_NAMES: tuple[StyleName, ...] = ("fullScreen", "overFullScreen", "alert", "popup", "topHalf", "bottomHalf",
+                                      "sheet")
+#: A container's reading direction, which says which edge is leading (``setContainer``,
+#: ``addOutput``): ``slideIn``'s ``leading``/``trailing`` resolve to the mirrored edge in
+#: right-to-left; ``left``/``right`` keep their physical meaning.
+LayoutDirection = Literal["leftToRight", "rightToLeft"]
 TRANSITION_TYPES: tuple[TransitionType, ...] = (
     "coverVertical", "coverVerticalFromTop", "coverHorizontalFromLeft", "coverHorizontalFromRight",
     "slide", "crossDissolve", "flipHorizontal", "zoom")
@@ -42,9 +52,34 @@ TIMING_NAMES: tuple[TimingName, ...] = ("linear", "easeIn", "easeOut", "easeInEa
 
 
 class SlideInStyle(TypedDict, total=False):
+    """``leading``/``trailing``: the edge the container's layout direction makes so."""
     type: Literal["slideIn"]
-    direction: Literal["left", "right", "top", "bottom"]
+    direction: Literal["left", "right", "top", "bottom", "leading", "trailing"]
     fraction: float
+
+
+class CustomDetent(TypedDict):
+    """A detent of one's own: ``height`` in points, ``"40%"`` of the largest height, or
+    ``"content"`` (the entry's ``preferredContentSize`` height)."""
+    id: str
+    height: Union[float, str]
+
+
+#: A sheet's resting height: ``"medium"`` (half the largest), ``"large"`` or a custom one.
+Detent = Union[Literal["medium", "large"], CustomDetent]
+
+
+class SheetStyle(TypedDict, total=False):
+    """UIKit's resizable sheet (docs/PROTOCOL.md, "Sheets and detents"): it rests at one of
+    its ``detents`` and a swipe moves it between them; ``:func:`sheet``` builds one."""
+    type: Literal["sheet"]
+    detents: list[Detent]
+    selectedDetent: str
+    largestUndimmedDetent: str
+    grabber: bool
+    expandsOnScroll: bool
+    edgeAttachedInCompactHeight: bool
+    cornerRadius: float
 
 
 class CustomStyle(TypedDict, total=False):
@@ -56,7 +91,31 @@ class CustomStyle(TypedDict, total=False):
     position: Any
 
 
-Style = Union[StyleName, SlideInStyle, CustomStyle]
+Style = Union[StyleName, SlideInStyle, CustomStyle, SheetStyle]
+
+
+def detent(id: str, height: Union[float, str]) -> CustomDetent:
+    """A custom detent: ``detent("peek", 120)``, ``detent("half", "40%")``, ``detent("fit", "content")``."""
+    return {"id": id, "height": height}
+
+
+def sheet(*detents: Detent, selected: str | None = None, undimmed: str | None = None, grabber: bool = False,
+          **members: Any) -> SheetStyle:
+    """A sheet style: ``sheet("medium", "large", undimmed="medium", grabber=True)`` rests at
+    medium (the smallest, unless ``selected`` says), clear and letting taps through there
+    (``largestUndimmedDetent``), with a grabber. No detents: the daemon's ``["large"]``.
+    ``members`` adds any other member by its wire name (``expandsOnScroll``…)."""
+    s: SheetStyle = {"type": "sheet"}
+    if detents:
+        s["detents"] = list(detents)
+    if selected is not None:
+        s["selectedDetent"] = selected
+    if undimmed is not None:
+        s["largestUndimmedDetent"] = undimmed
+    if grabber:
+        s["grabber"] = True
+    s.update(members)  # type: ignore[typeddict-item]
+    return s
 
 
 class PhysicalSpring(TypedDict, total=False):
@@ -167,6 +226,7 @@ class EntryUpdate(TypedDict, total=False):
     autoDismiss: Union[AutoDismiss, None]
     duration: float
     timing: Timing
+    selectedDetent: str  # a sheet's detent to spring to (a detentChanged event says so)
 
 
 Key = Literal["escape", "enter", "back"]
@@ -460,12 +520,14 @@ class Container:
     vertical_size_class: str
     keyboard_height: float
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    layout_direction: LayoutDirection = "leftToRight"
 
     @staticmethod
     def from_json(o: Mapping[str, Any]) -> "Container":
         return Container(_num(o, "width"), _num(o, "height"), dict(o.get("safeArea") or {}),
                          _num(o, "scale", 1.0), str(o.get("horizontalSizeClass", "")),
-                         str(o.get("verticalSizeClass", "")), _num(o, "keyboardHeight"), o)
+                         str(o.get("verticalSizeClass", "")), _num(o, "keyboardHeight"), o,
+                         o.get("layoutDirection", "leftToRight"))
 
 
 @dataclass(frozen=True)
@@ -477,9 +539,10 @@ class Layer:
     :class:`Lifecycle` events) — :class:`Contents` keeps it for a renderer. ``level`` is
     the entry's band (frames list normal, then overlay, then alert layers); ``clip``, when
     the entry is in a presentation context, is the context's rectangle: draw the layer only
-    inside it."""
+    inside it. A sheet with a grabber has a third layer, role ``grabber``: a bar to draw in
+    ``color`` over the content's top (none while the sheet covers its container)."""
     id: str
-    role: Literal["dimming", "content"]
+    role: Literal["dimming", "content", "grabber"]
     frame: Rect
     alpha: float
     scale: float
@@ -522,7 +585,7 @@ class StackEntry:
     :class:`Content`, or None; a replacement's while adapted), at revision
     ``content_revision`` — the number its content layer carries in frames. ``level`` is its
     band; ``position`` is where an overlay sits (None for the other levels); ``context``
-    names the presentation context it is in, if any."""
+    names the presentation context it is in, if any; ``detent`` the detent a sheet rests at."""
     id: str
     owner: int
     state: Literal["queued", "presenting", "presented", "dismissing"]
@@ -540,6 +603,7 @@ class StackEntry:
     context: str | None = None
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
     output: str = "main"
+    detent: str | None = None
 
     @staticmethod
     def from_json(o: Mapping[str, Any]) -> "StackEntry":
@@ -548,7 +612,7 @@ class StackEntry:
                           bool(o.get("adapted", False)), o.get("kind"), parse_content(o.get("content")),
                           _int_or_none(o.get("contentRevision")), o.get("preferredContentSize"),
                           o.get("autoDismiss"), o.get("level", "normal"), o.get("position"), o.get("context"), o,
-                          str(o.get("output", "main")))
+                          str(o.get("output", "main")), o.get("detent"))
 
 
 def _entries(items: Any) -> tuple[StackEntry, ...]:
@@ -641,7 +705,7 @@ class Frame:
 
 
 LifecycleEventName = Literal["queued", "willPresent", "didPresent", "willDismiss", "didDismiss", "adapted",
-                             "updated"]
+                             "updated", "retargeted", "detentChanged"]
 #: The lifecycle events that say what an entry shows from then on (``content``, ``content_revision``).
 CONTENT_EVENTS: tuple[str, ...] = ("willPresent", "updated", "adapted")
 
@@ -652,7 +716,9 @@ class Lifecycle:
     updated. ``reason`` (willDismiss, didDismiss): ``request``, ``tap``, ``swipe``,
     ``ownerGone``, ``preempted``, ``contextGone`` (its presentation context was removed),
     ``action`` (then ``action`` names it), ``key`` or ``timeout``. ``content`` and ``content_revision`` (willPresent, updated, adapted): what
-    the entry shows from now on — None when it shows nothing (:attr:`carries_content`)."""
+    the entry shows from now on — None when it shows nothing (:attr:`carries_content`).
+    ``detent`` (detentChanged): the detent a sheet rests at now, after a swipe or an
+    ``update`` with ``selectedDetent``."""
     seq: int
     id: str
     event: LifecycleEventName
@@ -666,6 +732,7 @@ class Lifecycle:
     action: str | None = None
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
     output: str = MAIN_OUTPUT
+    detent: str | None = None
 
     @property
     def carries_content(self) -> bool:
@@ -740,7 +807,8 @@ def parse_event(method: str, params: Any) -> Event:
         return Lifecycle(seq, str(p.get("id", "")), p.get("event", ""), _num(p, "time"), int(p.get("owner", 0)),
                          p.get("reason"), Animation.from_json(animation) if animation else None,
                          p.get("adaptation"), parse_content(p.get("content")),
-                         _int_or_none(p.get("contentRevision")), p.get("action"), p, str(p.get("output", MAIN_OUTPUT)))
+                         _int_or_none(p.get("contentRevision")), p.get("action"), p, str(p.get("output", MAIN_OUTPUT)),
+                         p.get("detent"))
     if method == "action":
         fields = p.get("fields")
         return ActionEvent(seq, str(p.get("id", "")), str(p.get("action", "")),
@@ -839,14 +907,17 @@ class TapResult:
 
 @dataclass(frozen=True)
 class SwipeResult:
+    """``settled``: a sheet springs to the detent ``detent``."""
     progress: float
-    outcome: Literal["ignored", "tracking", "wantsDismiss", "cancelled", "dismissed"]
+    outcome: Literal["ignored", "tracking", "wantsDismiss", "cancelled", "dismissed", "settled"]
     id: str | None = None
     confirmation: str | None = None
+    detent: str | None = None
 
     @staticmethod
     def from_json(o: Mapping[str, Any]) -> "SwipeResult":
-        return SwipeResult(_num(o, "progress"), o.get("outcome", "ignored"), o.get("id"), o.get("confirmation"))
+        return SwipeResult(_num(o, "progress"), o.get("outcome", "ignored"), o.get("id"), o.get("confirmation"),
+                           o.get("detent"))
 
 
 @dataclass(frozen=True)
