@@ -269,3 +269,21 @@ struct ReducedMotionIntegrationTests {
         #expect(printed.contains(#""reducedMotion":true"#) || printed.contains(#""reducedMotion": true"#), "\(printed)")
     }
 }
+
+extension ReducedMotionIntegrationTests {
+    /// A shell watching `modes` hears reduced motion change, and a new subscriber's snapshot says it.
+    @Test func aModesSubscriberHearsReducedMotionChange() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let shell = try daemon.connect(), watcher = try daemon.connect()
+        #expect(try watcher.call("subscribe", ["topics": ["modes"]])["snapshot"]?["reducedMotion"] == false)
+        try shell.call("setMode", ["reducedMotion": true])
+        let heard = try watcher.awaitNotification("mode") { $0["reducedMotion"] == true }
+        #expect(heard?["output"] == "main" && heard?["doNotDisturb"] == .null && heard?["reason"] == "request")
+        try shell.call("setMode", ["reducedMotion": true])   // no change, no notification
+        try shell.call("setMode", ["doNotDisturb": ["allowPriorityAbove": 500]])
+        let dnd = try watcher.awaitNotification("mode") { $0["doNotDisturb"] != .null }
+        #expect(dnd?["reducedMotion"] == true, "a change of either mode reports both")
+        let late = try daemon.connect()
+        #expect(try late.call("subscribe", ["topics": ["modes"]])["snapshot"]?["reducedMotion"] == true)
+    }
+}

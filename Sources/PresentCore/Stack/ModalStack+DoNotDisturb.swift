@@ -47,9 +47,13 @@ public struct ModeChange: Hashable, Sendable {
     public var reason: Reason
     /// The entries the change releases (they start as the queue allows).
     public var released: [String]
+    /// Reduced motion from now on (ModalStack+ReducedMotion): a change of either mode
+    /// reports both.
+    public var reducedMotion: Bool
 
-    public init(doNotDisturb: DoNotDisturb?, time: Double, reason: Reason, released: [String]) {
+    public init(doNotDisturb: DoNotDisturb?, time: Double, reason: Reason, released: [String], reducedMotion: Bool = false) {
         self.doNotDisturb = doNotDisturb; self.time = time; self.reason = reason; self.released = released
+        self.reducedMotion = reducedMotion
     }
 }
 
@@ -77,7 +81,8 @@ extension ModalStack {
             doNotDisturb = nil
         }
         let released = queue.filter { held.contains($0.id) && !isHeld($0) }.map(\.id)
-        events.append(.mode(ModeChange(doNotDisturb: doNotDisturb, time: time, reason: .request, released: released)))
+        events.append(.mode(ModeChange(doNotDisturb: doNotDisturb, time: time, reason: .request, released: released,
+                                       reducedMotion: reducedMotion)))
         events.append(.stackChanged)
         settle()   // an `until` already reached ends it here, at that time
         pictureChanged()   // released entries start presenting; conservative when none does
@@ -93,7 +98,8 @@ extension ModalStack {
     mutating func endDoNotDisturb(reason: ModeChange.Reason) {
         let released = queue.filter(isHeld).map(\.id)
         doNotDisturb = nil
-        events.append(.mode(ModeChange(doNotDisturb: nil, time: time, reason: reason, released: released)))
+        events.append(.mode(ModeChange(doNotDisturb: nil, time: time, reason: reason, released: released,
+                                       reducedMotion: reducedMotion)))
         events.append(.stackChanged)
     }
 }

@@ -10,7 +10,8 @@ extension ModalStack {
         advance(to: t)
         guard on != reducedMotion else { return }
         reducedMotion = on
-        events.append(.stackChanged)
+        events.append(.mode(ModeChange(doNotDisturb: doNotDisturb, time: time, reason: .request, released: [],
+                                       reducedMotion: on)))
         stateChanged()   // nothing moves until the next transition
     }
 

@@ -17,7 +17,8 @@ extension CoreEncoding {
     /// A `mode` notification's params (the caller adds `seq` and `output`).
     public static func modeChange(_ change: ModeChange) -> JSONValue {
         ["doNotDisturb": doNotDisturb(change.doNotDisturb), "time": .number(change.time),
-         "reason": .string(change.reason.rawValue), "released": .array(change.released.map { .string($0) })]
+         "reason": .string(change.reason.rawValue), "released": .array(change.released.map { .string($0) }),
+         "reducedMotion": .bool(change.reducedMotion)]
     }
 
     public static func blockers(_ b: QueueBlockers) -> JSONValue {

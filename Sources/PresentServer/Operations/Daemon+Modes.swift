@@ -61,11 +61,13 @@ extension Daemon {
     /// watched screen's in `outputs`.
     func addModes(to snapshot: inout JSONObject) {
         snapshot["doNotDisturb"] = CoreEncoding.doNotDisturb(main.stack.doNotDisturb)
+        snapshot["reducedMotion"] = .bool(main.stack.reducedMotion)
         guard case .array(let outputs)? = snapshot["outputs"] else { return }
         snapshot["outputs"] = .array(outputs.map { o in
             guard var object = o.objectValue, let name = object["name"]?.stringValue,
                   let screen = screens.named(name) else { return o }
             object["doNotDisturb"] = CoreEncoding.doNotDisturb(screen.stack.doNotDisturb)
+            object["reducedMotion"] = .bool(screen.stack.reducedMotion)
             return .object(object)
         })
     }
