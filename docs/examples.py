@@ -451,6 +451,29 @@ def _(s):
     s.call("app", rq(7, "update", {"id": "s", "selectedDetent": "tiny"}))
 
 
+@example("reduced-motion")
+def _(s):
+    s.connect("shell", "app")
+    s.call("shell", rq(1, "setMode", {"reducedMotion": True}))
+    s.call("app", rq(1, "subscribe", {"topics": ["lifecycle"]}), quiet=True)
+    s.note("app presents a slide from the bottom: it fades in where it rests instead, over the same 0.4 s")
+    s.call("app", rq(2, "present", {"id": "a", "style": "alert", "transition": {"type": "coverVertical", "duration": 0.4}}))
+
+
+@example("layout-direction")
+def _(s):
+    s.connect("shell", "app")
+    s.call("shell", rq(1, "setContainer", {"width": 390, "height": 844, "layoutDirection": "rightToLeft"}), quiet=True)
+    s.note("main is right to left")
+    s.call("app", rq(1, "present", {"id": "nav", "style": {"type": "slideIn", "direction": "leading", "fraction": 0.5},
+                                    "transition": {"duration": 0}}), quiet=True)
+    s.call("shell", rq(2, "stack", {}))
+    s.call("shell", rq(3, "setContainer", {"width": 390, "height": 844, "layoutDirection": "leftToRight", "duration": 0}),
+           quiet=True)
+    s.note("left to right again: the leading panel moves to the left edge")
+    s.call("shell", rq(4, "stack", {}))
+
+
 @example("advance", "--clock", "manual", "--fps", "10")
 def _(s):
     s.connect("c")

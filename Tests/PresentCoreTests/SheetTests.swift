@@ -162,6 +162,17 @@ struct SheetTests {
         }
     }
 
+    @Test func anUpdateOfTheDetentMovesWithTheSystemSpringUnlessItSaysOtherwise() throws {
+        var stack = Self.presented(Self.sheetStyle())
+        _ = try stack.update(id: "s", EntryUpdate(selectedDetent: "large"), at: 1)
+        let from = 844 - Self.medium, to = 57.0
+        for t in stride(from: 1.0, through: 1.5, by: 1.0 / 60) {
+            let y = try #require(Self.frame(stack, at: t)?.minY)
+            let expected = from + (to - from) * Spring.system.position(at: t - 1)
+            #expect(abs(y - expected) < 1e-9, "at \(t): \(y) vs \(expected)")
+        }
+    }
+
     // MARK: Grabber
 
     @Test func theGrabberIsALayerOnTheSheetsTopEdgeHiddenWhenTheSheetCoversTheContainer() {

@@ -114,8 +114,11 @@ extension ModalStack {
         }
         var moved: Animation?
         if e.restState(in: container) != restBefore {
-            e = retargeted(e, from: now, duration: change.duration ?? configuration.containerChangeDuration,
-                           curve: moving(change.timing ?? configuration.containerChangeTiming))
+            // A sheet going to another detent moves as its swipes settle: the system spring.
+            let toDetent = detentBefore != nil && e.restingDetent(in: container)?.id != detentBefore
+            e = retargeted(e, from: now,
+                           duration: change.duration ?? (toDetent ? SheetStyle.spring.duration : configuration.containerChangeDuration),
+                           curve: moving(change.timing ?? (toDetent ? .spring(SheetStyle.spring) : configuration.containerChangeTiming)))
             moved = e.animation?.announced
         }
         store(e, at: i)
