@@ -121,3 +121,37 @@ struct SheetIntegrationTests {
         #expect(try app.call("present", ["style": "popup", "dryRun": true])["sheet"] == nil)
     }
 }
+
+extension SheetIntegrationTests {
+    /// Compact height, against the daemon: medium is inactive, the sheet covers the container
+    /// and shows no grabber; the daemon's explain names the inactive detent.
+    @Test func inCompactHeightMediumIsInactiveAndTheSheetCoversTheScreen() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let app = try daemon.connect(), renderer = try daemon.connect()
+        try app.call("setContainer", ["width": 844, "height": 390, "duration": 0])
+        try renderer.call("subscribe", ["topics": ["frames"]])
+        try app.call("present", ["id": "s", "style": Self.sheet, "transition": ["duration": 0]])
+        try app.call("advance", ["seconds": 0.1])
+        try renderer.call("sync", ["nonce": 1])
+        let entry = try app.call("stack")["entries"]?[0]
+        #expect(entry?["detent"] == "large", "medium is inactive in compact height")
+        #expect(entry?["frame"]?["height"]?.double == 390 && entry?["frame"]?["width"]?.double == 844)
+        let frame = renderer.notifications.last { $0["method"] == "frame" }?["params"]
+        #expect(frame?["layers"]?.arrayValue?.map(\.["role"]) == ["dimming", "content"], "no grabber on a full-screen sheet")
+    }
+
+    /// Overlays in the trailing corner, against the daemon: the right one, then the left one
+    /// once the screen turns right to left.
+    @Test func aTrailingToastSitsInTheCornerOfItsSide() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let app = try daemon.connect()
+        try app.call("present", ["id": "t", "level": "overlay", "position": "trailing", "transition": ["duration": 0],
+                                 "style": ["type": "custom", "width": ["points": 200], "height": ["points": 50]]])
+        try app.call("advance", ["seconds": 0.1])
+        let ltr = try app.call("stack")["entries"]?[0]
+        #expect(ltr?["frame"]?["x"]?.double == 390 - 8 - 200 && ltr?["position"] == "trailing")
+        try app.call("setContainer", ["width": 390, "height": 844, "layoutDirection": "rightToLeft", "duration": 0])
+        #expect(try app.call("stack")["entries"]?[0]?["frame"]?["x"]?.double == 8)
+        #expect(app.expectError("present", ["style": "alert", "level": "overlay", "position": "sideways"])?.data?["field"] == "position")
+    }
+}
