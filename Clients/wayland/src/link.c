@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "content.h"
+#include "input.h"
 #include "size.h"
 
 static pw_screen *screen_named(pw_app *app, const char *name) {
@@ -181,7 +182,11 @@ static void take_lifecycle(pw_app *app, json_object *params) {
     if (!json_object_object_get_ex(params, "event", &event) || !json_object_object_get_ex(params, "id", &id)) return;
     const char *what = json_object_get_string(event), *entry = json_object_get_string(id);
     if (strcmp(what, "didDismiss") == 0) {
+        pw_input_forget(app, entry);
         pw_content_drop(app, entry);
+    } else if (strcmp(what, "willDismiss") == 0) {
+        pw_record *r = pw_content_find(app, entry);
+        if (r) r->leaving = 1;
     } else if (json_object_object_get_ex(params, "content", &content) &&
                pw_content_put(app, entry, (int64_t)presentd_number(params, "contentRevision"), content)) {
         pw_screen *s = screen_named(app, presentd_output_of(params));

@@ -17,6 +17,7 @@
 #include "app.h"
 #include "card.h"
 #include "content.h"
+#include "input.h"
 #include "link.h"
 #include "paint.h"
 #include "stats.h"
@@ -74,6 +75,7 @@ static void draw(pw_app *app) {
         int moving;
         double began = pw_now();
         size_t n = pw_paint(app, s, t, b, &moving);
+        pw_input_picture_changed(app, s);
         pw_screen_present(s, b, moving);
         pw_stats_frame(pw_now() - began);
         s->dirty = 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "kiosk.h"
 #include "link.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
@@ -55,7 +56,7 @@ static const struct zwlr_layer_surface_v1_listener layer_listener = {
 static void make_surface(pw_screen *s) {
     pw_app *app = s->app;
     s->surface = wl_compositor_create_surface(app->compositor);
-    /* Input is another matter (a later issue): for now every tap goes through to the apps. */
+    /* Nothing takes input until something is drawn (input.c then follows the picture). */
     struct wl_region *nothing = wl_compositor_create_region(app->compositor);
     wl_surface_set_input_region(s->surface, nothing);
     wl_region_destroy(nothing);
@@ -216,6 +217,7 @@ static void watch_xdg_output(pw_screen *s) {
 }
 
 static void remove_screen(pw_screen *s) {
+    pw_input_screen_gone(s->app, s);
     pw_link_screen_removed(s->app, s);
     destroy_surface(s);
     if (s->xdg_output) zxdg_output_v1_destroy(s->xdg_output);
@@ -247,6 +249,8 @@ static void global(void *data, struct wl_registry *registry, uint32_t name, cons
         app->xdg_output_manager = wl_registry_bind(registry, name, &zxdg_output_manager_v1_interface, version < 3 ? version : 3);
         pw_screen *s;
         wl_list_for_each(s, &app->screens, link) watch_xdg_output(s);
+    } else if (strcmp(interface, wl_seat_interface.name) == 0) {
+        pw_input_bind_seat(app, registry, name, version);
     } else if (strcmp(interface, wl_output_interface.name) == 0) {
         pw_screen *s = calloc(1, sizeof *s);
         if (!s) return;
@@ -316,6 +320,7 @@ int pw_wayland_connect(pw_app *app) {
 void pw_wayland_disconnect(pw_app *app) {
     pw_screen *s, *next;
     wl_list_for_each_safe(s, next, &app->screens, link) remove_screen(s);
+    pw_input_release(app);
     if (app->xdg_output_manager) zxdg_output_manager_v1_destroy(app->xdg_output_manager);
     if (app->layer_shell && zwlr_layer_shell_v1_get_version(app->layer_shell) >= ZWLR_LAYER_SHELL_V1_DESTROY_SINCE_VERSION)
         zwlr_layer_shell_v1_destroy(app->layer_shell);
