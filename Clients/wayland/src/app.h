@@ -52,7 +52,13 @@ typedef struct pw_screen {
     int configured;
     pw_buffer buffers[2];
     struct wl_callback *frame;             /* a frame callback asked for and not done yet */
-    struct wp_presentation_feedback *feedback;  /* the one asked for and not answered yet */
+    struct wl_list feedbacks;              /* pw_feedback.link: a frame's presentation feedback asked for,
+                                              not answered yet (one per committed frame) */
+    /* Frames shown and not yet reported to presentd (`presented`, sent in batches). */
+#define PW_REPORT_BATCH 32
+    struct { double time, drawn_at, shown_at, refresh; } shown[PW_REPORT_BATCH];
+    int n_shown;
+    int discarded;                         /* discarded since the last report */
     double presented_at, refresh;          /* wp_presentation: when the last picture was shown, and the
                                               period then (monotonic seconds; 0: not known) */
     /* The picture. */
@@ -112,7 +118,7 @@ typedef struct pw_app {
     struct wl_seat *seat;                  /* input (input.c) */
     struct pw_input *input;
     struct wp_presentation *presentation;  /* when pictures are shown, to draw the time they will be */
-    int presentation_monotonic;            /* its clock is CLOCK_MONOTONIC, the daemon's real clock */
+    int presentation_clock;                /* its clock's id (clock_gettime); −1: not said yet */
     int kiosk;                             /* one fullscreen toplevel, which is main, with a status bar */
     pw_screen *kiosk_screen;
     char status_style[32];                 /* the status bar presentd says is in force on main */

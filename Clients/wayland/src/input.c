@@ -22,6 +22,7 @@
 #include <xkbcommon/xkbcommon.h>
 
 #include "content.h"
+#include "link.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 
 #define DRAG_SLOP 8.0           /* points a press may wander and still be a tap or a click */
@@ -49,14 +50,6 @@ struct pw_input {
 
 /* -- Sending --------------------------------------------------------------------------------- */
 
-static void send(pw_app *app, const char *method, json_object *params) {
-    if (app->verbose) fprintf(stderr, "presentd-wayland: %s %s\n", method, json_object_to_json_string(params));
-    if (!app->client) { json_object_put(params); return; }
-    presentd_error err;
-    if (presentd_notify(app->client, method, params, &err))
-        fprintf(stderr, "presentd-wayland: %s: %s\n", method, err.message);
-}
-
 /* Every field's value as activate and key take them: a number field's as a number (left out
  * while empty, so the field's own value stands), the others as strings. */
 static json_object *fields_of(const pw_record *r) {
@@ -83,7 +76,7 @@ static void activate(pw_app *app, pw_record *r, int action) {
         json_object_object_add(p, "id", json_object_new_string(r->id));
         json_object_object_add(p, "action", json_object_new_string(c.actions[action].id));
         json_object_object_add(p, "fields", fields_of(r));
-        send(app, "activate", p);
+        pw_link_notify(app, "activate", p);
     }
     json_object_put(holder);
 }
@@ -92,7 +85,7 @@ static void send_focus(pw_app *app, pw_record *r, int field) {
     json_object *p = json_object_new_object();
     json_object_object_add(p, "id", json_object_new_string(r->id));
     json_object_object_add(p, "field", field >= 0 ? json_object_new_string(r->field_id[field]) : NULL);
-    send(app, "focus", p);
+    pw_link_notify(app, "focus", p);
 }
 
 static void changed(pw_app *app, pw_record *r) {
@@ -198,7 +191,7 @@ static void swipe(pw_app *app, pw_screen *s, const char *phase, double vx, doubl
         json_object_object_add(p, "vy", json_object_new_double(vy));
     }
     json_object_object_add(p, "output", json_object_new_string(s->screen));
-    send(app, "swipe", p);
+    pw_link_notify(app, "swipe", p);
 }
 
 static void pointer_enter(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *surface, wl_fixed_t x,
@@ -284,7 +277,7 @@ static void release(pw_app *app, uint32_t time) {
         json_object_object_add(p, "x", json_object_new_double(in->x));
         json_object_object_add(p, "y", json_object_new_double(in->y));
         json_object_object_add(p, "output", json_object_new_string(s->screen));
-        send(app, "tap", p);
+        pw_link_notify(app, "tap", p);
     }
     in->swiping = 0;
 }
@@ -348,7 +341,7 @@ static void key_request(pw_app *app, pw_screen *s, pw_record *r, const char *key
     json_object_object_add(p, "id", json_object_new_string(r->id));
     json_object_object_add(p, "fields", fields_of(r));
     json_object_object_add(p, "output", json_object_new_string(s->screen));
-    send(app, "key", p);
+    pw_link_notify(app, "key", p);
 }
 
 /* Text typed into field i: a number field takes what a number is written with. */

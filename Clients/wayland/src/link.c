@@ -24,6 +24,14 @@ static void mark_all_dirty(pw_app *app) {
     wl_list_for_each(s, &app->screens, link) s->dirty = 1;
 }
 
+void pw_link_notify(pw_app *app, const char *method, json_object *params) {
+    if (app->verbose) fprintf(stderr, "presentd-wayland: %s %s\n", method, json_object_to_json_string(params));
+    if (!app->client) { json_object_put(params); return; }
+    presentd_error err;
+    if (presentd_notify(app->client, method, params, &err))
+        fprintf(stderr, "presentd-wayland: %s: %s\n", method, err.message);
+}
+
 /* -- Telling presentd about the screens --------------------------------------------------- */
 
 static void announce(pw_app *app, pw_screen *s) {
@@ -273,8 +281,37 @@ static int wants_time(pw_app *app) {
     return 0;
 }
 
+/* The frames shown since the last report, as one `presented` notification per screen: when a
+ * batch is full, and when the screen has come to rest (its last frames' feedback arrived). A
+ * frame costs no round trip; a transition costs a report or two. */
+static void report_shown(pw_app *app) {
+    pw_screen *s;
+    wl_list_for_each(s, &app->screens, link) {
+        if (!(s->n_shown == PW_REPORT_BATCH || (s->n_shown + s->discarded > 0 && !s->moving && wl_list_empty(&s->feedbacks))))
+            continue;
+        if (app->client && s->screen[0] && !app->manual_clock) {
+            json_object *p = json_object_new_object(), *frames = json_object_new_array();
+            for (int i = 0; i < s->n_shown; i++) {
+                json_object *f = json_object_new_object();
+                json_object_object_add(f, "time", json_object_new_double(s->shown[i].time));
+                json_object_object_add(f, "shownAt", json_object_new_double(s->shown[i].shown_at));
+                json_object_object_add(f, "drawnAt", json_object_new_double(s->shown[i].drawn_at));
+                if (s->shown[i].refresh > 0) json_object_object_add(f, "refresh", json_object_new_double(s->shown[i].refresh));
+                json_object_array_add(frames, f);
+            }
+            json_object_object_add(p, "frames", frames);
+            json_object_object_add(p, "discarded", json_object_new_int(s->discarded));
+            json_object_object_add(p, "output", json_object_new_string(s->screen));
+            pw_link_notify(app, "presented", p);
+        }
+        s->n_shown = 0;
+        s->discarded = 0;
+    }
+}
+
 void pw_link_tick(pw_app *app) {
     double now = pw_now();
+    report_shown(app);
     if (!app->client && app->retry_at > 0 && now >= app->retry_at) try_connect(app);
     if (wants_time(app) && app->time_id < 0 && now >= app->time_asked_at + TIME_PERIOD) {
         presentd_error err;
