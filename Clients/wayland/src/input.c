@@ -496,22 +496,24 @@ void pw_input_release(pw_app *app) {
 /* -- What the picture takes ---------------------------------------------------------------------- */
 
 void pw_input_picture_changed(pw_app *app, pw_screen *s) {
-    if (!s->layer) return;  /* the kiosk's window takes everything, as a window does */
-    struct wl_region *region = wl_compositor_create_region(app->compositor);
+    /* The kiosk's window takes every click and key, as a window does; a layer surface only what
+     * the picture says. */
+    struct wl_region *region = s->layer ? wl_compositor_create_region(app->compositor) : NULL;
     const char *top = NULL;
     for (size_t i = 0; i < s->n_hits; i++) {
         const pw_hit *h = &s->hits[i];
         pw_record *r = pw_content_find(app, h->id);
-        if (h->dimming && r && r->forward) continue;
+        if (!h->dimming && r && !r->leaving) top = h->id;
+        if (!region || (h->dimming && r && r->forward)) continue;
         double w = h->width * h->scale, hh = h->height * h->scale;
         double left = h->x + (h->width - w) / 2, top_y = h->y + (h->height - hh) / 2;
         int x0 = (int)floor(left), y0 = (int)floor(top_y);
         wl_region_add(region, x0, y0, (int)ceil(left + w) - x0, (int)ceil(top_y + hh) - y0);
-        if (!h->dimming && r && !r->leaving) top = h->id;
     }
+    snprintf(s->top_id, sizeof s->top_id, "%s", top ? top : "");
+    if (!region) return;
     wl_surface_set_input_region(s->surface, region);
     wl_region_destroy(region);
-    snprintf(s->top_id, sizeof s->top_id, "%s", top ? top : "");
     pw_record *r = top ? pw_content_find(app, top) : NULL;
     int exclusive = r && (r->n_actions > 0 || r->n_fields > 0);
     if (exclusive != s->keyboard_exclusive) {

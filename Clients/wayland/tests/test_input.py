@@ -300,3 +300,29 @@ def test_escape_answers_with_the_cancel_action(screen):
     wtype(sway, "-k", "Escape")
     event = owner_event(app, "the owner's action for Escape", is_action, renderer)
     assert (event.id, event.action) == ("a", "no")
+
+
+def test_in_kiosk_mode_the_window_takes_the_keys(manual, sway_factory, renderer_factory):
+    """--kiosk: the fullscreen window, focused as any window is, answers Escape too."""
+    if not HELPER.exists():
+        pytest.skip(f"{HELPER} is not built (make -C Clients/wayland)")
+    sway = sway_factory(width=800, height=600, scale=1)
+    helper = Helper(sway)
+    renderer = renderer_factory(sway, manual.path, "--kiosk")
+    try:
+        with Client(manual.path) as app:
+            wait_until(lambda: app.call("outputs")["outputs"][0]["container"]["safeArea"]["top"] == 28,
+                       "the kiosk window as main", context=renderer.context)
+            app.call("present", ALERT)
+            app.call("advance", {"seconds": 1})
+            # Keys go to the focused window once it has drawn the alert (the renderer then knows its top entry).
+            f = rest_frame(app, "a")
+            def drawn(image):
+                box = (f["x"], f["y"], f["x"] + f["width"], f["y"] + f["height"])
+                assert find_colour(image, box, DESTRUCTIVE), "no destructive button drawn yet"
+            wait_pixels(sway, "HEADLESS-1", drawn, "the alert drawn in the kiosk window", renderer)
+            wtype(sway, "-k", "Escape")
+            event = owner_event(app, "the owner's action for Escape in the kiosk window", is_action, renderer)
+            assert (event.id, event.action) == ("a", "no")
+    finally:
+        helper.stop()
