@@ -326,3 +326,26 @@ def test_in_kiosk_mode_the_window_takes_the_keys(manual, sway_factory, renderer_
             assert (event.id, event.action) == ("a", "no")
     finally:
         helper.stop()
+
+
+def test_typed_text_is_drawn_and_a_secure_fields_is_not(screen):
+    sway, renderer, helper, app = screen
+    f = present_at_rest(sway, renderer, app, FORM)
+    wtype(sway, "Typed words")
+    wtype(sway, "-k", "Tab")
+    wtype(sway, "hunter2")
+    # Tab on to the buttons: once presentd hears the field lost focus, every key before it was taken.
+    wtype(sway, "-k", "Tab")
+    wait_until(lambda: focused(app) is None and app.call("stats")["requests"]["byMethod"].get("focus") == 3,
+               "the fields' focus lost to the buttons (the name's, the password's, then none)", context=renderer.context)
+    path = f"{sway.dir}/form.png"
+
+    def read():
+        box = tuple(round(v) for v in (f["x"], f["y"], f["x"] + f["width"], f["y"] + f["height"]))
+        sway.screenshot().crop(box).resize(((box[2] - box[0]) * 2, (box[3] - box[1]) * 2)).save(path)
+        text = subprocess.run(["tesseract", path, "-", "--psm", "6"], capture_output=True, text=True, timeout=60).stdout
+        assert "Typed" in text and "words" in text and "Password" not in text, f"OCR: {text!r}"
+        return text
+    text = wait_until(read, "the typed name drawn in its field, and the password field no longer showing its placeholder",
+                      timeout=60, context=renderer.context)
+    assert "hunter" not in text, f"a secure field draws bullets, never the text: {text!r}"
