@@ -31,6 +31,7 @@ let methodCommands: [(method: String, reach: Reach)] = [
     ("activate", .command("activate")),
     ("key", .command("key")),
     ("focus", .command("focus")),
+    ("presented", .none(reason: "a renderer's report of its frames' presentation feedback, which only a renderer has; its figures are in stats")),
     ("defineContext", .command("context define")),
     ("removeContext", .command("context remove")),
     ("addOutput", .command("output add")),
