@@ -115,13 +115,19 @@ static pw_screen *screen_of(pw_app *app, struct wl_surface *surface) {
     return NULL;
 }
 
+/* Where hit h is on screen: its frame scaled about its centre. */
+static void hit_rect(const pw_hit *h, double *left, double *top, double *width, double *height) {
+    *width = h->width * h->scale, *height = h->height * h->scale;
+    *left = h->x + (h->width - *width) / 2, *top = h->y + (h->height - *height) / 2;
+}
+
 /* The topmost layer under (x, y) that takes input, or NULL: a card, or a dimming that is not
  * forwarded (the region leaves those out, but the picture may have moved on since). */
 static const pw_hit *hit_at(pw_app *app, pw_screen *s, double x, double y) {
     for (size_t i = s->n_hits; i-- > 0;) {
         const pw_hit *h = &s->hits[i];
-        double w = h->width * h->scale, hh = h->height * h->scale;
-        double left = h->x + (h->width - w) / 2, top = h->y + (h->height - hh) / 2;
+        double left, top, w, hh;
+        hit_rect(h, &left, &top, &w, &hh);
         if (x < left || y < top || x >= left + w || y >= top + hh) continue;
         if (h->dimming) {
             pw_record *r = pw_content_find(app, h->id);
@@ -505,8 +511,8 @@ void pw_input_picture_changed(pw_app *app, pw_screen *s) {
         pw_record *r = pw_content_find(app, h->id);
         if (!h->dimming && r && !r->leaving) top = h->id;
         if (!region || (h->dimming && r && r->forward)) continue;
-        double w = h->width * h->scale, hh = h->height * h->scale;
-        double left = h->x + (h->width - w) / 2, top_y = h->y + (h->height - hh) / 2;
+        double left, top_y, w, hh;
+        hit_rect(h, &left, &top_y, &w, &hh);
         int x0 = (int)floor(left), y0 = (int)floor(top_y);
         wl_region_add(region, x0, y0, (int)ceil(left + w) - x0, (int)ceil(top_y + hh) - y0);
     }
