@@ -747,6 +747,22 @@ def _(s):
 
 
 
+@example("presented")
+def _(s):
+    s.connect("renderer", "admin")
+    s.note("renderer drew two frames of main; the compositor discarded the first and showed the second at the time "
+           "it was drawn for, 7.8 ms after its commit")
+    s.call("renderer", rq(1, "presented", {"frames": [{"time": 12.5, "shownAt": 12.5, "drawnAt": 12.4921875,
+                                                       "refresh": 0.016667}], "discarded": 1}))
+    s.call("admin", rq(1, "stats"))
+    # Of stats' reply, only the member this method fills.
+    name, arrow, text = s.transcript.pop()
+    reply = json.loads(text)
+    reply["result"] = {"presented": reply["result"]["presented"]}
+    s.transcript.append((name, arrow, json.dumps(reply, separators=(",", ":"), ensure_ascii=False)))
+    s.note("… stats' other members left out")
+
+
 @example("setMode", "--clock", "manual", "--fps", "10")
 def _(s):
     s.connect("shell", "app", "watcher")

@@ -31,6 +31,7 @@ let methodCommands: [(method: String, reach: Reach)] = [
     ("activate", .commands(["activate"])),
     ("key", .commands(["key"])),
     ("focus", .commands(["focus"])),
+    ("presented", .none(reason: "a renderer's report of its frames' presentation feedback, which only a renderer has; its figures are in stats")),
     ("defineContext", .commands(["context define"])),
     ("removeContext", .commands(["context remove"])),
     ("addOutput", .commands(["output add"])),

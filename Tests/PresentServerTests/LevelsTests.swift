@@ -84,7 +84,12 @@ struct LevelsTests {
         try app.call("advance", ["seconds": 0.1])
         // Above the sheet, on its dimming: the tap falls through to the app underneath.
         #expect(try app.call("tap", ["x": 10, "y": 300]) == ["part": "none", "dismissed": false, "forwarded": true])
-        #expect(try app.call("stack")["entries"]?.arrayValue?.count == 2)
+        let entries = try app.call("stack")["entries"]?.arrayValue ?? []
+        #expect(entries.count == 2)
+        // The entry says its dimming forwards, so that a renderer leaves it out of its input region;
+        // an overlay has no dimming, and says nothing.
+        #expect(entries.first { $0["id"] == "hint" }?["interaction"] == "forward")
+        #expect(entries.first { $0["id"] == "toast" }?["interaction"] == nil)
         // absorb swallows it; the dimming still draws either way.
         try app.call("present", ["id": "modal", "style": "alert", "interaction": "absorb", "transition": ["duration": 0]])
         try app.call("advance", ["seconds": 0.1])

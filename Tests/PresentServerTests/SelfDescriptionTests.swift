@@ -199,4 +199,25 @@ struct SelfDescriptionTests {
         #expect(later?["byMethod"]?["stats"] == 2)
         #expect(later?["unknownMethod"] == 1)
     }
+
+    @Test func aRenderersPresentedFramesAreKeptPerScreenAndRendererAndShownInStats() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let renderer = try daemon.connect()
+        try renderer.call("hello", ["client": "glass"])
+        try renderer.call("addOutput", ["name": "side", "width": 800, "height": 600])
+        // Exact binary fractions, so that the differences are exact.
+        try renderer.call("presented", ["frames": [["time": 10.0, "shownAt": 10.015625, "drawnAt": 10.0078125, "refresh": 0.015625],
+                                                   ["time": 10.015625, "shownAt": 10.03125]], "discarded": 2])
+        try renderer.call("presented", ["frames": [["time": 10.03125, "shownAt": 10.078125]], "output": "side"])
+        let rows = try #require(try renderer.call("stats")["presented"]?.arrayValue)
+        #expect(rows.count == 2)
+        let main = try #require(rows.first { $0["output"] == "main" })
+        #expect(main["frames"] == 2 && main["discarded"] == 2 && main["refresh"] == 0.015625)
+        #expect(main["latency"]?["p50"] == 0.015625 && main["latency"]?["max"] == 0.015625 && main["latency"]?["samples"] == 2)
+        #expect(main["drawToShown"]?["p50"] == 0.0078125 && main["drawToShown"]?["samples"] == 1)
+        #expect(rows.first { $0["output"] == "side" }?["latency"]?["p50"] == 0.046875)
+        // Errors name the field; a screen that is not there is refused.
+        #expect(renderer.expectError("presented", ["frames": [["time": 1, "shownAt": "soon"]]])?.data?["field"] == "frames[0].shownAt")
+        #expect(renderer.expectError("presented", ["frames": [], "output": "nowhere"])?.data?["field"] == "output")
+    }
 }

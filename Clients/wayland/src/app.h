@@ -11,6 +11,23 @@
 
 struct pw_app;
 
+/* Where a layer was drawn last, for input: its frame before scale, which scales about the
+ * centre (rotation is left out: a flipping card is in motion, and takes its taps as the
+ * daemon does, by its frame). */
+#define PW_MAX_HITS 64
+typedef struct pw_hit {
+    char id[257];
+    int dimming;
+    double x, y, width, height, scale;
+} pw_hit;
+
+/* A rectangle of a card (points, the card's own coordinates) that takes input: a button (of
+ * action `index`) or a field (`index` into the content's fields). */
+typedef struct pw_target {
+    double x, y, width, height;
+    int index;
+} pw_target;
+
 /* One compositor output, which is one presentd screen, with its overlay surface. */
 typedef struct pw_screen {
     struct wl_list link;
@@ -35,7 +52,13 @@ typedef struct pw_screen {
     int configured;
     pw_buffer buffers[2];
     struct wl_callback *frame;             /* a frame callback asked for and not done yet */
-    struct wp_presentation_feedback *feedback;  /* the one asked for and not answered yet */
+    struct wl_list feedbacks;              /* pw_feedback.link: a frame's presentation feedback asked for,
+                                              not answered yet (one per committed frame) */
+    /* Frames shown and not yet reported to presentd (`presented`, sent in batches). */
+#define PW_REPORT_BATCH 32
+    struct { double time, drawn_at, shown_at, refresh; } shown[PW_REPORT_BATCH];
+    int n_shown;
+    int discarded;                         /* discarded since the last report */
     double presented_at, refresh;          /* wp_presentation: when the last picture was shown, and the
                                               period then (monotonic seconds; 0: not known) */
     /* The picture. */
@@ -46,6 +69,11 @@ typedef struct pw_screen {
     double drawn_time;                     /* the daemon time of the last draw */
     int drawn_empty;                       /* the last draw was of nothing at all */
     unsigned long draws;                   /* how many pictures it drew */
+    /* Input: what the last picture showed where (paint.c), bottom to top. */
+    pw_hit hits[PW_MAX_HITS];
+    size_t n_hits;
+    char top_id[257];                      /* the entry that takes keys ("" : none) */
+    int keyboard_exclusive;                /* the interactivity asked of the compositor now */
 } pw_screen;
 
 /* What one entry shows, kept from stack and lifecycle events, and its drawn card. */
@@ -62,6 +90,20 @@ typedef struct pw_record {
     double shadow_key[5];                  /* width, height, radius, blur, scale of that mask */
     int indeterminate;                     /* an indeterminate progress bar moves on the card */
     double bar_x, bar_y, bar_width, bar_height;  /* where it is, card points */
+    /* Input (input.c): the entry as the stack describes it, and what the person did to it. */
+    int forward;                           /* interaction "forward": taps on its dimming go below */
+    int leaving;                           /* willDismiss came: it takes no more keys */
+    int n_actions, n_fields;
+    char field_id[PRESENTD_MAX_FIELDS][64];
+    char field_kind[PRESENTD_MAX_FIELDS][8];
+    char value[PRESENTD_MAX_FIELDS][256];  /* what is in each field now (typed, else its own value) */
+    int focus;                             /* Tab order: fields 0…n_fields−1, then the buttons in
+                                              drawing order; −1: nothing focused */
+    int pressed;                           /* the action whose button is held down, −1: none */
+    pw_target buttons[PRESENTD_MAX_ACTIONS];  /* in drawing order (the Tab order), from the last card */
+    int n_buttons;
+    pw_target fields[PRESENTD_MAX_FIELDS];
+    unsigned input_revision, card_input_revision;  /* the card is drawn again when input changed it */
 } pw_record;
 
 typedef struct pw_app {
@@ -73,8 +115,10 @@ typedef struct pw_app {
     struct zwlr_layer_shell_v1 *layer_shell;
     struct zxdg_output_manager_v1 *xdg_output_manager;
     struct xdg_wm_base *wm_base;           /* --kiosk */
+    struct wl_seat *seat;                  /* input (input.c) */
+    struct pw_input *input;
     struct wp_presentation *presentation;  /* when pictures are shown, to draw the time they will be */
-    int presentation_monotonic;            /* its clock is CLOCK_MONOTONIC, the daemon's real clock */
+    int presentation_clock;                /* its clock's id (clock_gettime); −1: not said yet */
     int kiosk;                             /* one fullscreen toplevel, which is main, with a status bar */
     pw_screen *kiosk_screen;
     char status_style[32];                 /* the status bar presentd says is in force on main */

@@ -71,8 +71,16 @@ static void show(cairo_t *cr, PangoLayout *layout, double x, double y, const pw_
 /* The buttons: a row when every title fits its share of the width (two or three), else one
  * above another. In a row the cancel action is first (leftmost; rightmost right to left),
  * stacked it is last, as desktop and phone alerts put it. */
-static double buttons(pw_app *app, cairo_t *cr, const presentd_content *c, double x, double bottom, double width,
-                      int draw, int rtl) {
+/* Keyboard focus: a ring in the accent colour just outside the part. */
+static void focus_ring(pw_app *app, cairo_t *cr, double x, double y, double w, double h, double radius) {
+    pw_rounded_rect(cr, x - 2, y - 2, w + 4, h + 4, radius + 2);
+    pw_set_color(cr, &app->theme.accent, 1);
+    cairo_set_line_width(cr, 2);
+    cairo_stroke(cr);
+}
+
+static double buttons(pw_app *app, pw_record *r, cairo_t *cr, const presentd_content *c, double x, double bottom,
+                      double width, int draw, int rtl) {
     const pw_theme *t = &app->theme;
     size_t n = c->n_actions;
     if (n == 0) return 0;
@@ -104,6 +112,18 @@ static double buttons(pw_app *app, cairo_t *cr, const presentd_content *c, doubl
         pw_rounded_rect(cr, bx, by, bw, t->button_height, t->button_radius);
         pw_set_color(cr, fill, 1);
         cairo_fill(cr);
+        if (r) {
+            /* Where it is, in Tab order (drawing order), for the pointer and the keyboard. */
+            r->buttons[j] = (pw_target){bx, by, bw, t->button_height, (int)order[j]};
+            r->n_buttons = (int)j + 1;
+            if (r->pressed == (int)order[j]) {
+                /* Held down: darker, as a pressed button is. */
+                pw_rounded_rect(cr, bx, by, bw, t->button_height, t->button_radius);
+                cairo_set_source_rgba(cr, 0, 0, 0, 0.25);
+                cairo_fill(cr);
+            }
+            if (r->focus == r->n_fields + (int)j) focus_ring(app, cr, bx, by, bw, t->button_height, t->button_radius);
+        }
         PangoLayout *l = paragraph(cr, t->button_font, a->title, bw - t->spacing, 0, PANGO_ALIGN_CENTER);
         show(cr, l, bx + t->spacing / 2, by + (t->button_height - layout_height(l)) / 2, ink);
         g_object_unref(l);
@@ -111,7 +131,11 @@ static double buttons(pw_app *app, cairo_t *cr, const presentd_content *c, doubl
     return total;
 }
 
-static void field(pw_app *app, cairo_t *cr, const presentd_content_field *f, double x, double y, double w) {
+/* A field shows what was typed into it (r's value), else the content's value, else its
+ * placeholder. A secure field's own value never reaches renderers; what is typed into it is
+ * drawn as bullets, one per character. */
+static void field(pw_app *app, pw_record *r, size_t i, cairo_t *cr, const presentd_content_field *f, double x, double y,
+                  double w) {
     const pw_theme *t = &app->theme;
     pw_rounded_rect(cr, x + 0.5, y + 0.5, w - 1, t->field_height - 1, t->field_radius);
     pw_set_color(cr, &t->field, 1);
@@ -119,9 +143,22 @@ static void field(pw_app *app, cairo_t *cr, const presentd_content_field *f, dou
     pw_set_color(cr, &t->field_border, 1);
     cairo_set_line_width(cr, 1);
     cairo_stroke(cr);
-    /* A secure field's value never reaches renderers: it is drawn empty, with its placeholder. */
-    int has_value = f->value && *f->value && strcmp(f->kind, "secure") != 0;
-    const char *text = has_value ? f->value : f->placeholder;
+    int secure = strcmp(f->kind, "secure") == 0;
+    const char *value = r && (int)i < r->n_fields ? r->value[i] : (secure ? NULL : f->value);
+    char bullets[256 * 3 + 1] = "";
+    if (secure && value) {
+        size_t n = 0;
+        for (const char *p = value; *p && n + 3 < sizeof bullets; p++)
+            if (((unsigned char)*p & 0xc0) != 0x80) { memcpy(bullets + n, "\u2022", 3); n += 3; }
+        bullets[n] = 0;
+        value = bullets;
+    }
+    if (r && (int)i < r->n_fields) {
+        r->fields[i] = (pw_target){x, y, w, t->field_height, (int)i};
+        if (r->focus == (int)i) focus_ring(app, cr, x, y, w, t->field_height, t->field_radius);
+    }
+    int has_value = value && *value;
+    const char *text = has_value ? value : f->placeholder;
     if (!text) return;
     PangoLayout *l = paragraph(cr, t->body_font, text, w - 2 * t->spacing, 0, PANGO_ALIGN_LEFT);
     show(cr, l, x + t->spacing, y + (t->field_height - layout_height(l)) / 2, has_value ? &t->text : &t->placeholder);
@@ -146,7 +183,7 @@ static void dialog(pw_app *app, pw_record *r, cairo_t *cr, const presentd_conten
     /* The dialog's direction is its text's: an Arabic or Hebrew title mirrors the buttons. */
     const char *words = c->title ? c->title : c->message;
     int rtl = words && right_to_left(cr, words);
-    double bottom = h - pad, buttons_height = buttons(app, cr, c, pad, bottom, inner, 0, rtl);
+    double bottom = h - pad, buttons_height = buttons(app, r, cr, c, pad, bottom, inner, 0, rtl);
     double room_bottom = bottom - (buttons_height > 0 ? buttons_height + pad : 0);
     char found[1024];
     const char *icon = c->icon_path ? c->icon_path : pw_icon_find(c->icon_name, t->icon_theme, found, sizeof found);
@@ -184,7 +221,7 @@ static void dialog(pw_app *app, pw_record *r, cairo_t *cr, const presentd_conten
         y += surface_h + gap;
     }
     for (size_t i = 0; i < c->n_fields; i++) {
-        field(app, cr, &c->fields[i], pad, y, inner);
+        field(app, r, i, cr, &c->fields[i], pad, y, inner);
         y += t->field_height + gap;
     }
     if (progress) {
@@ -202,7 +239,7 @@ static void dialog(pw_app *app, pw_record *r, cairo_t *cr, const presentd_conten
             r->bar_x = pad, r->bar_y = y, r->bar_width = inner, r->bar_height = 6;
         }
     }
-    buttons(app, cr, c, pad, bottom, inner, 1, rtl);
+    buttons(app, r, cr, c, pad, bottom, inner, 1, rtl);
 }
 
 static void label(pw_app *app, cairo_t *cr, const char *text, double w, double h) {
@@ -214,7 +251,7 @@ static void label(pw_app *app, cairo_t *cr, const char *text, double w, double h
 
 cairo_surface_t *pw_card(pw_app *app, pw_record *r, double width, double height, double scale, double radius) {
     if (r && r->card && r->card_width == width && r->card_height == height && r->card_scale == scale &&
-        r->card_radius == radius && r->card_revision == r->revision)
+        r->card_radius == radius && r->card_revision == r->revision && r->card_input_revision == r->input_revision)
         return r->card;
     if (r && r->card) cairo_surface_destroy(r->card);
     int pw = (int)ceil(width * scale), ph = (int)ceil(height * scale);
@@ -243,6 +280,7 @@ cairo_surface_t *pw_card(pw_app *app, pw_record *r, double width, double height,
         r->card = image;
         r->card_width = width, r->card_height = height, r->card_scale = scale, r->card_radius = radius;
         r->card_revision = r->revision;
+        r->card_input_revision = r->input_revision;
     }
     cairo_destroy(cr);
     return image;

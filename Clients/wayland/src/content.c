@@ -19,6 +19,37 @@ static void forget_card(pw_record *r) {
     r->shadow = NULL;
 }
 
+/* The fields and actions a new revision of the content has. A field keeps what was typed
+ * into it while its id stays; a new field starts with its own value. */
+static void take_inputs(pw_record *r) {
+    char ids[PRESENTD_MAX_FIELDS][64], values[PRESENTD_MAX_FIELDS][256];
+    int n = r->n_fields;
+    memcpy(ids, r->field_id, sizeof ids);
+    memcpy(values, r->value, sizeof values);
+    presentd_content c = {0};
+    if (r->content && json_object_is_type(r->content, json_type_object)) {
+        json_object *holder = json_object_new_object();
+        json_object_object_add(holder, "content", json_object_get(r->content));
+        presentd_content_of(holder, &c);
+        r->n_actions = (int)c.n_actions;
+        r->n_fields = (int)c.n_fields;
+        for (size_t i = 0; i < c.n_fields; i++) {
+            snprintf(r->field_id[i], sizeof r->field_id[i], "%s", c.fields[i].id);
+            snprintf(r->field_kind[i], sizeof r->field_kind[i], "%s", c.fields[i].kind);
+            snprintf(r->value[i], sizeof r->value[i], "%s", c.fields[i].value ? c.fields[i].value : "");
+            for (int k = 0; k < n; k++)
+                if (strcmp(ids[k], r->field_id[i]) == 0) memcpy(r->value[i], values[k], sizeof values[k]);
+        }
+        json_object_put(holder);
+    } else {
+        r->n_actions = r->n_fields = 0;
+    }
+    if (r->focus >= r->n_fields + r->n_actions) r->focus = -1;
+    r->pressed = -1;
+    r->n_buttons = 0;
+    r->input_revision++;
+}
+
 int pw_content_put(pw_app *app, const char *id, int64_t rev, json_object *content) {
     pw_record *r = pw_content_find(app, id);
     if (r && r->revision == rev && r->content) return 0;
@@ -26,6 +57,7 @@ int pw_content_put(pw_app *app, const char *id, int64_t rev, json_object *conten
         r = calloc(1, sizeof *r);
         if (!r) return 0;
         snprintf(r->id, sizeof r->id, "%s", id);
+        r->focus = r->pressed = -1;
         r->next = app->records;
         app->records = r;
     }
@@ -33,6 +65,7 @@ int pw_content_put(pw_app *app, const char *id, int64_t rev, json_object *conten
     r->content = content ? json_object_get(content) : NULL;
     r->revision = rev;
     forget_card(r);
+    take_inputs(r);
     return 1;
 }
 
@@ -60,5 +93,11 @@ void pw_content_take_entries(pw_app *app, json_object *obj) {
         if (!json_object_object_get_ex(e, "id", &id)) continue;
         json_object_object_get_ex(e, "content", &content);
         pw_content_put(app, json_object_get_string(id), (int64_t)presentd_number(e, "contentRevision"), content);
+        pw_record *r = pw_content_find(app, json_object_get_string(id));
+        json_object *interaction, *state;
+        if (!r) continue;
+        r->forward = json_object_object_get_ex(e, "interaction", &interaction) &&
+                     strcmp(json_object_get_string(interaction), "forward") == 0;
+        r->leaving = json_object_object_get_ex(e, "state", &state) && strcmp(json_object_get_string(state), "dismissing") == 0;
     }
 }

@@ -77,6 +77,7 @@ void pw_kiosk_answer_pings(pw_app *app) {
 void pw_kiosk_make(pw_app *app) {
     pw_screen *k = calloc(1, sizeof *k);
     if (!k) return;
+    wl_list_init(&k->feedbacks);
     k->app = app;
     k->scale = 1;
     snprintf(k->name, sizeof k->name, "%s", "kiosk");

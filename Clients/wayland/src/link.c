@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "content.h"
+#include "input.h"
 #include "size.h"
 
 static pw_screen *screen_named(pw_app *app, const char *name) {
@@ -21,6 +22,14 @@ static pw_screen *screen_named(pw_app *app, const char *name) {
 static void mark_all_dirty(pw_app *app) {
     pw_screen *s;
     wl_list_for_each(s, &app->screens, link) s->dirty = 1;
+}
+
+void pw_link_notify(pw_app *app, const char *method, json_object *params) {
+    if (app->verbose) fprintf(stderr, "presentd-wayland: %s %s\n", method, json_object_to_json_string(params));
+    if (!app->client) { json_object_put(params); return; }
+    presentd_error err;
+    if (presentd_notify(app->client, method, params, &err))
+        fprintf(stderr, "presentd-wayland: %s: %s\n", method, err.message);
 }
 
 /* -- Telling presentd about the screens --------------------------------------------------- */
@@ -181,7 +190,11 @@ static void take_lifecycle(pw_app *app, json_object *params) {
     if (!json_object_object_get_ex(params, "event", &event) || !json_object_object_get_ex(params, "id", &id)) return;
     const char *what = json_object_get_string(event), *entry = json_object_get_string(id);
     if (strcmp(what, "didDismiss") == 0) {
+        pw_input_forget(app, entry);
         pw_content_drop(app, entry);
+    } else if (strcmp(what, "willDismiss") == 0) {
+        pw_record *r = pw_content_find(app, entry);
+        if (r) r->leaving = 1;
     } else if (json_object_object_get_ex(params, "content", &content) &&
                pw_content_put(app, entry, (int64_t)presentd_number(params, "contentRevision"), content)) {
         pw_screen *s = screen_named(app, presentd_output_of(params));
@@ -268,8 +281,37 @@ static int wants_time(pw_app *app) {
     return 0;
 }
 
+/* The frames shown since the last report, as one `presented` notification per screen: when a
+ * batch is full, and when the screen has come to rest (its last frames' feedback arrived). A
+ * frame costs no round trip; a transition costs a report or two. */
+static void report_shown(pw_app *app) {
+    pw_screen *s;
+    wl_list_for_each(s, &app->screens, link) {
+        if (!(s->n_shown == PW_REPORT_BATCH || (s->n_shown + s->discarded > 0 && !s->moving && wl_list_empty(&s->feedbacks))))
+            continue;
+        if (app->client && s->screen[0] && !app->manual_clock) {
+            json_object *p = json_object_new_object(), *frames = json_object_new_array();
+            for (int i = 0; i < s->n_shown; i++) {
+                json_object *f = json_object_new_object();
+                json_object_object_add(f, "time", json_object_new_double(s->shown[i].time));
+                json_object_object_add(f, "shownAt", json_object_new_double(s->shown[i].shown_at));
+                json_object_object_add(f, "drawnAt", json_object_new_double(s->shown[i].drawn_at));
+                if (s->shown[i].refresh > 0) json_object_object_add(f, "refresh", json_object_new_double(s->shown[i].refresh));
+                json_object_array_add(frames, f);
+            }
+            json_object_object_add(p, "frames", frames);
+            json_object_object_add(p, "discarded", json_object_new_int(s->discarded));
+            json_object_object_add(p, "output", json_object_new_string(s->screen));
+            pw_link_notify(app, "presented", p);
+        }
+        s->n_shown = 0;
+        s->discarded = 0;
+    }
+}
+
 void pw_link_tick(pw_app *app) {
     double now = pw_now();
+    report_shown(app);
     if (!app->client && app->retry_at > 0 && now >= app->retry_at) try_connect(app);
     if (wants_time(app) && app->time_id < 0 && now >= app->time_asked_at + TIME_PERIOD) {
         presentd_error err;

@@ -27,4 +27,8 @@ void pw_link_screen_removed(pw_app *app, pw_screen *s);
 
 void pw_link_close(pw_app *app);
 
+/* Sends a request as a notification (no reply awaited; params consumed), said with --verbose;
+ * dropped while not connected. */
+void pw_link_notify(pw_app *app, const char *method, json_object *params);
+
 #endif

@@ -17,6 +17,7 @@
 #include "app.h"
 #include "card.h"
 #include "content.h"
+#include "input.h"
 #include "link.h"
 #include "paint.h"
 #include "stats.h"
@@ -74,6 +75,8 @@ static void draw(pw_app *app) {
         int moving;
         double began = pw_now();
         size_t n = pw_paint(app, s, t, b, &moving);
+        pw_input_picture_changed(app, s);
+        s->drawn_time = t;  /* the time its presentation feedback reports */
         pw_screen_present(s, b, moving);
         pw_stats_frame(pw_now() - began);
         s->dirty = 0;
@@ -151,7 +154,7 @@ static int run(pw_app *app) {
 }
 
 int main(int argc, char **argv) {
-    pw_app app = { .hello_id = -1, .subscribe_id = -1, .time_id = -1 };
+    pw_app app = { .hello_id = -1, .subscribe_id = -1, .time_id = -1, .presentation_clock = -1 };
     const char *theme = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return 0; }

@@ -211,6 +211,21 @@ static void status_bar(pw_app *app, cairo_t *cr, double width) {
     g_object_unref(layout);
 }
 
+/* What takes input where (input.c): a dimming within its context, a drawn card by its frame. */
+static void add_hit(pw_screen *s, const presentd_layer *l, const char *kind) {
+    if (s->n_hits >= PW_MAX_HITS || !(l->dimming || strcmp(kind, "content") == 0)) return;
+    if (!l->dimming && (l->alpha <= 0 || l->scale <= 0)) return;  /* not drawn: takes nothing */
+    pw_hit *h = &s->hits[s->n_hits++];
+    snprintf(h->id, sizeof h->id, "%s", l->id);
+    h->dimming = l->dimming;
+    h->x = l->x, h->y = l->y, h->width = l->width, h->height = l->height, h->scale = l->dimming ? 1 : l->scale;
+    if (l->dimming && l->has_clip) {
+        double x1 = fmin(h->x + h->width, l->clip.x + l->clip.width), y1 = fmin(h->y + h->height, l->clip.y + l->clip.height);
+        h->x = fmax(h->x, l->clip.x), h->y = fmax(h->y, l->clip.y);
+        h->width = fmax(0, x1 - h->x), h->height = fmax(0, y1 - h->y);
+    }
+}
+
 size_t pw_paint(pw_app *app, pw_screen *s, double t, pw_buffer *b, int *moving) {
     cairo_t *cr = cairo_create(b->surface);
     presentd_layer layers[MAX_LAYERS];
@@ -238,6 +253,8 @@ size_t pw_paint(pw_app *app, pw_screen *s, double t, pw_buffer *b, int *moving) 
         cairo_paint(cr);
     }
     *moving = 0;
+    s->n_hits = 0;
+    if (opaque_start) add_hit(s, &layers[0], "dimming");  /* drawn above, in the one pass */
     if (s->has_motion) {
         *moving = presentd_animations_moving(&s->motion, t);
         cairo_scale(cr, s->scale, s->scale);
@@ -251,6 +268,7 @@ size_t pw_paint(pw_app *app, pw_screen *s, double t, pw_buffer *b, int *moving) 
             }
             json_object *role = NULL;
             const char *kind = json_object_object_get_ex(json, "role", &role) ? json_object_get_string(role) : "content";
+            add_hit(s, l, kind);
             if (l->dimming) dimming(cr, l, json);
             else if (strcmp(kind, "content") == 0) card_layer(app, cr, l, json, s->scale, t, moving);
             else if (strcmp(kind, "grabber") == 0) grabber(cr, l);

@@ -7,12 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "kiosk.h"
 #include "link.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
+
+static void forget_feedbacks(pw_screen *s);
 
 /* -- The overlay surface ------------------------------------------------------------------ */
 
@@ -27,8 +30,7 @@ static void layer_configure(void *data, struct zwlr_layer_surface_v1 *layer, uin
 
 static void destroy_surface(pw_screen *s) {
     if (s->frame) wl_callback_destroy(s->frame);
-    if (s->feedback) wp_presentation_feedback_destroy(s->feedback);
-    s->feedback = NULL;
+    forget_feedbacks(s);
     if (s->layer) zwlr_layer_surface_v1_destroy(s->layer);
     if (s->toplevel) xdg_toplevel_destroy(s->toplevel);
     if (s->xdg_surface) xdg_surface_destroy(s->xdg_surface);
@@ -55,7 +57,7 @@ static const struct zwlr_layer_surface_v1_listener layer_listener = {
 static void make_surface(pw_screen *s) {
     pw_app *app = s->app;
     s->surface = wl_compositor_create_surface(app->compositor);
-    /* Input is another matter (a later issue): for now every tap goes through to the apps. */
+    /* Nothing takes input until something is drawn (input.c then follows the picture). */
     struct wl_region *nothing = wl_compositor_create_region(app->compositor);
     wl_surface_set_input_region(s->surface, nothing);
     wl_region_destroy(nothing);
@@ -84,22 +86,60 @@ static void frame_done(void *data, struct wl_callback *callback, uint32_t ms) {
 
 static const struct wl_callback_listener frame_listener = { .done = frame_done };
 
-/* -- When pictures are shown (wp_presentation) --------------------------------------------- */
+/* -- When pictures are shown (wp_presentation) ---------------------------------------------
+ * Every committed frame asks when it turned into light. The answers time the next pictures of
+ * a motion (pw_screen_time draws for the next refresh), and are reported to presentd in
+ * batches (link.c), which keeps per screen and renderer how late frames were shown and how
+ * many were discarded. */
+
+typedef struct pw_feedback {
+    struct wl_list link;
+    pw_screen *screen;
+    struct wp_presentation_feedback *feedback;
+    double time, drawn_at;                 /* the daemon time drawn for, and when it was committed */
+} pw_feedback;
+
+static void feedback_done(pw_feedback *fb) {
+    wp_presentation_feedback_destroy(fb->feedback);
+    wl_list_remove(&fb->link);
+    free(fb);
+}
+
+static void forget_feedbacks(pw_screen *s) {
+    pw_feedback *fb, *next;
+    wl_list_for_each_safe(fb, next, &s->feedbacks, link) feedback_done(fb);
+}
 
 static void feedback_sync_output(void *data, struct wp_presentation_feedback *f, struct wl_output *o) {}
 
 static void feedback_presented(void *data, struct wp_presentation_feedback *f, uint32_t sec_hi, uint32_t sec_lo,
                                uint32_t nsec, uint32_t refresh, uint32_t seq_hi, uint32_t seq_lo, uint32_t flags) {
-    pw_screen *s = data;
-    s->presented_at = (double)(((uint64_t)sec_hi << 32) | sec_lo) + nsec / 1e9;
+    pw_feedback *fb = data;
+    pw_screen *s = fb->screen;
+    /* On the daemon's real clock, CLOCK_MONOTONIC: sway's clock is that already; weston's
+     * headless one is another (CLOCK_MONOTONIC_RAW), translated by their offset now. */
+    double at = (double)(((uint64_t)sec_hi << 32) | sec_lo) + nsec / 1e9;
+    int clock = s->app->presentation_clock;
+    if (clock >= 0 && clock != CLOCK_MONOTONIC) {
+        struct timespec theirs;
+        if (clock_gettime((clockid_t)clock, &theirs) == 0) at += pw_now() - ((double)theirs.tv_sec + theirs.tv_nsec / 1e9);
+    }
+    s->presented_at = at;
     s->refresh = refresh / 1e9;
-    wp_presentation_feedback_destroy(f);
-    s->feedback = NULL;
+    if (s->n_shown < PW_REPORT_BATCH) {
+        s->shown[s->n_shown].time = fb->time;
+        s->shown[s->n_shown].drawn_at = fb->drawn_at;
+        s->shown[s->n_shown].shown_at = s->presented_at;
+        s->shown[s->n_shown].refresh = s->refresh;
+        s->n_shown++;
+    }
+    feedback_done(fb);
 }
 
 static void feedback_discarded(void *data, struct wp_presentation_feedback *f) {
-    wp_presentation_feedback_destroy(f);
-    ((pw_screen *)data)->feedback = NULL;
+    pw_feedback *fb = data;
+    fb->screen->discarded++;
+    feedback_done(fb);
 }
 
 static const struct wp_presentation_feedback_listener feedback_listener = {
@@ -109,17 +149,25 @@ static const struct wp_presentation_feedback_listener feedback_listener = {
 };
 
 static void presentation_clock(void *data, struct wp_presentation *p, uint32_t clock) {
-    ((pw_app *)data)->presentation_monotonic = clock == CLOCK_MONOTONIC;
+    ((pw_app *)data)->presentation_clock = (int)clock;
 }
 
 static const struct wp_presentation_listener presentation_listener = { .clock_id = presentation_clock };
 
+static void ask_feedback(pw_screen *s) {
+    pw_feedback *fb = calloc(1, sizeof *fb);
+    if (!fb) return;
+    fb->screen = s;
+    fb->time = s->drawn_time;
+    fb->drawn_at = pw_now();
+    fb->feedback = wp_presentation_feedback(s->app->presentation, s->surface);
+    wp_presentation_feedback_add_listener(fb->feedback, &feedback_listener, fb);
+    wl_list_insert(s->feedbacks.prev, &fb->link);
+}
+
 void pw_screen_present(pw_screen *s, pw_buffer *b, int animating) {
-    if (animating && !s->feedback && s->app->presentation && s->app->presentation_monotonic) {
-        /* Feedback only for the pictures of a motion, whose next ones it times; one at a time. */
-        s->feedback = wp_presentation_feedback(s->app->presentation, s->surface);
-        wp_presentation_feedback_add_listener(s->feedback, &feedback_listener, s);
-    }
+    /* On the manual clock the daemon's times are not the compositor's: nothing to time or report. */
+    if (s->app->presentation && s->app->presentation_clock >= 0 && !s->app->manual_clock) ask_feedback(s);
     wl_surface_set_buffer_scale(s->surface, s->scale);
     wl_surface_attach(s->surface, b->wl, 0, 0);
     wl_surface_damage_buffer(s->surface, 0, 0, b->width, b->height);
@@ -216,6 +264,7 @@ static void watch_xdg_output(pw_screen *s) {
 }
 
 static void remove_screen(pw_screen *s) {
+    pw_input_screen_gone(s->app, s);
     pw_link_screen_removed(s->app, s);
     destroy_surface(s);
     if (s->xdg_output) zxdg_output_v1_destroy(s->xdg_output);
@@ -247,12 +296,15 @@ static void global(void *data, struct wl_registry *registry, uint32_t name, cons
         app->xdg_output_manager = wl_registry_bind(registry, name, &zxdg_output_manager_v1_interface, version < 3 ? version : 3);
         pw_screen *s;
         wl_list_for_each(s, &app->screens, link) watch_xdg_output(s);
+    } else if (strcmp(interface, wl_seat_interface.name) == 0) {
+        pw_input_bind_seat(app, registry, name, version);
     } else if (strcmp(interface, wl_output_interface.name) == 0) {
         pw_screen *s = calloc(1, sizeof *s);
         if (!s) return;
         s->app = app;
         s->global = name;
         s->scale = 1;
+        wl_list_init(&s->feedbacks);
         s->wl_output = wl_registry_bind(registry, name, &wl_output_interface, version < 4 ? version : 4);
         wl_output_add_listener(s->wl_output, &output_listener, s);
         wl_list_insert(app->screens.prev, &s->link);  /* in the order the compositor lists them */
@@ -316,6 +368,7 @@ int pw_wayland_connect(pw_app *app) {
 void pw_wayland_disconnect(pw_app *app) {
     pw_screen *s, *next;
     wl_list_for_each_safe(s, next, &app->screens, link) remove_screen(s);
+    pw_input_release(app);
     if (app->xdg_output_manager) zxdg_output_manager_v1_destroy(app->xdg_output_manager);
     if (app->layer_shell && zwlr_layer_shell_v1_get_version(app->layer_shell) >= ZWLR_LAYER_SHELL_V1_DESTROY_SINCE_VERSION)
         zwlr_layer_shell_v1_destroy(app->layer_shell);

@@ -534,11 +534,10 @@ def test_the_flip_is_drawn_in_perspective_front_and_back(manual, sway_factory, r
         wait_pixels(sway, "HEADLESS-1", in_perspective, "the card's front in perspective", renderer)
 
 
-def test_on_weston_it_says_in_one_line_there_is_no_layer_shell_and_kiosk_works_there(daemon, tmp_path):
-    """Weston offers no wlr-layer-shell: one line, status 1. --kiosk needs only xdg-shell, so there
-    it runs and makes its window presentd's main screen (weston has no screencopy for grim)."""
+def start_weston(tmp_path):
+    """A headless weston, 640x480 at 60 Hz (it skips the test when it cannot run): the process,
+    the environment that reaches it, and its log."""
     import shutil
-    from conftest import RENDERER
     if not shutil.which("weston"):
         pytest.skip("weston is not installed (make deps installs it)")
     runtime = tmp_path / "runtime"
@@ -549,11 +548,20 @@ def test_on_weston_it_says_in_one_line_there_is_no_layer_shell_and_kiosk_works_t
     weston = subprocess.Popen(["weston", "--backend=headless-backend.so", "--socket=wl-test", "--width=640",
                                "--height=480", "--idle-time=0"], env=env, stdout=log, stderr=log)
     env["WAYLAND_DISPLAY"] = "wl-test"
+    wait_until(lambda: (runtime / "wl-test").exists() or weston.poll() is not None, "weston's socket")
+    if weston.poll() is not None:
+        log.close()
+        pytest.skip(f"weston does not start here: {(tmp_path / 'weston.log').read_text()[-300:]}")
+    return weston, env, log
+
+
+def test_on_weston_it_says_in_one_line_there_is_no_layer_shell_and_kiosk_works_there(daemon, tmp_path):
+    """Weston offers no wlr-layer-shell: one line, status 1. --kiosk needs only xdg-shell, so there
+    it runs and makes its window presentd's main screen (weston has no screencopy for grim)."""
+    from conftest import RENDERER
+    weston, env, log = start_weston(tmp_path)
     kiosk = None
     try:
-        wait_until(lambda: (runtime / "wl-test").exists() or weston.poll() is not None, "weston's socket")
-        if weston.poll() is not None:
-            pytest.skip(f"weston does not start here: {(tmp_path / 'weston.log').read_text()[-300:]}")
         out = subprocess.run([str(RENDERER), "--socket", daemon.path], env=env, capture_output=True, text=True, timeout=30)
         assert out.returncode == 1, out
         assert out.stderr.count("\n") == 1 and "no wlr-layer-shell" in out.stderr, out.stderr
@@ -752,3 +760,42 @@ def test_fields_and_a_surface_placeholder_read_back(manual, sway_factory, render
             return True
 
         wait_pixels(sway, "HEADLESS-1", read, "the form's text read back", renderer)
+
+
+
+def test_frames_report_when_they_were_shown_and_stats_has_the_latency(daemon, tmp_path):
+    """On the real clock every frame asks wp_presentation when it was shown; the renderer reports
+    them (`presented`, batched) and presentd's stats holds, per screen and renderer, the frames,
+    the discarded ones, the refresh and the latencies. On weston (headless, --kiosk): sway 1.7's
+    headless backend never answers presentation feedback (docs/WAYLAND.md)."""
+    from conftest import RENDERER
+    weston, env, log = start_weston(tmp_path)
+    kiosk = subprocess.Popen([str(RENDERER), "--socket", daemon.path, "--kiosk"], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        with Client(daemon.path) as app:
+            wait_until(lambda: app.call("outputs")["outputs"][0]["container"]["width"] == 640, "the kiosk window as main")
+            app.call("present", {"id": "p", "style": "alert", "content": {"title": "On glass"},
+                                 "transition": {"type": "coverVertical", "duration": 0.5, "timing": "linear"}})
+
+            def reported():
+                rows = [r for r in app.call("stats")["presented"] if r["output"] == "main"]
+                return rows and rows[0]["frames"] >= 10 and rows[0]
+            row = wait_until(reported, "presentd's stats to hold at least 10 shown frames of main", timeout=60,
+                             context=lambda: f"kiosk {'running' if kiosk.poll() is None else 'exited'}")
+            clients = {c["id"]: c["name"] for c in app.call("stats")["clients"]}
+            assert clients[row["client"]] == "presentd-wayland", f"the figures are the renderer's: {row}, {clients}"
+            assert abs(row["refresh"] - 1 / 60) < 0.001, f"the output's refresh, 60 Hz: {row}"
+            latency, draw = row["latency"], row["drawToShown"]
+            # Shown after it was committed, within a few refreshes; and within a few refreshes of the time drawn for.
+            assert 0 < draw["p50"] < 0.1 and draw["p99"] < 0.5, f"commit to glass: {row}"
+            assert -0.02 < latency["p50"] < 0.1, f"the frames were shown near the time they were drawn for: {row}"
+            print(f"presented on headless weston at 60 Hz: {row['frames']} frames, {row['discarded']} discarded; "
+                  f"latency p50 {latency['p50'] * 1000:.1f} ms p99 {latency['p99'] * 1000:.1f} ms; "
+                  f"draw-to-shown p50 {draw['p50'] * 1000:.1f} ms p99 {draw['p99'] * 1000:.1f} ms")
+    finally:
+        kiosk.terminate()
+        kiosk.wait(15)
+        weston.terminate()
+        weston.wait(15)
+        log.close()

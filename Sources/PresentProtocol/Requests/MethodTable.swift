@@ -111,6 +111,8 @@ public enum MethodTable {
         MethodSpec("key", .roles(.shell), "Escape, Enter or back, for the topmost entry.",
                    [.req("key", .string), .opt("id", .string), .opt("fields", .object), output]),
         MethodSpec("focus", .roles(.shell), "Says which field of an entry has focus.", [.req("id", .string), .opt("field", .string)]),
+        MethodSpec("presented", .roles(.renderer), "Reports when a screen's frames were shown on glass, and how many were discarded.",
+                   [.req("frames", .array), .opt("discarded", .integer), output]),
         MethodSpec("defineContext", .roles(.shell), "Names (or moves) a rectangle entries can be presented in.",
                    [.req("name", .string), .req("frame", .object), output, .opt("duration", .number)]),
         MethodSpec("removeContext", .roles(.shell), "Removes a presentation context and dismisses its entries.", [.req("name", .string)]),

@@ -125,6 +125,9 @@ public enum Request: Sendable {
     case key(Key, id: String?, fields: [String: String], output: String?)
     /// A renderer says which field of an entry has focus (nil: none).
     case focus(id: String, field: String?)
+    /// A renderer reports frames of a screen that reached the glass (the compositor's
+    /// presentation feedback), batched, and how many since the last report were discarded.
+    case presented(frames: [ShownFrame], discarded: Int, output: String?)
     /// The shell names a rectangle entries can be presented in (or moves it).
     case defineContext(name: String, frame: Rect, duration: Double?, output: String?)
     case removeContext(name: String)
@@ -147,6 +150,20 @@ public enum Request: Sendable {
 
     /// The method names, as on the wire (MethodTable's, in its order).
     public static let methods = MethodTable.methods.map(\.name)
+}
+
+/// One frame a renderer drew and the compositor showed: `time` is the daemon time it was
+/// drawn for, `shownAt` when it turned into light (the compositor's timestamp, on the
+/// daemon's real clock, CLOCK_MONOTONIC), `drawnAt` when the renderer committed it, and
+/// `refresh` the output's period then (seconds; nil: not known).
+public struct ShownFrame: Hashable, Sendable {
+    public var time: Double
+    public var shownAt: Double
+    public var drawnAt: Double?
+    public var refresh: Double?
+    public init(time: Double, shownAt: Double, drawnAt: Double? = nil, refresh: Double? = nil) {
+        self.time = time; self.shownAt = shownAt; self.drawnAt = drawnAt; self.refresh = refresh
+    }
 }
 
 /// `setMode`'s `doNotDisturb`: it ends at `until` (the daemon's clock) or `duration`

@@ -116,6 +116,18 @@ public struct RequestDecoder: Sendable {
             return .outputs
         case "focus":
             return .focus(id: try name(p.field("id")), field: try p.optionalField("field").map(contentID))
+        case "presented":
+            // Times are the daemon's clock (seconds since boot on the real clock): any finite value.
+            let times = 0.0...1e12
+            let frames = try p.objects("frames", count: 0...256).map { f throws(RPCError) -> ShownFrame in
+                try f.rejectUnknownKeys(allowed: ["time", "shownAt", "drawnAt", "refresh"])
+                return ShownFrame(time: try f.double("time", range: times, unit: "seconds"),
+                                  shownAt: try f.double("shownAt", range: times, unit: "seconds"),
+                                  drawnAt: try f.optionalDouble("drawnAt", range: times, unit: "seconds"),
+                                  refresh: try f.optionalDouble("refresh", range: 0...1, unit: "seconds"))
+            }
+            return .presented(frames: frames, discarded: try p.optionalInt("discarded", range: 0...1_000_000) ?? 0,
+                              output: try output(p))
         case "rpc.discover":
             return .discover
         case "stats":

@@ -33,6 +33,8 @@ final class Client {
     var roles = RoleSet()
     /// Its systemd unit, read at connect() when a role is granted by unit.
     var unit: String?
+    /// What it reported of the frames it drew, by screen (`presented`, `stats`).
+    var shown: [String: ShownFigures] = [:]
     /// The highest priority it may present at (nil: it may not present).
     var maxPriority: Int?
 

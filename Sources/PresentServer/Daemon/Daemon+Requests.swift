@@ -201,6 +201,10 @@ extension Daemon {
             return counted(try self.key(key, for: id, on: screen, fields: fields, later: countedReply(for: client, later)), for: client)
         case .focus(let id, let field):
             return .result(try focus(id, field: field))
+        case .presented(let frames, let discarded, let output):
+            let screen = try screen(output)
+            client.shown[screen.name, default: ShownFigures()].add(frames, discarded: discarded)
+            return .result([:])
         case .defineContext(let name, let frame, let duration, let output):
             let screen = try screen(output)
             try checkContextName(name, for: screen)

@@ -34,6 +34,11 @@ extension Daemon {
         return ["uptime": .double(loop.monotonicNow() - counters.startedAt),
                 "clients": .array(clients.keys.sorted().compactMap { clients[$0].map(clientStats) }),
                 "screens": .array(screens.map(screenStats)),
+                "presented": .array(clients.keys.sorted().flatMap { id in
+                    (clients[id]?.shown ?? [:]).sorted { $0.key < $1.key }.map { output, figures in
+                        figures.json(output: output, client: id)
+                    }
+                }),
                 "requests": ["byMethod": .object(JSONObject(byMethod)),
                              "unknownMethod": .int(Int64(counters.unknownMethods))]]
     }

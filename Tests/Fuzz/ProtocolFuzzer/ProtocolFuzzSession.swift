@@ -158,7 +158,7 @@ struct ProtocolFuzzSession {
             case .explain(let id):
                 _ = stack.explanation(of: id, at: time)
             case .hello, .ping, .stack, .subscribe, .unsubscribe, .sync, .addOutput, .removeOutput, .outputs,
-                 .discover, .stats, .recordDump:
+                 .discover, .stats, .recordDump, .presented:
                 // One screen here: the daemon's routing between screens is not the core's.
                 stack.advance(to: time)
             }

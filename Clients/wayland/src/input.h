@@ -1,0 +1,26 @@
+/* Input: the compositor's seat (pointer and keyboard) turned into presentd's tap, swipe,
+ * activate, key and focus, and the input region and keyboard interactivity of each overlay
+ * surface, which decide what reaches the renderer at all and what goes to the windows below. */
+#ifndef PW_INPUT_H
+#define PW_INPUT_H
+
+#include "app.h"
+
+typedef struct pw_input pw_input;
+
+/* The compositor offered a wl_seat (registry name `name`, version `version`). */
+void pw_input_bind_seat(pw_app *app, struct wl_registry *registry, uint32_t name, uint32_t version);
+
+/* Screen s has just been painted (its hits filled): its input region and keyboard
+ * interactivity follow the picture, before the commit that shows it. */
+void pw_input_picture_changed(pw_app *app, pw_screen *s);
+
+/* Entry id has gone: nothing of it stays pressed or focused. */
+void pw_input_forget(pw_app *app, const char *id);
+
+/* Screen s's surface goes away: the pointer and keyboard are no longer on it. */
+void pw_input_screen_gone(pw_app *app, pw_screen *s);
+
+void pw_input_release(pw_app *app);
+
+#endif

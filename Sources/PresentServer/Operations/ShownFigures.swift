@@ -1,0 +1,51 @@
+// What a renderer reported of one screen's frames reaching the glass (`presented`), for
+// `stats`: how many were shown and discarded, and how late they were.
+
+import PresentJSON
+import PresentProtocol
+
+/// One renderer's figures for one screen (loop thread only).
+struct ShownFigures {
+    /// The latest samples kept for percentiles: enough for a few seconds at 120 Hz, and a
+    /// bounded cost per report however long the daemon runs.
+    static let kept = 512
+
+    private(set) var frames = 0
+    private(set) var discarded = 0
+    /// shownAt − time: how long after the motion's time the frame drawn for it was shown.
+    /// 0 when the renderer draws for the predicted presentation time and the prediction holds.
+    private var latency: [Double] = []
+    /// shownAt − drawnAt: from the renderer's commit to the glass.
+    private var drawToShown: [Double] = []
+    private var refresh: Double?
+
+    mutating func add(_ shown: [ShownFrame], discarded: Int) {
+        frames += shown.count
+        self.discarded += discarded
+        for f in shown {
+            Self.keep(f.shownAt - f.time, in: &latency)
+            if let drawn = f.drawnAt { Self.keep(f.shownAt - drawn, in: &drawToShown) }
+            if let r = f.refresh, r > 0 { refresh = r }
+        }
+    }
+
+    private static func keep(_ value: Double, in samples: inout [Double]) {
+        if samples.count == kept { samples.removeFirst() }
+        samples.append(value)
+    }
+
+    /// {p50, p99, max} in seconds of the kept samples (nearest rank), nil when there are none.
+    private static func summary(_ samples: [Double]) -> JSONValue {
+        guard !samples.isEmpty else { return .null }
+        let sorted = samples.sorted()
+        func rank(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)] }
+        return ["p50": .double(rank(0.5)), "p99": .double(rank(0.99)), "max": .double(sorted[sorted.count - 1]),
+                "samples": .int(Int64(sorted.count))]
+    }
+
+    func json(output: String, client: UInt64) -> JSONValue {
+        ["output": .string(output), "client": .int(Int64(client)), "frames": .int(Int64(frames)),
+         "discarded": .int(Int64(discarded)), "refresh": refresh.map { .double($0) } ?? .null,
+         "latency": Self.summary(latency), "drawToShown": Self.summary(drawToShown)]
+    }
+}
