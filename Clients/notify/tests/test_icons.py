@@ -96,6 +96,23 @@ def test_a_path_presentd_cannot_show_falls_back(bridge, pd, observer):
     assert "icon" not in entry(pd, bridge, relative)["content"]
 
 
+def test_a_file_uri_whose_decoded_path_is_not_utf8_falls_back_and_never_wedges(bridge, pd, observer):
+    # %FF decodes to a byte that is not UTF-8: presentd would refuse the whole line with a
+    # null id, and the bridge used to wait for that present's reply for ever.
+    bad = observer.notify("bad", icon="file:///x/%FF.png", timeout=0)
+    assert "icon" not in entry(pd, bridge, bad)["content"]
+    fallback = observer.notify("fallback", icon="mail-unread", timeout=0,
+                               hints={"image-path": GLib.Variant("s", "file:///x/%C3%28.png")})
+    assert entry(pd, bridge, fallback)["content"]["icon"] == {"name": "mail-unread"}
+    observer.close(bad)
+    assert observer.closed(bad) == 3
+    # Up to the places on screen (5 by default): none stays stuck taking one.
+    more = [observer.notify(f"bad {i}", icon="file:///x/%FF%FE.png", timeout=0) for i in range(4)]
+    for id in more:
+        entry(pd, bridge, id)
+    assert "not UTF-8" in bridge.log
+
+
 def test_deprecated_icon_data_is_the_last_resort(bridge, pd, observer):
     id = observer.notify("old", hints={"icon_data": pixels(2, 2)})
     assert entry(pd, bridge, id)["content"]["icon"]["path"].endswith(".png")
