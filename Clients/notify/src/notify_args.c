@@ -248,9 +248,8 @@ static int read_actions(sd_bus_message *m, note_spec *spec, sd_bus_error *err) {
     for (size_t i = 0; i < n; i += 2) {
         const char *key = strv[i], *label = strv[i + 1];
         if (strlen(key) > NOTE_MAX_KEY) {
-            char where[32];
-            snprintf(where, sizeof where, "%zu", i);
-            r = fail(err, "actions[%s]: the key is over 1024 bytes", where);
+            sd_bus_error_setf(err, SD_BUS_ERROR_INVALID_ARGS, "actions[%zu]: the key is over %d bytes", i, NOTE_MAX_KEY);
+            r = -EINVAL;
             goto done;
         }
         int duplicate = 0;
@@ -272,7 +271,13 @@ static int read_actions(sd_bus_message *m, note_spec *spec, sd_bus_error *err) {
             goto done;
         }
         if (valid_action_id(key, spec)) snprintf(a->id, sizeof a->id, "%s", key);
-        else snprintf(a->id, sizeof a->id, "action-%zu", spec->n_actions);
+        else {
+            /* action-N, N bumped past any id already given: a key may be "action-1" itself,
+             * and presentd refuses two actions of one id. At most 8 ids are taken, so this ends. */
+            size_t k = spec->n_actions;
+            do snprintf(a->id, sizeof a->id, "action-%zu", k++);
+            while (!valid_action_id(a->id, spec));
+        }
         if (strcmp(key, NOTE_REPLY_KEY) == 0) spec->inline_reply = 1;
         spec->n_actions++;
     }

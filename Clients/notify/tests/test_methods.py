@@ -108,6 +108,18 @@ def test_action_keys_presentd_cannot_take_are_given_back_as_sent(bridge, pd, obs
     assert observer.wait_signal("ActionInvoked", id) == (id, long_key)
 
 
+def test_generated_action_ids_never_collide_with_given_ones(bridge, pd, observer):
+    # The second key is too long for an id, so it gets action-N: not action-1, the first's.
+    long_key = "k" * 70
+    id = observer.notify("ids", actions=["action-1", "One", long_key, "Long", "x" * 65, "Longer"], timeout=0)
+    e = shown(pd, bridge, id)
+    ids = [a["id"] for a in e["content"]["actions"]]
+    assert ids[0] == "action-1" and len(set(ids)) == 3, ids
+    pd.activate(bridge.entry(id), ids[1])
+    assert observer.wait_signal("ActionInvoked", id) == (id, long_key)
+    assert observer.named("NotificationClosed", id) in ([], [(id, 2)])  # not refused by presentd (reason 4)
+
+
 def test_resident_actions_do_not_dismiss(bridge, pd, observer):
     id = observer.notify("Player", actions=["pause", "Pause"], hints={"resident": GLib.Variant("b", True)})
     e = shown(pd, bridge, id)
