@@ -1,8 +1,9 @@
 /* See bridge.h. The requests to presentd are non-blocking (presentd_send): a notification
- * remembers the ids of its requests in flight and takes their replies in bridge_pump. A
- * notification that has ended (NotificationClosed sent) stays in the table, out of every
- * count, only until the replies it waits for have come back, so none is left behind in the
- * client's queue. */
+ * remembers the ids of its requests in flight, at most one of each kind, and takes their
+ * replies in bridge_pump. A notification that has ended (NotificationClosed sent) stays in
+ * the table, out of every count, only until the replies it waits for have come back, so
+ * none is left behind in the client's queue: what the bridge has in flight is bounded by
+ * the notifications it holds, whatever the apps send. */
 #include "bridge.h"
 
 #include <stdio.h>
@@ -25,10 +26,9 @@ typedef struct note {
     int32_t expire_ms;           /* 0: never */
     uint64_t posted_us;          /* when Notify made it (CLOCK_REALTIME), for the history */
     int64_t present_rpc, update_rpc, dismiss_rpc;  /* requests in flight (0: none) */
+    int dirty;                   /* replaced while an update was in flight: its reply sends the latest */
+    uint32_t end_reason;         /* bridge_reconnected: to end once its pass is over (0: no) */
 } note;
-
-/* Replies nobody waits for any more (a superseded update): taken and dropped. */
-#define DISCARD_MAX 1024
 
 struct bridge {
     presentd_client *pd;
@@ -38,8 +38,6 @@ struct bridge {
     uint32_t next_id;            /* 0 once every id has been used */
     note **notes;                /* in the order they came; ended ones until reaped */
     size_t n, cap;
-    int64_t discard[DISCARD_MAX];
-    size_t n_discard;
     char prefix[32];             /* of every entry id: "notify.PID." */
     unsigned png_serial;
     int ending;                  /* bridge_end_all: nothing new is presented */
@@ -100,12 +98,6 @@ int bridge_count(const bridge *b) { return count(b, NOTE_WAITING) + count(b, NOT
 
 const history *bridge_history(const bridge *b) { return &b->history; }
 
-static void discard(bridge *b, int64_t *rpc) {
-    if (!*rpc) return;
-    if (b->n_discard < DISCARD_MAX) b->discard[b->n_discard++] = *rpc;
-    *rpc = 0;
-}
-
 /* The countdown: critical never expires; -1 is the setting for the urgency. */
 static int32_t expire_for(const bridge *b, const note_spec *spec) {
     if (spec->urgency == URGENCY_CRITICAL) return 0;
@@ -135,13 +127,17 @@ static void send_present(bridge *b, note *n) {
     n->present_rpc = send(b, "present", entry_present(n->entry, &n->spec, n->expire_ms), n);
 }
 
+/* The content as it is now. One update at a time: a replacement meanwhile only marks the
+ * note dirty, and the reply sends the latest (a flood of replaces_id costs one request per
+ * round trip, not one per call). */
 static void send_update(bridge *b, note *n) {
-    discard(b, &n->update_rpc);
+    if (n->update_rpc) { n->dirty = 1; return; }
+    n->dirty = 0;
     n->update_rpc = send(b, "update", entry_update(n->entry, &n->spec, n->expire_ms), n);
 }
 
 static void send_dismiss(bridge *b, note *n) {
-    discard(b, &n->dismiss_rpc);
+    if (n->dismiss_rpc) return;  /* one dismissal in flight is enough */
     json_object *p = json_object_new_object();
     json_object_object_add(p, "id", json_object_new_string(n->entry));
     n->dismiss_rpc = send(b, "dismiss", p, n);
@@ -299,6 +295,8 @@ static void on_reply(bridge *b, note *n, int64_t *rpc, const char *method) {
     }
     if (status && err.code != -32001 && n->state != NOTE_ENDED)
         log_line("notification %u: %s refused: %s", n->id, method, err.message);
+    /* Replaced while this update was on its way: the latest content now. */
+    if (strcmp(method, "update") == 0 && n->dirty && n->state == NOTE_SENT && !n->closing) send_update(b, n);
 }
 
 static void on_event(bridge *b, presentd_event *ev) {
@@ -336,10 +334,6 @@ void bridge_pump(bridge *b) {
         on_reply(b, n, &n->update_rpc, "update");
         on_reply(b, n, &n->dismiss_rpc, "dismiss");
     }
-    size_t kept = 0;
-    for (size_t i = 0; i < b->n_discard; i++)
-        if (presentd_take_reply(b->pd, b->discard[i], NULL, NULL) == PRESENTD_ERR_AGAIN) b->discard[kept++] = b->discard[i];
-    b->n_discard = kept;
     presentd_event ev;
     while (presentd_poll_event(b->pd, &ev)) {
         on_event(b, &ev);
@@ -349,33 +343,52 @@ void bridge_pump(bridge *b) {
 }
 
 void bridge_reconnected(bridge *b) {
-    /* Every reply in flight went with the old connection. */
-    b->n_discard = 0;
     json_object *stack = NULL;
     presentd_error err;
     if (presentd_call(b->pd, "stack", NULL, &stack, 10000, &err)) {
         log_line("after presentd came back, stack failed: %s", err.message);
         stack = NULL;
     }
-    static presentd_entry entries[256];
-    size_t n_entries = stack ? presentd_entries(stack, entries, sizeof entries / sizeof entries[0]) : 0;
+    /* presentd_entries answers how many there are and fills at most max: asked for the
+     * count first, so that every entry is looked at however many presentd holds. */
+    size_t n_entries = stack ? presentd_entries(stack, NULL, 0) : 0;
+    presentd_entry *entries = n_entries ? calloc(n_entries, sizeof *entries) : NULL;
+    if (n_entries && !entries) {
+        log_line("after presentd came back: out of memory for its %zu entries", n_entries);
+        n_entries = 0;
+    }
+    if (entries) n_entries = presentd_entries(stack, entries, n_entries);
     for (size_t i = 0; i < b->n; i++) {
         note *n = b->notes[i];
-        int lost_update = n->update_rpc != 0;
+        /* Every reply in flight went with the old connection. */
+        int lost_update = n->update_rpc != 0 || n->dirty;
         n->present_rpc = n->update_rpc = n->dismiss_rpc = 0;
+        n->dirty = 0;
         if (n->state != NOTE_SENT) continue;
         int kept = 0;
-        for (size_t j = 0; j < n_entries && !kept; j++) kept = strcmp(entries[j].id, n->entry) == 0;
+        for (size_t j = 0; j < n_entries && !kept; j++) kept = entries[j].id && strcmp(entries[j].id, n->entry) == 0;
         if (kept) {
             if (n->closing) { n->closing = 0; bridge_close(b, n->id); }
-            else if (lost_update) send_update(b, n);
+            else if (lost_update) send_update(b, n);  /* the latest content: what was lost, or newer */
         } else if (!n->present_acked && !n->closing) {
-            send_present(b, n);  /* it never got there */
+            send_present(b, n);  /* it never got there; the spec is the latest, no update needed */
         } else {
-            end(b, n, n->closing ? CLOSED_BY_CALL : CLOSED_UNDEFINED);
+            /* Ended after the pass: end() promotes a waiting note, which this loop would
+             * then take for one presentd lost and present a second time. */
+            n->end_reason = n->closing ? CLOSED_BY_CALL : CLOSED_UNDEFINED;
         }
     }
+    free(entries);
     json_object_put(stack);
+    int ending = b->ending;
+    b->ending = 1;  /* no promotion while they end */
+    for (size_t i = 0; i < b->n; i++) {
+        note *n = b->notes[i];
+        if (n->end_reason && n->state == NOTE_SENT) end(b, n, n->end_reason);
+        n->end_reason = 0;
+    }
+    b->ending = ending;
+    promote(b);  /* once, into the places they left */
     reap(b);
 }
 

@@ -268,6 +268,34 @@ def test_a_notification_presentd_did_not_keep_is_closed_with_reason_4(bridge, ma
         entry(c, bridge, later)
 
 
+def test_after_presentd_restarts_empty_each_waiting_note_is_presented_once(bridge, manual, observer, pd):
+    # 6 notifications: 5 on presentd, 1 waiting in the bridge. presentd comes back with
+    # nothing: the 5 end (reason 4) and the waiting one takes a place, presented once. (It
+    # used to be presented as the first one ended, then again by the same pass: presentd
+    # refused the duplicate and the bridge closed it while its entry stayed on screen.)
+    ids = [observer.notify(f"n{i}", timeout=0) for i in range(6)]
+    shown(pd, bridge, ids[4])
+    manual.process.kill()
+    manual.process.wait(30)
+    os.remove(os.path.join(manual.directory, "presentd-state.json"))
+    manual._start(60.0)
+    for id in ids[:5]:
+        assert observer.closed(id) == 4
+    with fresh_client(manual) as c:
+        entry(c, bridge, ids[5])
+        # Both presents would have been answered before this sync's reply.
+        wait_until(lambda: "presentd is back" in bridge.log, "the bridge to reconnect", context=lambda: bridge.log)
+        c.call("sync", {"nonce": 1})
+        probe = observer.notify("probe", timeout=0)  # answered after any refusal was taken
+        entry(c, bridge, probe)
+        assert observer.named("NotificationClosed", ids[5]) == []
+        assert "refused" not in bridge.log, bridge.log
+        observer.close(ids[5])
+        assert observer.closed(ids[5]) == 3
+        c.advance(1)
+        gone(c, bridge, ids[5])
+
+
 def test_presentd_not_coming_back_closes_everything_and_exits_1(make_bridge, manual, observer, pd):
     bridge = make_bridge("--reconnect", "1")
     ids = [observer.notify(f"n{i}", timeout=0) for i in range(7)]  # 5 on presentd, 2 waiting
