@@ -41,6 +41,7 @@ struct bridge {
     char prefix[32];             /* of every entry id: "notify.PID." */
     unsigned png_serial;
     int ending;                  /* bridge_end_all: nothing new is presented */
+    char closing[64];            /* presentd's closing notice's reason, once it sent one */
     history history;
 };
 
@@ -93,6 +94,8 @@ static int count(const bridge *b, int state) {
     for (size_t i = 0; i < b->n; i++) k += b->notes[i]->state == state;
     return k;
 }
+
+const char *bridge_closing_reason(const bridge *b) { return b->closing[0] ? b->closing : NULL; }
 
 int bridge_count(const bridge *b) { return count(b, NOTE_WAITING) + count(b, NOTE_SENT); }
 
@@ -300,6 +303,12 @@ static void on_reply(bridge *b, note *n, int64_t *rpc, const char *method) {
 }
 
 static void on_event(bridge *b, presentd_event *ev) {
+    if (strcmp(ev->method, "closing") == 0) {
+        json_object *v;
+        const char *reason = json_object_object_get_ex(ev->params, "reason", &v) ? json_object_get_string(v) : NULL;
+        snprintf(b->closing, sizeof b->closing, "%s", reason && reason[0] ? reason : "closing");
+        return;
+    }
     if (strcmp(ev->method, "lifecycle") == 0) {
         json_object *v;
         const char *event = json_object_object_get_ex(ev->params, "event", &v) ? json_object_get_string(v) : NULL;

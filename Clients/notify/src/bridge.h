@@ -59,6 +59,10 @@ void bridge_reconnected(bridge *b);
 /* NotificationClosed (reason 4) for every notification, and nothing left: at exit. */
 void bridge_end_all(bridge *b);
 
+/* The reason of presentd's closing notice (it threw this connection out: "backlog",
+ * "tooManyConnections"…), or NULL when it sent none. */
+const char *bridge_closing_reason(const bridge *b);
+
 /* How many notifications are live (on presentd or waiting). */
 int bridge_count(const bridge *b);
 

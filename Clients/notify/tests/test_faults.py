@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+from pathlib import Path
 
 import pytest
 from gi.repository import Gio, GLib
 
-from conftest import BRIDGE, Bridge, entry, gone, run, shown, stack
+from conftest import BRIDGE, Bridge, entry, start_bridge, gone, run, shown, stack
 from presentd.daemon import wait_until
 
 
@@ -197,6 +198,53 @@ def test_presentd_not_running_is_a_clear_error(bus, runtime, tmp_path):
     assert b.process.wait(30) == 1
     assert f"cannot connect to presentd at {tmp_path / 'nothing.sock'}" in b.log
     b.stop()
+
+
+def test_without_the_app_role_the_bridge_says_so_and_exits_1_before_taking_the_name(bus, runtime, observer, tmp_path):
+    # Every notification would be refused (-32005) and closed with reason 4: better not to serve.
+    import json
+    from presentd.daemon import Daemon
+    config = tmp_path / "renderers-only.json"
+    config.write_text(json.dumps({"rootIsAdmin": False, "roles": {"renderer": {"anyone": True}}}))
+    with Daemon(clock="manual", args=["--config", str(config)]) as d:
+        b = Bridge(bus, d.path, runtime)
+        assert b.process.wait(30) == 1
+        assert "does not give this connection the app role" in b.log, b.log
+        assert not observer.has_owner()
+        b.stop()
+
+
+def test_thrown_out_by_presentd_the_bridge_logs_why_and_exits_1(bus, runtime, observer, tmp_path):
+    # A closing notice is not a restart: the bridge logged "did not come back within 30 s",
+    # at once. Here presentd throws it out for its backlog: stopped (SIGSTOP), it reads none
+    # of the lifecycle events another client's entries cause.
+    import json
+    from presentd import Client
+    from presentd.daemon import Daemon
+    config = tmp_path / "small-queue.json"
+    config.write_text(json.dumps({"limits": {"maxQueuedBytes": 65536}}))
+    with Daemon(clock="manual", fps=10, args=["--config", str(config)]) as d, Client(d.path) as c:
+        c.hello("tests")
+        b = start_bridge(bus, d, runtime, observer)
+        id = observer.notify("before", timeout=0)
+        wait_until(lambda: b.entry(id) in stack(c), "the bridge's entry on presentd")
+        b.process.send_signal(signal.SIGSTOP)
+        try:
+            def thrown_out():
+                for _ in range(20):
+                    c.call("present", {"id": "churn", "style": "popup", "content": {"title": "x" * 200}})
+                    c.call("dismiss", {"id": "churn"})
+                    c.advance(1)
+                return "is not reading" in Path(d.log_path).read_text(errors="replace") or None
+            wait_until(thrown_out, "presentd to throw the stopped bridge out for its backlog", timeout=120,
+                       context=lambda: Path(d.log_path).read_text(errors="replace")[-2000:])
+        finally:
+            b.process.send_signal(signal.SIGCONT)
+        assert b.process.wait(30) == 1
+        assert "closed this connection (backlog)" in b.log, b.log
+        assert "did not come back" not in b.log, b.log
+        assert observer.closed(id) == 4
+        b.stop()
 
 
 def test_help_and_bad_arguments():
