@@ -42,6 +42,8 @@ struct bridge {
     unsigned png_serial;
     int ending;                  /* bridge_end_all: nothing new is presented */
     char closing[64];            /* presentd's closing notice's reason, once it sent one */
+    int stack_full;              /* presentd answered -32003 (its stack is full): nothing is promoted
+                                    until an entry leaves or a new Notify comes */
     history history;
 };
 
@@ -149,7 +151,7 @@ static void send_dismiss(bridge *b, note *n) {
 /* Sends waiting notifications while there is room: critical ones first, then in order. */
 static void promote(bridge *b) {
     int room = (b->s.max_visible < b->max_entries ? b->s.max_visible : b->max_entries) - count(b, NOTE_SENT);
-    while (room > 0 && !b->ending) {
+    while (room > 0 && !b->ending && !b->stack_full) {
         note *next = NULL;
         for (size_t i = 0; i < b->n; i++) {
             note *n = b->notes[i];
@@ -218,6 +220,10 @@ static note *replaced(const bridge *b, const note_spec *spec) {
 }
 
 int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t *id) {
+    if (b->stack_full) {  /* try again: the waiting ones first */
+        b->stack_full = 0;
+        promote(b);
+    }
     note *n = replaced(b, spec);
     if (n) {
         /* In place: the same id, the same entry; presentd animates the change. */
@@ -257,13 +263,14 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
     return BRIDGE_OK;
 }
 
-void bridge_close(bridge *b, uint32_t id) {
+int bridge_close(bridge *b, uint32_t id) {
     note *n = find(b, id);
-    if (!n) return;
-    if (n->state == NOTE_WAITING) { end(b, n, CLOSED_BY_CALL); return; }
-    if (n->closing) return;
+    if (!n) return -1;
+    if (n->state == NOTE_WAITING) { end(b, n, CLOSED_BY_CALL); return 0; }
+    if (n->closing) return 0;  /* still leaving: it exists until its NotificationClosed */
     n->closing = 1;
     send_dismiss(b, n);
+    return 0;
 }
 
 /* presentd's reason for a dismissal, as the spec's. */
@@ -288,6 +295,14 @@ static void on_reply(bridge *b, note *n, int64_t *rpc, const char *method) {
     if (strcmp(method, "present") == 0) {
         if (status == 0) { n->present_acked = 1; return; }
         if (n->state == NOTE_ENDED) return;
+        if (err.code == -32003 && !n->closing) {
+            /* presentd's stack is full (other clients' entries count too, which the bridge
+             * cannot check): not the notification's fault, so it waits for a place again. */
+            log_line("notification %u: presentd's stack is full: it waits for a place", n->id);
+            n->state = NOTE_WAITING;
+            b->stack_full = 1;
+            return;
+        }
         if (err.code == -32006)
             log_line("notification %u: dropped: do not disturb is on and it is of low urgency", n->id);
         else
@@ -314,6 +329,10 @@ static void on_event(bridge *b, presentd_event *ev) {
         const char *event = json_object_object_get_ex(ev->params, "event", &v) ? json_object_get_string(v) : NULL;
         const char *id = json_object_object_get_ex(ev->params, "id", &v) ? json_object_get_string(v) : NULL;
         const char *reason = json_object_object_get_ex(ev->params, "reason", &v) ? json_object_get_string(v) : NULL;
+        if (event && strcmp(event, "didDismiss") == 0 && b->stack_full) {
+            b->stack_full = 0;  /* an entry left presentd's stack: a place, perhaps */
+            promote(b);
+        }
         if (!event || (strcmp(event, "willDismiss") != 0 && strcmp(event, "didDismiss") != 0)) return;
         /* Closed as it starts leaving (a queued entry withdrawn has only didDismiss). */
         note *n = find_entry(b, id);
@@ -352,6 +371,7 @@ void bridge_pump(bridge *b) {
 }
 
 void bridge_reconnected(bridge *b) {
+    b->stack_full = 0;  /* a new presentd: its stack is not the old one's */
     json_object *stack = NULL;
     presentd_error err;
     if (presentd_call(b->pd, "stack", NULL, &stack, 10000, &err)) {

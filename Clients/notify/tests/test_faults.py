@@ -247,6 +247,30 @@ def test_thrown_out_by_presentd_the_bridge_logs_why_and_exits_1(bus, runtime, ob
         b.stop()
 
 
+def test_presentd_s_stack_full_keeps_the_notification_waiting(bus, runtime, observer, tmp_path):
+    # -32003: presentd holds maxEntries entries, other clients' included (the bridge cannot
+    # check that). The notification is not the fault: it waits, and is shown once one leaves.
+    import json
+    from presentd import Client
+    from presentd.daemon import Daemon
+    config = tmp_path / "two-entries.json"
+    config.write_text(json.dumps({"limits": {"maxEntries": 2}}))
+    with Daemon(clock="manual", fps=10, args=["--config", str(config)]) as d, Client(d.path) as c:
+        c.hello("tests")
+        for name in ("a", "b"):
+            c.call("present", {"id": name, "style": "popup", "level": "overlay"})
+        b = start_bridge(bus, d, runtime, observer)
+        id = observer.notify("no room", timeout=0)
+        wait_until(lambda: "stack is full" in b.log, "the bridge to hear presentd's -32003", context=lambda: b.log)
+        assert observer.named("NotificationClosed", id) == []
+        c.call("dismiss", {"id": "a"})
+        c.advance(1)
+        wait_until(lambda: b.entry(id) in stack(c), "the waiting notification on presentd once an entry left",
+                   context=lambda: f"stack: {list(stack(c))}\nbridge log:\n{b.log}")
+        assert observer.named("NotificationClosed", id) == []
+        b.stop()
+
+
 def test_help_and_bad_arguments():
     out = subprocess.run([BRIDGE, "--help"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0 and out.stdout.startswith("usage: presentd-notify [--socket PATH] [--replace]")

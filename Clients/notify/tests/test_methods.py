@@ -165,7 +165,13 @@ def test_close_notification_closes_with_reason_3_exactly_once(bridge, pd, observ
                str(id)], bridge.env)
     assert out.returncode == 0, out.stderr
     assert observer.closed(id) == 3
-    observer.close(id)  # again: no error, no second signal
+    # Again: the spec's error ("If the notification no longer exists, an empty D-BUS Error
+    # message is sent back"), and no second signal.
+    with pytest.raises(GLib.Error) as again:
+        observer.close(id)
+    assert "org.freedesktop.Notifications.Error.NotFound" in again.value.message
+    with pytest.raises(GLib.Error):
+        observer.close(999999)  # never was
     pd.advance(1)
     gone(pd, bridge, id)
     other = observer.notify("After")
