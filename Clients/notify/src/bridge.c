@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "entry.h"
@@ -27,6 +28,7 @@ typedef struct note {
     uint64_t posted_us;          /* when Notify made it (CLOCK_REALTIME), for the history */
     int64_t present_rpc, update_rpc, dismiss_rpc;  /* requests in flight (0: none) */
     int dirty;                   /* replaced while an update was in flight: its reply sends the latest */
+    uint64_t png_bytes;          /* the size of its image-data PNG (spec.icon_is_image_data), counted in the bridge's */
     uint32_t end_reason;         /* bridge_reconnected: to end once its pass is over (0: no) */
 } note;
 
@@ -40,6 +42,7 @@ struct bridge {
     size_t n, cap;
     char prefix[32];             /* of every entry id: "notify.PID." */
     unsigned png_serial;
+    uint64_t png_bytes;          /* every PNG of the bridge's in the runtime directory, at most IMAGE_DIR_MAX_BYTES */
     int ending;                  /* bridge_end_all: nothing new is presented */
     char closing[64];            /* presentd's closing notice's reason, once it sent one */
     int stack_full;              /* presentd answered -32003 (its stack is full): nothing is promoted
@@ -110,10 +113,13 @@ static int32_t expire_for(const bridge *b, const note_spec *spec) {
     return spec->expire_timeout;
 }
 
-static void remove_image(note_spec *spec) {
+static void remove_image(bridge *b, note *n) {
+    note_spec *spec = &n->spec;
     if (spec->icon_is_image_data && spec->icon && unlink(spec->icon) != 0)
         log_line("cannot remove %s: %m", spec->icon);
     spec->icon_is_image_data = 0;
+    b->png_bytes -= n->png_bytes;
+    n->png_bytes = 0;
 }
 
 static int64_t send(bridge *b, const char *method, json_object *params, const note *n) {
@@ -170,7 +176,7 @@ static void end(bridge *b, note *n, uint32_t reason) {
     n->state = NOTE_ENDED;
     if (!n->spec.transient)
         history_add(&b->history, n->id, n->spec.app_name, n->spec.title, n->posted_us, history_now_us(), reason);
-    remove_image(&n->spec);
+    remove_image(b, n);
     note_spec_clear(&n->spec);
     if (b->sig.closed) b->sig.closed(b->sig.user, n->id, reason);
     promote(b);
@@ -187,16 +193,29 @@ static void reap(bridge *b) {
     b->n = kept;
 }
 
-/* image-data as a PNG file of the bridge's own: the spec's icon from now on. */
-static void take_image(bridge *b, note_spec *spec, uint32_t id, const image_data *image) {
+/* image-data as a PNG file of the bridge's own: the spec's icon from now on. Each file is
+ * bounded (IMAGE_MAX_SIDE), but thousands may wait (--max-waiting): the directory is in
+ * the user's runtime directory, a tmpfs in RAM, so their sum is bounded too. */
+static void take_image(bridge *b, note *n, const image_data *image) {
+    note_spec *spec = &n->spec;
     char path[4096], why[512];
-    snprintf(path, sizeof path, "%s/%ld-%u-%u.png", b->s.image_dir, (long)getpid(), id, ++b->png_serial);
+    snprintf(path, sizeof path, "%s/%ld-%u-%u.png", b->s.image_dir, (long)getpid(), n->id, ++b->png_serial);
     if (image_write_png(image, path, why, sizeof why)) {
-        log_line("notification %u: image-data not shown: %s", id, why);
+        log_line("notification %u: image-data not shown: %s", n->id, why);
+        return;
+    }
+    struct stat st;
+    uint64_t size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+    if (b->png_bytes + size > IMAGE_DIR_MAX_BYTES) {
+        log_line("notification %u: image-data not shown: the bridge's images take %llu bytes already, "
+                 "at most %llu", n->id, (unsigned long long)b->png_bytes, (unsigned long long)IMAGE_DIR_MAX_BYTES);
+        unlink(path);
         return;
     }
     char *copy = strdup(path);
     if (!copy) { unlink(path); return; }
+    b->png_bytes += size;
+    n->png_bytes = size;
     free(spec->icon);
     spec->icon = copy;
     spec->icon_kind = ICON_PATH;
@@ -227,9 +246,9 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
     note *n = replaced(b, spec);
     if (n) {
         /* In place: the same id, the same entry; presentd animates the change. */
-        remove_image(&n->spec);
+        remove_image(b, n);
         note_spec_move(&n->spec, spec);
-        if (image) take_image(b, &n->spec, n->id, image);
+        if (image) take_image(b, n, image);
         n->expire_ms = expire_for(b, &n->spec);
         if (n->state == NOTE_SENT) send_update(b, n);
         *id = n->id;
@@ -254,7 +273,7 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
     n->posted_us = history_now_us();  /* wraps to 0 after 2^32 - 1: then no more (ids are never reused) */
     snprintf(n->entry, sizeof n->entry, "%s%u", b->prefix, n->id);
     note_spec_move(&n->spec, spec);
-    if (image) take_image(b, &n->spec, n->id, image);
+    if (image) take_image(b, n, image);
     n->expire_ms = expire_for(b, &n->spec);
     n->state = NOTE_WAITING;
     b->notes[b->n++] = n;

@@ -10,6 +10,7 @@ from gi.repository import GLib
 from PIL import Image
 
 from conftest import entry
+from presentd.daemon import wait_until
 
 
 def image(width: int, height: int, rowstride: int, alpha: bool, bits: int, channels: int, data: bytes):
@@ -43,6 +44,30 @@ def test_image_data_becomes_a_png_removed_when_the_notification_ends(bridge, pd,
     observer.close(id)
     assert observer.closed(id) == 3
     assert not os.path.exists(path)
+
+
+def test_the_images_together_are_bounded_in_the_runtime_directory(make_bridge, pd, observer, runtime):
+    # Each PNG is at most 256 x 256, but a thousand may wait (--max-waiting): in RAM (the
+    # runtime directory is a tmpfs) they would add up without a bound. 300 incompressible
+    # 256 x 256 images are some 79 MB: past 64 MiB, image-data is not shown.
+    bridge = make_bridge("--max-waiting", "1000")
+    directory = runtime / "presentd-notify"
+    def used() -> int:
+        return sum(f.stat().st_size for f in directory.glob("*.png"))
+    ids = []
+    for i in range(300):
+        noise = image(256, 256, 256 * 4, True, 8, 4, os.urandom(256 * 256 * 4))
+        ids.append(observer.notify(f"noise {i}", hints={"image-data": noise}, timeout=0))
+        assert used() <= 64 << 20
+    assert used() > 60 << 20  # the bound is what stopped them, not something else
+    assert "image-data not shown: the bridge's images take" in bridge.log
+    for id in ids:
+        observer.close(id)
+    wait_until(lambda: used() == 0, "every image removed once its notification ended",
+               context=lambda: f"{used()} bytes left")
+    # Room again: an image is shown.
+    again = observer.notify("again", hints={"image-data": pixels(3, 2)}, timeout=0)
+    assert entry(pd, bridge, again)["content"]["icon"]["path"].startswith(str(directory))
 
 
 def test_a_large_image_is_scaled_down_to_256(bridge, pd, observer):
