@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bridge.h"
+#include "entry.h"
 #include "history_cli.h"
 #include "log.h"
 #include "server.h"
@@ -176,9 +177,10 @@ static int greet(presentd_client *pd, server *s, int *max_entries, const char *p
     *max_entries = json_object_object_get_ex(hello, "limits", &limits) &&
                    json_object_object_get_ex(limits, "maxEntriesPerClient", &v) ? json_object_get_int(v) : 64;
     int max_priority = json_object_object_get_ex(hello, "maxPriority", &v) ? json_object_get_int(v) : 0;
-    if (max_priority < 1000)
+    if (max_priority < ENTRY_CRITICAL_PRIORITY)
         log_line("presentd lets this connection present at priority %d at most: critical notifications "
-                 "will not pass do not disturb (give its role a maxPriority of 1000)", max_priority);
+                 "will not pass do not disturb (give its role a maxPriority of %d)", max_priority,
+                 ENTRY_CRITICAL_PRIORITY);
     json_object_put(hello);
     if (presentd_call_json(pd, "subscribe", "{\"topics\":[\"lifecycle\"]}", NULL, 10000, &err)) {
         fprintf(stderr, "presentd-notify: presentd at %s: subscribing to lifecycle failed: %s\n", path, err.message);
