@@ -368,6 +368,38 @@ def test_after_presentd_restarts_empty_each_waiting_note_is_presented_once(bridg
         gone(c, bridge, ids[5])
 
 
+def test_after_a_restart_every_entry_of_a_stack_over_256_is_looked_at(bus, runtime, observer, tmp_path):
+    # presentd_entries counts them all but fills at most what it is given: the bridge's
+    # reconnect pass read a 256-entry array up to the count (past its end). With maxEntries
+    # 400 and 300 other entries first, the bridge's own is the 301st.
+    import json
+    from presentd import Client
+    from presentd.daemon import Daemon
+    config = tmp_path / "big-stack.json"
+    config.write_text(json.dumps({"limits": {"maxEntries": 400, "maxEntriesPerClient": 400}}))
+    with Daemon(clock="manual", fps=10, args=["--config", str(config)]) as d:
+        with Client(d.path) as c:
+            held = c.call("hello", {"client": "tests"})["resumeToken"]
+            for i in range(300):
+                c.call("present", {"id": f"other-{i}", "style": "popup", "level": "overlay"})
+            b = start_bridge(bus, d, runtime, observer)
+            id = observer.notify("the 301st", timeout=0)
+            wait_until(lambda: b.entry(id) in stack(c), "the bridge's entry on presentd")
+        d.restart()  # kill -9: presentd restores its stack, the other entries wait for their owner
+        with Client(d.path) as fresh:
+            fresh.call("hello", {"client": "tests", "resume": held})
+            wait_until(lambda: "presentd is back" in b.log, "the bridge to reconnect", context=lambda: b.log)
+            # Answered once the bridge's reconnect pass is over (one loop serves both).
+            observer.notify("probe", timeout=0)
+            assert len(stack(fresh)) >= 301
+            assert b.entry(id) in stack(fresh)
+            assert b.process.poll() is None, b.log
+            assert observer.named("NotificationClosed", id) == []
+            observer.close(id)
+            assert observer.closed(id) == 3
+        b.stop()
+
+
 def test_presentd_not_coming_back_closes_everything_and_exits_1(make_bridge, manual, observer, pd):
     bridge = make_bridge("--reconnect", "1")
     ids = [observer.notify(f"n{i}", timeout=0) for i in range(7)]  # 5 on presentd, 2 waiting
