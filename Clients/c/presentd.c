@@ -427,7 +427,20 @@ static int route(presentd_client *c, json_object *m, presentd_error *err) {
         else queue_push(&c->replies, m, n);
         return 0;
     }
-    json_object_put(m);  /* an error about a line that had no id: nobody waits for it */
+    /* An error with a null id: the daemon could not read a line of ours (-32700) or it was
+     * not a request (-32600), so it cannot say which call failed. Dropped, that call's
+     * caller would wait for ever: it is this client's (or its user's) bug, surfaced. */
+    json_object *error = object_member(m, "error");
+    int64_t code = int_member(error, "code");
+    if (error && (code == -32700 || code == -32600)) {
+        const char *message = string_member(error, "message");
+        fail(err, PRESENTD_ERR_PROTOCOL, "the daemon could not read a request (%lld: %s)", (long long)code,
+             message ? message : "no message");
+        if (err) err->code = (int)code;
+        json_object_put(m);
+        return PRESENTD_ERR_PROTOCOL;
+    }
+    json_object_put(m);  /* any other error about a line that had no id: nobody waits for it */
     return 0;
 }
 

@@ -70,7 +70,7 @@ enum presentd_status {
     PRESENTD_ERR_IO = 2,       /* connect/read/write failed: err->message says why (errno in err->sys_errno) */
     PRESENTD_ERR_CLOSED = 3,   /* the connection is over (err->message holds the daemon's reason, if it gave one) */
     PRESENTD_ERR_TIMEOUT = 4,  /* nothing within the timeout */
-    PRESENTD_ERR_PROTOCOL = 5, /* the daemon sent something that is not JSON-RPC 2.0 */
+    PRESENTD_ERR_PROTOCOL = 5, /* the daemon sent something that is not JSON-RPC 2.0, or could not read a request */
     PRESENTD_ERR_AGAIN = 6,    /* non-blocking: not there yet */
     PRESENTD_ERR_USAGE = 7,    /* a bad argument (NULL client, params not an object…) */
 };
@@ -496,7 +496,9 @@ int presentd_wants_write(const presentd_client *c);
  * replies are kept for presentd_take_reply, events for presentd_poll_event, questions
  * are answered. Call it when poll() reports the descriptor (any revents).
  * Returns 0, or PRESENTD_ERR_CLOSED once the daemon hung up (kept events and replies
- * can still be taken), or an error. */
+ * can still be taken), or an error: PRESENTD_ERR_PROTOCOL, err->code -32700 or -32600,
+ * when the daemon answered a line it could not read with an error of null id (the
+ * request it was cannot be known, so its reply never comes: a bug of the sender's). */
 int presentd_process(presentd_client *c, presentd_error *err);
 
 /* The reply to request id: 0 with *result (owned, may be NULL to discard it),

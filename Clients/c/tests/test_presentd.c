@@ -251,6 +251,25 @@ static void test_calls_and_errors(daemon_proc *d) {
     presentd_close(c);
 }
 
+/* A line the daemon cannot read gets an error with a null id: no caller can be told, so
+ * presentd_process reports it instead of dropping it (a sender waiting for ever otherwise). */
+static void test_an_unreadable_line_is_a_protocol_error(daemon_proc *d) {
+    presentd_client *c = connect_or_die(d);
+    presentd_error err;
+    static const char garbage[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\n";
+    CHECK(write(presentd_fd(c), garbage, sizeof garbage - 1) == (ssize_t)(sizeof garbage - 1));
+    int status = 0;
+    for (int turns = 0; status == 0 && turns < 100; turns++) {
+        struct pollfd p = {.fd = presentd_fd(c), .events = POLLIN};
+        if (poll(&p, 1, WAIT_MS) <= 0) break;
+        status = presentd_process(c, &err);
+    }
+    CHECK(status == PRESENTD_ERR_PROTOCOL && err.code == -32700);
+    /* The connection goes on: the error was about that line only. */
+    CHECK_OK(presentd_call_json(c, "ping", NULL, NULL, WAIT_MS, &err), &err);
+    presentd_close(c);
+}
+
 struct frames { int n; double alpha[8], time[8]; };
 
 static void record_frame(json_object *frame, void *user) {
@@ -1419,6 +1438,7 @@ int main(int argc, char **argv) {
     if (start_daemon(&manual, "manual")) { printf("cannot start presentd\n"); return 1; }
     if (start_daemon(&real, "monotonic")) { stop_daemon(&manual); printf("cannot start presentd\n"); return 1; }
     RUN("calls and errors", test_calls_and_errors(&manual));
+    RUN("an unreadable line is a protocol error", test_an_unreadable_line_is_a_protocol_error(&manual));
     RUN("events and frames", test_events_and_frames(&manual));
     RUN("shouldDismiss", test_should_dismiss(&real));
     RUN("non-blocking poll loop", test_non_blocking_poll_loop(&real));

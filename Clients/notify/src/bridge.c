@@ -1,13 +1,15 @@
 /* See bridge.h. The requests to presentd are non-blocking (presentd_send): a notification
- * remembers the ids of its requests in flight and takes their replies in bridge_pump. A
- * notification that has ended (NotificationClosed sent) stays in the table, out of every
- * count, only until the replies it waits for have come back, so none is left behind in the
- * client's queue. */
+ * remembers the ids of its requests in flight, at most one of each kind, and takes their
+ * replies in bridge_pump. A notification that has ended (NotificationClosed sent) stays in
+ * the table, out of every count, only until the replies it waits for have come back, so
+ * none is left behind in the client's queue: what the bridge has in flight is bounded by
+ * the notifications it holds, whatever the apps send. */
 #include "bridge.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "entry.h"
@@ -25,10 +27,10 @@ typedef struct note {
     int32_t expire_ms;           /* 0: never */
     uint64_t posted_us;          /* when Notify made it (CLOCK_REALTIME), for the history */
     int64_t present_rpc, update_rpc, dismiss_rpc;  /* requests in flight (0: none) */
+    int dirty;                   /* replaced while an update was in flight: its reply sends the latest */
+    uint64_t png_bytes;          /* the size of its image-data PNG (spec.icon_is_image_data), counted in the bridge's */
+    uint32_t end_reason;         /* bridge_reconnected: to end once its pass is over (0: no) */
 } note;
-
-/* Replies nobody waits for any more (a superseded update): taken and dropped. */
-#define DISCARD_MAX 1024
 
 struct bridge {
     presentd_client *pd;
@@ -38,11 +40,13 @@ struct bridge {
     uint32_t next_id;            /* 0 once every id has been used */
     note **notes;                /* in the order they came; ended ones until reaped */
     size_t n, cap;
-    int64_t discard[DISCARD_MAX];
-    size_t n_discard;
     char prefix[32];             /* of every entry id: "notify.PID." */
     unsigned png_serial;
+    uint64_t png_bytes;          /* every PNG of the bridge's in the runtime directory, at most IMAGE_DIR_MAX_BYTES */
     int ending;                  /* bridge_end_all: nothing new is presented */
+    char closing[64];            /* presentd's closing notice's reason, once it sent one */
+    int stack_full;              /* presentd answered -32003 (its stack is full): nothing is promoted
+                                    until an entry leaves or a new Notify comes */
     history history;
 };
 
@@ -96,15 +100,11 @@ static int count(const bridge *b, int state) {
     return k;
 }
 
+const char *bridge_closing_reason(const bridge *b) { return b->closing[0] ? b->closing : NULL; }
+
 int bridge_count(const bridge *b) { return count(b, NOTE_WAITING) + count(b, NOTE_SENT); }
 
 const history *bridge_history(const bridge *b) { return &b->history; }
-
-static void discard(bridge *b, int64_t *rpc) {
-    if (!*rpc) return;
-    if (b->n_discard < DISCARD_MAX) b->discard[b->n_discard++] = *rpc;
-    *rpc = 0;
-}
 
 /* The countdown: critical never expires; -1 is the setting for the urgency. */
 static int32_t expire_for(const bridge *b, const note_spec *spec) {
@@ -113,10 +113,13 @@ static int32_t expire_for(const bridge *b, const note_spec *spec) {
     return spec->expire_timeout;
 }
 
-static void remove_image(note_spec *spec) {
+static void remove_image(bridge *b, note *n) {
+    note_spec *spec = &n->spec;
     if (spec->icon_is_image_data && spec->icon && unlink(spec->icon) != 0)
         log_line("cannot remove %s: %m", spec->icon);
     spec->icon_is_image_data = 0;
+    b->png_bytes -= n->png_bytes;
+    n->png_bytes = 0;
 }
 
 static int64_t send(bridge *b, const char *method, json_object *params, const note *n) {
@@ -135,13 +138,17 @@ static void send_present(bridge *b, note *n) {
     n->present_rpc = send(b, "present", entry_present(n->entry, &n->spec, n->expire_ms), n);
 }
 
+/* The content as it is now. One update at a time: a replacement meanwhile only marks the
+ * note dirty, and the reply sends the latest (a flood of replaces_id costs one request per
+ * round trip, not one per call). */
 static void send_update(bridge *b, note *n) {
-    discard(b, &n->update_rpc);
+    if (n->update_rpc) { n->dirty = 1; return; }
+    n->dirty = 0;
     n->update_rpc = send(b, "update", entry_update(n->entry, &n->spec, n->expire_ms), n);
 }
 
 static void send_dismiss(bridge *b, note *n) {
-    discard(b, &n->dismiss_rpc);
+    if (n->dismiss_rpc) return;  /* one dismissal in flight is enough */
     json_object *p = json_object_new_object();
     json_object_object_add(p, "id", json_object_new_string(n->entry));
     n->dismiss_rpc = send(b, "dismiss", p, n);
@@ -150,7 +157,7 @@ static void send_dismiss(bridge *b, note *n) {
 /* Sends waiting notifications while there is room: critical ones first, then in order. */
 static void promote(bridge *b) {
     int room = (b->s.max_visible < b->max_entries ? b->s.max_visible : b->max_entries) - count(b, NOTE_SENT);
-    while (room > 0 && !b->ending) {
+    while (room > 0 && !b->ending && !b->stack_full) {
         note *next = NULL;
         for (size_t i = 0; i < b->n; i++) {
             note *n = b->notes[i];
@@ -169,7 +176,7 @@ static void end(bridge *b, note *n, uint32_t reason) {
     n->state = NOTE_ENDED;
     if (!n->spec.transient)
         history_add(&b->history, n->id, n->spec.app_name, n->spec.title, n->posted_us, history_now_us(), reason);
-    remove_image(&n->spec);
+    remove_image(b, n);
     note_spec_clear(&n->spec);
     if (b->sig.closed) b->sig.closed(b->sig.user, n->id, reason);
     promote(b);
@@ -186,16 +193,29 @@ static void reap(bridge *b) {
     b->n = kept;
 }
 
-/* image-data as a PNG file of the bridge's own: the spec's icon from now on. */
-static void take_image(bridge *b, note_spec *spec, uint32_t id, const image_data *image) {
+/* image-data as a PNG file of the bridge's own: the spec's icon from now on. Each file is
+ * bounded (IMAGE_MAX_SIDE), but thousands may wait (--max-waiting): the directory is in
+ * the user's runtime directory, a tmpfs in RAM, so their sum is bounded too. */
+static void take_image(bridge *b, note *n, const image_data *image) {
+    note_spec *spec = &n->spec;
     char path[4096], why[512];
-    snprintf(path, sizeof path, "%s/%ld-%u-%u.png", b->s.image_dir, (long)getpid(), id, ++b->png_serial);
+    snprintf(path, sizeof path, "%s/%ld-%u-%u.png", b->s.image_dir, (long)getpid(), n->id, ++b->png_serial);
     if (image_write_png(image, path, why, sizeof why)) {
-        log_line("notification %u: image-data not shown: %s", id, why);
+        log_line("notification %u: image-data not shown: %s", n->id, why);
+        return;
+    }
+    struct stat st;
+    uint64_t size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+    if (b->png_bytes + size > IMAGE_DIR_MAX_BYTES) {
+        log_line("notification %u: image-data not shown: the bridge's images take %llu bytes already, "
+                 "at most %llu", n->id, (unsigned long long)b->png_bytes, (unsigned long long)IMAGE_DIR_MAX_BYTES);
+        unlink(path);
         return;
     }
     char *copy = strdup(path);
     if (!copy) { unlink(path); return; }
+    b->png_bytes += size;
+    n->png_bytes = size;
     free(spec->icon);
     spec->icon = copy;
     spec->icon_kind = ICON_PATH;
@@ -219,12 +239,16 @@ static note *replaced(const bridge *b, const note_spec *spec) {
 }
 
 int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t *id) {
+    if (b->stack_full) {  /* try again: the waiting ones first */
+        b->stack_full = 0;
+        promote(b);
+    }
     note *n = replaced(b, spec);
     if (n) {
         /* In place: the same id, the same entry; presentd animates the change. */
-        remove_image(&n->spec);
+        remove_image(b, n);
         note_spec_move(&n->spec, spec);
-        if (image) take_image(b, &n->spec, n->id, image);
+        if (image) take_image(b, n, image);
         n->expire_ms = expire_for(b, &n->spec);
         if (n->state == NOTE_SENT) send_update(b, n);
         *id = n->id;
@@ -249,7 +273,7 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
     n->posted_us = history_now_us();  /* wraps to 0 after 2^32 - 1: then no more (ids are never reused) */
     snprintf(n->entry, sizeof n->entry, "%s%u", b->prefix, n->id);
     note_spec_move(&n->spec, spec);
-    if (image) take_image(b, &n->spec, n->id, image);
+    if (image) take_image(b, n, image);
     n->expire_ms = expire_for(b, &n->spec);
     n->state = NOTE_WAITING;
     b->notes[b->n++] = n;
@@ -258,13 +282,14 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
     return BRIDGE_OK;
 }
 
-void bridge_close(bridge *b, uint32_t id) {
+int bridge_close(bridge *b, uint32_t id) {
     note *n = find(b, id);
-    if (!n) return;
-    if (n->state == NOTE_WAITING) { end(b, n, CLOSED_BY_CALL); return; }
-    if (n->closing) return;
+    if (!n) return -1;
+    if (n->state == NOTE_WAITING) { end(b, n, CLOSED_BY_CALL); return 0; }
+    if (n->closing) return 0;  /* still leaving: it exists until its NotificationClosed */
     n->closing = 1;
     send_dismiss(b, n);
+    return 0;
 }
 
 /* presentd's reason for a dismissal, as the spec's. */
@@ -289,6 +314,14 @@ static void on_reply(bridge *b, note *n, int64_t *rpc, const char *method) {
     if (strcmp(method, "present") == 0) {
         if (status == 0) { n->present_acked = 1; return; }
         if (n->state == NOTE_ENDED) return;
+        if (err.code == -32003 && !n->closing) {
+            /* presentd's stack is full (other clients' entries count too, which the bridge
+             * cannot check): not the notification's fault, so it waits for a place again. */
+            log_line("notification %u: presentd's stack is full: it waits for a place", n->id);
+            n->state = NOTE_WAITING;
+            b->stack_full = 1;
+            return;
+        }
         if (err.code == -32006)
             log_line("notification %u: dropped: do not disturb is on and it is of low urgency", n->id);
         else
@@ -299,14 +332,26 @@ static void on_reply(bridge *b, note *n, int64_t *rpc, const char *method) {
     }
     if (status && err.code != -32001 && n->state != NOTE_ENDED)
         log_line("notification %u: %s refused: %s", n->id, method, err.message);
+    /* Replaced while this update was on its way: the latest content now. */
+    if (strcmp(method, "update") == 0 && n->dirty && n->state == NOTE_SENT && !n->closing) send_update(b, n);
 }
 
 static void on_event(bridge *b, presentd_event *ev) {
+    if (strcmp(ev->method, "closing") == 0) {
+        json_object *v;
+        const char *reason = json_object_object_get_ex(ev->params, "reason", &v) ? json_object_get_string(v) : NULL;
+        snprintf(b->closing, sizeof b->closing, "%s", reason && reason[0] ? reason : "closing");
+        return;
+    }
     if (strcmp(ev->method, "lifecycle") == 0) {
         json_object *v;
         const char *event = json_object_object_get_ex(ev->params, "event", &v) ? json_object_get_string(v) : NULL;
         const char *id = json_object_object_get_ex(ev->params, "id", &v) ? json_object_get_string(v) : NULL;
         const char *reason = json_object_object_get_ex(ev->params, "reason", &v) ? json_object_get_string(v) : NULL;
+        if (event && strcmp(event, "didDismiss") == 0 && b->stack_full) {
+            b->stack_full = 0;  /* an entry left presentd's stack: a place, perhaps */
+            promote(b);
+        }
         if (!event || (strcmp(event, "willDismiss") != 0 && strcmp(event, "didDismiss") != 0)) return;
         /* Closed as it starts leaving (a queued entry withdrawn has only didDismiss). */
         note *n = find_entry(b, id);
@@ -336,10 +381,6 @@ void bridge_pump(bridge *b) {
         on_reply(b, n, &n->update_rpc, "update");
         on_reply(b, n, &n->dismiss_rpc, "dismiss");
     }
-    size_t kept = 0;
-    for (size_t i = 0; i < b->n_discard; i++)
-        if (presentd_take_reply(b->pd, b->discard[i], NULL, NULL) == PRESENTD_ERR_AGAIN) b->discard[kept++] = b->discard[i];
-    b->n_discard = kept;
     presentd_event ev;
     while (presentd_poll_event(b->pd, &ev)) {
         on_event(b, &ev);
@@ -349,33 +390,53 @@ void bridge_pump(bridge *b) {
 }
 
 void bridge_reconnected(bridge *b) {
-    /* Every reply in flight went with the old connection. */
-    b->n_discard = 0;
+    b->stack_full = 0;  /* a new presentd: its stack is not the old one's */
     json_object *stack = NULL;
     presentd_error err;
     if (presentd_call(b->pd, "stack", NULL, &stack, 10000, &err)) {
         log_line("after presentd came back, stack failed: %s", err.message);
         stack = NULL;
     }
-    static presentd_entry entries[256];
-    size_t n_entries = stack ? presentd_entries(stack, entries, sizeof entries / sizeof entries[0]) : 0;
+    /* presentd_entries answers how many there are and fills at most max: asked for the
+     * count first, so that every entry is looked at however many presentd holds. */
+    size_t n_entries = stack ? presentd_entries(stack, NULL, 0) : 0;
+    presentd_entry *entries = n_entries ? calloc(n_entries, sizeof *entries) : NULL;
+    if (n_entries && !entries) {
+        log_line("after presentd came back: out of memory for its %zu entries", n_entries);
+        n_entries = 0;
+    }
+    if (entries) n_entries = presentd_entries(stack, entries, n_entries);
     for (size_t i = 0; i < b->n; i++) {
         note *n = b->notes[i];
-        int lost_update = n->update_rpc != 0;
+        /* Every reply in flight went with the old connection. */
+        int lost_update = n->update_rpc != 0 || n->dirty;
         n->present_rpc = n->update_rpc = n->dismiss_rpc = 0;
+        n->dirty = 0;
         if (n->state != NOTE_SENT) continue;
         int kept = 0;
-        for (size_t j = 0; j < n_entries && !kept; j++) kept = strcmp(entries[j].id, n->entry) == 0;
+        for (size_t j = 0; j < n_entries && !kept; j++) kept = entries[j].id && strcmp(entries[j].id, n->entry) == 0;
         if (kept) {
             if (n->closing) { n->closing = 0; bridge_close(b, n->id); }
-            else if (lost_update) send_update(b, n);
+            else if (lost_update) send_update(b, n);  /* the latest content: what was lost, or newer */
         } else if (!n->present_acked && !n->closing) {
-            send_present(b, n);  /* it never got there */
+            send_present(b, n);  /* it never got there; the spec is the latest, no update needed */
         } else {
-            end(b, n, n->closing ? CLOSED_BY_CALL : CLOSED_UNDEFINED);
+            /* Ended after the pass: end() promotes a waiting note, which this loop would
+             * then take for one presentd lost and present a second time. */
+            n->end_reason = n->closing ? CLOSED_BY_CALL : CLOSED_UNDEFINED;
         }
     }
+    free(entries);
     json_object_put(stack);
+    int ending = b->ending;
+    b->ending = 1;  /* no promotion while they end */
+    for (size_t i = 0; i < b->n; i++) {
+        note *n = b->notes[i];
+        if (n->end_reason && n->state == NOTE_SENT) end(b, n, n->end_reason);
+        n->end_reason = 0;
+    }
+    b->ending = ending;
+    promote(b);  /* once, into the places they left */
     reap(b);
 }
 

@@ -46,8 +46,9 @@ enum bridge_refusal { BRIDGE_OK = 0, BRIDGE_FULL, BRIDGE_NO_IDS, BRIDGE_NO_MEMOR
  * Returns BRIDGE_OK or why it was refused. */
 int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t *id);
 
-/* CloseNotification: dismisses it (NotificationClosed 3 follows); unknown ids are ignored. */
-void bridge_close(bridge *b, uint32_t id);
+/* CloseNotification: dismisses it (NotificationClosed 3 follows). Returns 0, or -1 when no
+ * live notification has that id (closed already, or never was). */
+int bridge_close(bridge *b, uint32_t id);
 
 /* Takes what presentd sent (after presentd_process): replies, lifecycle and action events. */
 void bridge_pump(bridge *b);
@@ -58,6 +59,10 @@ void bridge_reconnected(bridge *b);
 
 /* NotificationClosed (reason 4) for every notification, and nothing left: at exit. */
 void bridge_end_all(bridge *b);
+
+/* The reason of presentd's closing notice (it threw this connection out: "backlog",
+ * "tooManyConnections"…), or NULL when it sent none. */
+const char *bridge_closing_reason(const bridge *b);
 
 /* How many notifications are live (on presentd or waiting). */
 int bridge_count(const bridge *b);

@@ -5,7 +5,7 @@
 
 /* Priorities (0…1000): under do not disturb (allowPriorityAbove 500 by default) low and
  * normal are held and critical passes. */
-static const int urgency_priority[3] = {250, 500, 1000};
+static const int urgency_priority[3] = {250, 500, ENTRY_CRITICAL_PRIORITY};
 
 json_object *entry_content(const note_spec *spec) {
     json_object *c = json_object_new_object();

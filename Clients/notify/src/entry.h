@@ -7,6 +7,10 @@
 
 #include "note.h"
 
+/* A critical notification's priority: presentd's highest (0…1000), so it passes do not
+ * disturb; the connection's role needs this maxPriority (checked at start-up). */
+#define ENTRY_CRITICAL_PRIORITY 1000
+
 /* The content object: title, message, icon, actions (role "default" for the "default"
  * key), the reply field, progress, and how a screen reader announces it. */
 json_object *entry_content(const note_spec *spec);

@@ -8,6 +8,9 @@
 #include <stdint.h>
 
 #define IMAGE_MAX_SIDE 256
+/* The bridge's PNGs together: 64 MiB, some 250 images of the largest size. Past it a
+ * notification's image-data is not shown (logged). */
+#define IMAGE_DIR_MAX_BYTES (64u << 20)
 
 typedef struct image_data {
     int32_t width, height, rowstride;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bridge.h"
+#include "entry.h"
 #include "history_cli.h"
 #include "log.h"
 #include "server.h"
@@ -156,14 +157,30 @@ static int greet(presentd_client *pd, server *s, int *max_entries, const char *p
         return -1;
     }
     json_object *v, *limits;
+    /* present, update and dismiss need app (or admin): without it every notification would
+     * be refused and closed with reason 4, so the bridge does not take the name at all. */
+    int may_present = 0;
+    if (json_object_object_get_ex(hello, "roles", &v) && json_object_is_type(v, json_type_array))
+        for (size_t i = 0; i < json_object_array_length(v); i++) {
+            const char *role = json_object_get_string(json_object_array_get_idx(v, i));
+            may_present |= role && (strcmp(role, "app") == 0 || strcmp(role, "admin") == 0);
+        }
+    if (!may_present) {
+        fprintf(stderr, "presentd-notify: presentd at %s does not give this connection the app role (its roles: %s), "
+                "so it may not present notifications: grant it app in presentd's roles\n", path,
+                json_object_object_get_ex(hello, "roles", &v) ? json_object_to_json_string(v) : "none said");
+        json_object_put(hello);
+        return -1;
+    }
     snprintf(s->version, sizeof s->version, "%s",
              json_object_object_get_ex(hello, "version", &v) ? json_object_get_string(v) : "unknown");
     *max_entries = json_object_object_get_ex(hello, "limits", &limits) &&
                    json_object_object_get_ex(limits, "maxEntriesPerClient", &v) ? json_object_get_int(v) : 64;
     int max_priority = json_object_object_get_ex(hello, "maxPriority", &v) ? json_object_get_int(v) : 0;
-    if (max_priority < 1000)
+    if (max_priority < ENTRY_CRITICAL_PRIORITY)
         log_line("presentd lets this connection present at priority %d at most: critical notifications "
-                 "will not pass do not disturb (give its role a maxPriority of 1000)", max_priority);
+                 "will not pass do not disturb (give its role a maxPriority of %d)", max_priority,
+                 ENTRY_CRITICAL_PRIORITY);
     json_object_put(hello);
     if (presentd_call_json(pd, "subscribe", "{\"topics\":[\"lifecycle\"]}", NULL, 10000, &err)) {
         fprintf(stderr, "presentd-notify: presentd at %s: subscribing to lifecycle failed: %s\n", path, err.message);
@@ -195,6 +212,12 @@ static int run(server *s, presentd_client *pd, int sigfd, const char *path, int 
         int status = presentd_process(pd, &err);
         bridge_pump(s->bridge);
         if (status == PRESENTD_ERR_CLOSED) {
+            /* Thrown out (a closing notice: backlog, too many connections) is not a restart:
+             * the C client would not try again; err says presentd's reason. */
+            if (bridge_closing_reason(s->bridge)) {
+                log_line("presentd at %s closed this connection (%s): exiting", path, bridge_closing_reason(s->bridge));
+                return 1;
+            }
             log_line("presentd at %s went away: waiting for it to come back", path);
             if (presentd_reconnect(pd, &err)) {
                 log_line("presentd at %s did not come back within %d s: exiting", path, reconnect_s);

@@ -156,6 +156,26 @@ static int read_hints(sd_bus_message *m, note_spec *spec, icon_sources *icons) {
     return sd_bus_message_exit_container(m);
 }
 
+/* Whether s is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF). */
+static int valid_utf8(const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p, n = 0, min = 0;
+        if (c < 0x80) { p++; continue; }
+        if ((c & 0xE0) == 0xC0) { n = 1; min = 0x80; c &= 0x1F; }
+        else if ((c & 0xF0) == 0xE0) { n = 2; min = 0x800; c &= 0x0F; }
+        else if ((c & 0xF8) == 0xF0) { n = 3; min = 0x10000; c &= 0x07; }
+        else return 0;
+        for (unsigned k = 1; k <= n; k++) {
+            if ((p[k] & 0xC0) != 0x80) return 0;  /* also stops at the terminating 0 */
+            c = c << 6 | (p[k] & 0x3F);
+        }
+        if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+        p += n + 1;
+    }
+    return 1;
+}
+
 /* An icon given as a theme name, a file:// URI or a path: into spec (kind and string),
  * or 0 when it cannot be used (presentd's renderers take .png and .svg files). */
 static int use_icon(note_spec *spec, const char *icon) {
@@ -177,6 +197,13 @@ static int use_icon(note_spec *spec, const char *icon) {
             } else path[o++] = p[i];
         }
         path[o] = 0;
+        /* %XX can spell bytes that are not UTF-8 (file:///x/%FF.png): presentd refuses such
+         * a line outright, with no id to tie the refusal to, so the path is not used. */
+        if (!valid_utf8(path)) {
+            log_line("icon %s: its path is not UTF-8: not shown", icon);
+            free(path);
+            return 0;
+        }
         int used = path[0] == '/' && use_icon(spec, path);
         free(path);
         return used;
@@ -221,9 +248,8 @@ static int read_actions(sd_bus_message *m, note_spec *spec, sd_bus_error *err) {
     for (size_t i = 0; i < n; i += 2) {
         const char *key = strv[i], *label = strv[i + 1];
         if (strlen(key) > NOTE_MAX_KEY) {
-            char where[32];
-            snprintf(where, sizeof where, "%zu", i);
-            r = fail(err, "actions[%s]: the key is over 1024 bytes", where);
+            sd_bus_error_setf(err, SD_BUS_ERROR_INVALID_ARGS, "actions[%zu]: the key is over %d bytes", i, NOTE_MAX_KEY);
+            r = -EINVAL;
             goto done;
         }
         int duplicate = 0;
@@ -245,7 +271,13 @@ static int read_actions(sd_bus_message *m, note_spec *spec, sd_bus_error *err) {
             goto done;
         }
         if (valid_action_id(key, spec)) snprintf(a->id, sizeof a->id, "%s", key);
-        else snprintf(a->id, sizeof a->id, "action-%zu", spec->n_actions);
+        else {
+            /* action-N, N bumped past any id already given: a key may be "action-1" itself,
+             * and presentd refuses two actions of one id. At most 8 ids are taken, so this ends. */
+            size_t k = spec->n_actions;
+            do snprintf(a->id, sizeof a->id, "action-%zu", k++);
+            while (!valid_action_id(a->id, spec));
+        }
         if (strcmp(key, NOTE_REPLY_KEY) == 0) spec->inline_reply = 1;
         spec->n_actions++;
     }

@@ -44,9 +44,10 @@ static int method_close(sd_bus_message *m, void *userdata, sd_bus_error *err) {
     uint32_t id = 0;
     int r = sd_bus_message_read(m, "u", &id);
     if (r < 0) return r;
-    /* An id that is closed already (or never was) is answered as one just closed: a caller
-     * racing an expiry has nothing to handle. */
-    bridge_close(s->bridge, id);
+    /* The spec (1.2, CloseNotification): "If the notification no longer exists, an empty
+     * D-BUS Error message is sent back." No signal either way: each is closed exactly once. */
+    if (bridge_close(s->bridge, id))
+        return sd_bus_error_setf(err, NOTIFY_ERROR_NOT_FOUND, "notification %u does not exist (it was closed, or never was)", id);
     return sd_bus_reply_method_return(m, "");
 }
 

@@ -11,6 +11,8 @@
 #define NOTIFY_PATH "/org/freedesktop/Notifications"
 /* The bridge's own interface, beside the spec's, on the same object: the history. */
 #define HISTORY_INTERFACE "org.presentd.NotificationHistory"
+/* CloseNotification of an id that is not (or no longer) live. The spec names no error. */
+#define NOTIFY_ERROR_NOT_FOUND "org.freedesktop.Notifications.Error.NotFound"
 
 typedef struct server {
     sd_bus *bus;

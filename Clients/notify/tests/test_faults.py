@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+from pathlib import Path
 
 import pytest
 from gi.repository import Gio, GLib
 
-from conftest import BRIDGE, Bridge, entry, gone, run, shown, stack
+from conftest import BRIDGE, Bridge, entry, start_bridge, gone, run, shown, stack
 from presentd.daemon import wait_until
 
 
@@ -199,6 +200,77 @@ def test_presentd_not_running_is_a_clear_error(bus, runtime, tmp_path):
     b.stop()
 
 
+def test_without_the_app_role_the_bridge_says_so_and_exits_1_before_taking_the_name(bus, runtime, observer, tmp_path):
+    # Every notification would be refused (-32005) and closed with reason 4: better not to serve.
+    import json
+    from presentd.daemon import Daemon
+    config = tmp_path / "renderers-only.json"
+    config.write_text(json.dumps({"rootIsAdmin": False, "roles": {"renderer": {"anyone": True}}}))
+    with Daemon(clock="manual", args=["--config", str(config)]) as d:
+        b = Bridge(bus, d.path, runtime)
+        assert b.process.wait(30) == 1
+        assert "does not give this connection the app role" in b.log, b.log
+        assert not observer.has_owner()
+        b.stop()
+
+
+def test_thrown_out_by_presentd_the_bridge_logs_why_and_exits_1(bus, runtime, observer, tmp_path):
+    # A closing notice is not a restart: the bridge logged "did not come back within 30 s",
+    # at once. Here presentd throws it out for its backlog: stopped (SIGSTOP), it reads none
+    # of the lifecycle events another client's entries cause.
+    import json
+    from presentd import Client
+    from presentd.daemon import Daemon
+    config = tmp_path / "small-queue.json"
+    config.write_text(json.dumps({"limits": {"maxQueuedBytes": 65536}}))
+    with Daemon(clock="manual", fps=10, args=["--config", str(config)]) as d, Client(d.path) as c:
+        c.hello("tests")
+        b = start_bridge(bus, d, runtime, observer)
+        id = observer.notify("before", timeout=0)
+        wait_until(lambda: b.entry(id) in stack(c), "the bridge's entry on presentd")
+        b.process.send_signal(signal.SIGSTOP)
+        try:
+            def thrown_out():
+                for _ in range(20):
+                    c.call("present", {"id": "churn", "style": "popup", "content": {"title": "x" * 200}})
+                    c.call("dismiss", {"id": "churn"})
+                    c.advance(1)
+                return "is not reading" in Path(d.log_path).read_text(errors="replace") or None
+            wait_until(thrown_out, "presentd to throw the stopped bridge out for its backlog", timeout=120,
+                       context=lambda: Path(d.log_path).read_text(errors="replace")[-2000:])
+        finally:
+            b.process.send_signal(signal.SIGCONT)
+        assert b.process.wait(30) == 1
+        assert "closed this connection (backlog)" in b.log, b.log
+        assert "did not come back" not in b.log, b.log
+        assert observer.closed(id) == 4
+        b.stop()
+
+
+def test_presentd_s_stack_full_keeps_the_notification_waiting(bus, runtime, observer, tmp_path):
+    # -32003: presentd holds maxEntries entries, other clients' included (the bridge cannot
+    # check that). The notification is not the fault: it waits, and is shown once one leaves.
+    import json
+    from presentd import Client
+    from presentd.daemon import Daemon
+    config = tmp_path / "two-entries.json"
+    config.write_text(json.dumps({"limits": {"maxEntries": 2}}))
+    with Daemon(clock="manual", fps=10, args=["--config", str(config)]) as d, Client(d.path) as c:
+        c.hello("tests")
+        for name in ("a", "b"):
+            c.call("present", {"id": name, "style": "popup", "level": "overlay"})
+        b = start_bridge(bus, d, runtime, observer)
+        id = observer.notify("no room", timeout=0)
+        wait_until(lambda: "stack is full" in b.log, "the bridge to hear presentd's -32003", context=lambda: b.log)
+        assert observer.named("NotificationClosed", id) == []
+        c.call("dismiss", {"id": "a"})
+        c.advance(1)
+        wait_until(lambda: b.entry(id) in stack(c), "the waiting notification on presentd once an entry left",
+                   context=lambda: f"stack: {list(stack(c))}\nbridge log:\n{b.log}")
+        assert observer.named("NotificationClosed", id) == []
+        b.stop()
+
+
 def test_help_and_bad_arguments():
     out = subprocess.run([BRIDGE, "--help"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0 and out.stdout.startswith("usage: presentd-notify [--socket PATH] [--replace]")
@@ -266,6 +338,66 @@ def test_a_notification_presentd_did_not_keep_is_closed_with_reason_4(bridge, ma
     with fresh_client(manual) as c:
         later = observer.notify("after", timeout=0)
         entry(c, bridge, later)
+
+
+def test_after_presentd_restarts_empty_each_waiting_note_is_presented_once(bridge, manual, observer, pd):
+    # 6 notifications: 5 on presentd, 1 waiting in the bridge. presentd comes back with
+    # nothing: the 5 end (reason 4) and the waiting one takes a place, presented once. (It
+    # used to be presented as the first one ended, then again by the same pass: presentd
+    # refused the duplicate and the bridge closed it while its entry stayed on screen.)
+    ids = [observer.notify(f"n{i}", timeout=0) for i in range(6)]
+    shown(pd, bridge, ids[4])
+    manual.process.kill()
+    manual.process.wait(30)
+    os.remove(os.path.join(manual.directory, "presentd-state.json"))
+    manual._start(60.0)
+    for id in ids[:5]:
+        assert observer.closed(id) == 4
+    with fresh_client(manual) as c:
+        entry(c, bridge, ids[5])
+        # Both presents would have been answered before this sync's reply.
+        wait_until(lambda: "presentd is back" in bridge.log, "the bridge to reconnect", context=lambda: bridge.log)
+        c.call("sync", {"nonce": 1})
+        probe = observer.notify("probe", timeout=0)  # answered after any refusal was taken
+        entry(c, bridge, probe)
+        assert observer.named("NotificationClosed", ids[5]) == []
+        assert "refused" not in bridge.log, bridge.log
+        observer.close(ids[5])
+        assert observer.closed(ids[5]) == 3
+        c.advance(1)
+        gone(c, bridge, ids[5])
+
+
+def test_after_a_restart_every_entry_of_a_stack_over_256_is_looked_at(bus, runtime, observer, tmp_path):
+    # presentd_entries counts them all but fills at most what it is given: the bridge's
+    # reconnect pass read a 256-entry array up to the count (past its end). With maxEntries
+    # 400 and 300 other entries first, the bridge's own is the 301st.
+    import json
+    from presentd import Client
+    from presentd.daemon import Daemon
+    config = tmp_path / "big-stack.json"
+    config.write_text(json.dumps({"limits": {"maxEntries": 400, "maxEntriesPerClient": 400}}))
+    with Daemon(clock="manual", fps=10, args=["--config", str(config)]) as d:
+        with Client(d.path) as c:
+            held = c.call("hello", {"client": "tests"})["resumeToken"]
+            for i in range(300):
+                c.call("present", {"id": f"other-{i}", "style": "popup", "level": "overlay"})
+            b = start_bridge(bus, d, runtime, observer)
+            id = observer.notify("the 301st", timeout=0)
+            wait_until(lambda: b.entry(id) in stack(c), "the bridge's entry on presentd")
+        d.restart()  # kill -9: presentd restores its stack, the other entries wait for their owner
+        with Client(d.path) as fresh:
+            fresh.call("hello", {"client": "tests", "resume": held})
+            wait_until(lambda: "presentd is back" in b.log, "the bridge to reconnect", context=lambda: b.log)
+            # Answered once the bridge's reconnect pass is over (one loop serves both).
+            observer.notify("probe", timeout=0)
+            assert len(stack(fresh)) >= 301
+            assert b.entry(id) in stack(fresh)
+            assert b.process.poll() is None, b.log
+            assert observer.named("NotificationClosed", id) == []
+            observer.close(id)
+            assert observer.closed(id) == 3
+        b.stop()
 
 
 def test_presentd_not_coming_back_closes_everything_and_exits_1(make_bridge, manual, observer, pd):

@@ -10,6 +10,7 @@ from gi.repository import GLib
 from PIL import Image
 
 from conftest import entry
+from presentd.daemon import wait_until
 
 
 def image(width: int, height: int, rowstride: int, alpha: bool, bits: int, channels: int, data: bytes):
@@ -43,6 +44,30 @@ def test_image_data_becomes_a_png_removed_when_the_notification_ends(bridge, pd,
     observer.close(id)
     assert observer.closed(id) == 3
     assert not os.path.exists(path)
+
+
+def test_the_images_together_are_bounded_in_the_runtime_directory(make_bridge, pd, observer, runtime):
+    # Each PNG is at most 256 x 256, but a thousand may wait (--max-waiting): in RAM (the
+    # runtime directory is a tmpfs) they would add up without a bound. 300 incompressible
+    # 256 x 256 images are some 79 MB: past 64 MiB, image-data is not shown.
+    bridge = make_bridge("--max-waiting", "1000")
+    directory = runtime / "presentd-notify"
+    def used() -> int:
+        return sum(f.stat().st_size for f in directory.glob("*.png"))
+    ids = []
+    for i in range(300):
+        noise = image(256, 256, 256 * 4, True, 8, 4, os.urandom(256 * 256 * 4))
+        ids.append(observer.notify(f"noise {i}", hints={"image-data": noise}, timeout=0))
+        assert used() <= 64 << 20
+    assert used() > 60 << 20  # the bound is what stopped them, not something else
+    assert "image-data not shown: the bridge's images take" in bridge.log
+    for id in ids:
+        observer.close(id)
+    wait_until(lambda: used() == 0, "every image removed once its notification ended",
+               context=lambda: f"{used()} bytes left")
+    # Room again: an image is shown.
+    again = observer.notify("again", hints={"image-data": pixels(3, 2)}, timeout=0)
+    assert entry(pd, bridge, again)["content"]["icon"]["path"].startswith(str(directory))
 
 
 def test_a_large_image_is_scaled_down_to_256(bridge, pd, observer):
@@ -94,6 +119,23 @@ def test_a_path_presentd_cannot_show_falls_back(bridge, pd, observer):
     assert entry(pd, bridge, id)["content"]["icon"] == {"name": "mail-unread"}
     relative = observer.notify("rel", icon="file://relative.png")
     assert "icon" not in entry(pd, bridge, relative)["content"]
+
+
+def test_a_file_uri_whose_decoded_path_is_not_utf8_falls_back_and_never_wedges(bridge, pd, observer):
+    # %FF decodes to a byte that is not UTF-8: presentd would refuse the whole line with a
+    # null id, and the bridge used to wait for that present's reply for ever.
+    bad = observer.notify("bad", icon="file:///x/%FF.png", timeout=0)
+    assert "icon" not in entry(pd, bridge, bad)["content"]
+    fallback = observer.notify("fallback", icon="mail-unread", timeout=0,
+                               hints={"image-path": GLib.Variant("s", "file:///x/%C3%28.png")})
+    assert entry(pd, bridge, fallback)["content"]["icon"] == {"name": "mail-unread"}
+    observer.close(bad)
+    assert observer.closed(bad) == 3
+    # Up to the places on screen (5 by default): none stays stuck taking one.
+    more = [observer.notify(f"bad {i}", icon="file:///x/%FF%FE.png", timeout=0) for i in range(4)]
+    for id in more:
+        entry(pd, bridge, id)
+    assert "not UTF-8" in bridge.log
 
 
 def test_deprecated_icon_data_is_the_last_resort(bridge, pd, observer):

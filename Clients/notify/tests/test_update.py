@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from gi.repository import GLib
+from gi.repository import Gio, GLib
 
-from conftest import entry, lifecycle, run, shown, stack
+from conftest import NAME, PATH, entry, lifecycle, run, shown, stack
+from presentd.daemon import wait_until
 
 
 def test_replaces_id_updates_in_place_keeping_the_id(bridge, pd, observer):
@@ -20,6 +21,47 @@ def test_replaces_id_updates_in_place_keeping_the_id(bridge, pd, observer):
     assert after["content"]["message"] == "2 of 3"
     assert after["state"] == "presented"  # no new entry, no flicker
     assert [k for k in stack(pd) if k.startswith(f"notify.{bridge.pid}.")] == [bridge.entry(id)]
+    assert observer.named("NotificationClosed", id) == []
+
+
+def test_a_flood_of_replacements_sends_one_update_at_a_time_and_the_latest_wins(bridge, pd, observer):
+    # 20,000 Notify(replaces_id) without waiting: each used to send an update, and the
+    # replies past the bridge's 1024-entry discard list piled up in the C client until
+    # presentd closed the bridge for its backlog. Now one update is in flight, the rest
+    # coalesce, and the last content is what presentd shows.
+    id = observer.notify("flood", timeout=0)
+    first = shown(pd, bridge, id)
+    # The test's own connection would fall behind on 20,000 lifecycle events while this
+    # process is busy sending: presentd would close *it* for its backlog.
+    pd.call("unsubscribe", {"topics": ["lifecycle"]})
+    context = GLib.MainContext.default()
+    answered, failed = [0], []
+    def done(conn, result, _):
+        try:
+            conn.call_finish(result)
+        except GLib.Error as e:
+            failed.append(e.message)
+        answered[0] += 1
+    n = 20000
+    for i in range(n):
+        params = GLib.Variant("(susssasa{sv}i)", ("tests", id, "", "flood", "x" * 3000 + str(i), [], {}, 0))
+        observer.conn.call(NAME, PATH, NAME, "Notify", params, None, Gio.DBusCallFlags.NONE, 120000, None, done, None)
+    def all_answered():
+        while context.iteration(False):
+            pass
+        return answered[0] == n
+    wait_until(all_answered, f"answers to {n} Notify calls", timeout=180,
+               context=lambda: f"{answered[0]} answered; bridge log:\n{bridge.log[-2000:]}")
+    assert failed == []
+    last = "x" * 3000 + str(n - 1)
+    def latest():
+        e = stack(pd).get(bridge.entry(id))
+        return e if e and e["content"].get("message") == last else None
+    e = wait_until(latest, "the last replacement's body on presentd",
+                   context=lambda: f"bridge log:\n{bridge.log[-2000:]}")
+    assert bridge.process.poll() is None, bridge.log[-2000:]
+    # Coalesced: far fewer updates than calls reached presentd.
+    assert e["contentRevision"] - first["contentRevision"] < n // 2
     assert observer.named("NotificationClosed", id) == []
 
 
