@@ -25,8 +25,10 @@ struct SheetIntegrationTests {
         let height = try #require(container["height"]?.double)
         let medium = try #require(entry?["frame"]?["height"]?.double)
         #expect(entry?["frame"]?["y"]?.double == height - medium, "attached to the bottom edge")
-        // At the undimmed detent a tap above the sheet reaches the app below.
+        // At the undimmed detent a tap above the sheet reaches the app below, and the stack
+        // says so (a renderer leaves the dimming out of its input region).
         #expect(try shell.call("tap", ["x": 5, "y": 5])["forwarded"] == true)
+        #expect(entry?["interaction"] == "forward")
 
         try shell.call("swipe", ["phase": "began", "dx": 0, "dy": 0])
         try shell.call("swipe", ["phase": "changed", "dx": 0, "dy": -80])
@@ -39,6 +41,7 @@ struct SheetIntegrationTests {
                 "the animations topic carries the spring, for every layer a frame has")
         try app.call("advance", ["seconds": 1])
         #expect(try shell.call("stack")["entries"]?[0]?["detent"] == "large")
+        #expect(try shell.call("stack")["entries"]?[0]?["interaction"] == nil, "modal above its undimmed detent")
         #expect(try shell.call("tap", ["x": 5, "y": 5])["part"] == "dimming", "above the undimmed detent it is modal")
         try renderer.call("sync", ["nonce": 1])
         let frame = renderer.notifications.last { $0["method"] == "frame" }?["params"]

@@ -170,7 +170,7 @@ public struct Entry: Hashable, Sendable {
 
     /// What a tap outside it does: a sheet at rest at or below its largest undimmed
     /// detent lets it through (UIKit's largestUndimmedDetentIdentifier); else as asked.
-    func effectiveInteraction(in container: Container) -> Interaction {
+    public func effectiveInteraction(in container: Container) -> Interaction {
         if let sheet = effectiveStyle.sheet, let detent = restingDetent(in: container),
            sheet.passesTapsThrough(at: detent, in: layoutContainer(in: container).container, preferred: presentation.preferredContentSize) {
             return .forward

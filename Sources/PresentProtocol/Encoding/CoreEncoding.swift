@@ -196,7 +196,8 @@ public enum CoreEncoding {
         o["level"] = .string(e.level.rawValue)
         if e.level == .overlay { o["position"] = .string(e.presentation.overlay.position.rawValue) }
         // A renderer leaves such a dimming out of what takes input, so taps reach the windows below.
-        if e.level.isModal, e.presentation.effectiveInteraction == .forward { o["interaction"] = .string(Interaction.forward.rawValue) }
+        // A sheet at rest at or below its largest undimmed detent forwards too.
+        if e.level.isModal, e.effectiveInteraction(in: stack.container) == .forward { o["interaction"] = .string(Interaction.forward.rawValue) }
         if let c = e.presentation.context { o["context"] = .string(c) }
         if let k = e.presentation.kind { o["kind"] = .string(k) }
         if let c = e.effectiveContent { o["content"] = content(c) }
