@@ -61,7 +61,8 @@ json_object *entry_present(const char *entry, const note_spec *spec, int32_t exp
     json_object *p = json_object_new_object();
     json_object_object_add(p, "id", json_object_new_string(entry));
     json_object_object_add(p, "level", json_object_new_string("overlay"));
-    json_object_object_add(p, "position", json_object_new_string("top"));
+    /* The top corner of the trailing side, as desktops show notifications (mirrored right to left). */
+    json_object_object_add(p, "position", json_object_new_string("trailing"));
     json_object *style = json_object_new_object(), *w = json_object_new_object(), *h = json_object_new_object();
     json_object_object_add(style, "type", json_object_new_string("custom"));
     json_object_object_add(w, "points", json_object_new_double(360));

@@ -105,7 +105,7 @@ def test_notify_send_presents_an_overlay_with_summary_and_body(bridge, pd):
     id = int(out.stdout)
     assert id >= 1
     e = entry(pd, bridge, id)
-    assert e["level"] == "overlay" and e["position"] == "top"
+    assert e["level"] == "overlay" and e["position"] == "trailing"
     assert e["priority"] == 500
     assert e["content"]["title"] == "Disk full"
     assert e["content"]["message"] == "Only 2 MB left on /home"
