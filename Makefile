@@ -281,7 +281,8 @@ test-docs: clients-bin
 	PRESENTD=$$bin/presentd $(PYTHON) docs/examples.py --check && \
 	PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) docs/readme_examples.py --check
 
-## bench: presentd (release) against the C baseline in bench/baseline; prints a table of
+## bench: presentd (release) against the C baseline in bench/baseline and, when installed, a
+## headless sway (short-lived clients, round trip, presentctl vs swaymsg); prints a table of
 ## figures and ratios and writes bench/out/results.json (about 5 minutes).
 ## bench-quick: the same in a few seconds (1 and 100 subscribers, 1 s windows).
 BENCH_BIN    := .build/bench
