@@ -6,6 +6,11 @@ started fresh on a temporary socket with --fps 120, in rounds (3; quick: 1) that
 which server goes first; every figure is the median of its rounds:
 
   rtt       sequential pings on one connection: round-trip p50 / p99
+  connect   connections opened and closed one after the other: per second; and with one
+            ping answered on each
+  session   what `presentctl present` does: connect, hello, present, dismiss, close: p50 / p99
+  process   `presentctl ping` as a whole process against `swaymsg -t get_version`, and
+            /bin/true (the cost of any process), interleaved: median and p90 wall time
   pipeline  pings with 64 in flight on one connection: requests per second
   fanout N  N subscribers (1, 100, 500, 1000) to frames while a long transition animates:
             frames delivered vs the ticks of the window (missing ones split into ticks
@@ -13,12 +18,12 @@ which server goes first; every figure is the median of its rounds:
             frame's `time` to its receipt (split into the first copy's delay and the
             spread to the last copy), pacing jitter (inter-arrival time against 1/120 s),
             frame times off the k/120 grid, server RSS and CPU (also per tick)
-  idle RSS  VmRSS of a fresh server after one ping; per subscriber: the slope of the
-            resident anonymous memory (RssAnon: heap and stacks) between the two largest
-            fan-outs. Not VmRSS's: it also counts the pages of the binary that happen to be
-            resident, which moved by up to 3 MiB between runs of the same fan-out (presentd's
-            text is 20 MiB), more than 500 subscribers cost
-  idle      a fresh server after one ping and 2 s with no client: VmRSS, and its wake-ups
+  memory    private dirty memory and PSS (/proc/PID/smaps_rollup) of a fresh server 0.2 s
+            after one ping, and after 2 s with no client; per subscriber: the slope of the
+            private dirty memory between the two largest fan-outs. Not VmRSS: it also counts
+            the clean pages of the binary that happen to be resident, which the kernel takes
+            back on its own and which moved by up to 3 MiB between runs of the same fan-out
+  idle      a fresh server after one ping and 2 s with no client: its wake-ups
             per second over a window (10 s; quick 2 s), summed over its threads: times put
             on a CPU (/proc/PID/task/*/schedstat, third field) and context switches
             (voluntary + nonvoluntary in .../status); nothing should wake it then
@@ -26,7 +31,10 @@ which server goes first; every figure is the median of its rounds:
 and a machine floor: how late this machine wakes a sleeping thread for a 120 Hz deadline
 (no server involved), so that absolute figures can be read against what the host allows.
 
-Every presentd figure is also given as a ratio to the baseline's. Prints a table and
+sway (when installed; --no-sway to leave it out) runs headless (pixman, no input devices, a
+private XDG_RUNTIME_DIR; as nobody when the bench runs as root, since sway refuses root) and
+is measured where its IPC (i3-ipc) has the same figure: rtt, connect and process, with
+get_version as its ping. Every presentd figure is also given as a ratio to the baseline's. Prints a table and
 writes a JSON file (default bench/out/results.json). Standard library only.
 """
 
@@ -45,12 +53,15 @@ import time
 
 FPS = 120
 SERVERS = ("baseline", "presentd")
+NOBODY = 65534   # sway refuses to run as root
 
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--presentd", required=True, help="the presentd binary (release build)")
+    p.add_argument("--presentctl", help="the presentctl binary (default: beside --presentd)")
     p.add_argument("--baseline", required=True, help="the baseline server binary")
+    p.add_argument("--no-sway", action="store_true", help="leave sway out (it is measured when sway and swaymsg are installed)")
     p.add_argument("--loadgen", required=True, help="the load generator binary")
     p.add_argument("--out", default="bench/out/results.json", help="where to write the JSON results")
     p.add_argument("--quick", action="store_true", help="a few seconds: small counts, 1 and 100 subscribers, 1 s windows")
@@ -123,6 +134,17 @@ def raise_fd_limit(needed):
 
 # ---- processes ----
 
+def rollup(pid):
+    """Private dirty memory and PSS (kB) from /proc/PID/smaps_rollup: what the process costs
+    the machine, without the clean file pages the kernel takes back on its own."""
+    values = {}
+    for line in read(f"/proc/{pid}/smaps_rollup").splitlines():
+        fields = line.split()
+        if len(fields) >= 2 and fields[0] in ("Pss:", "Private_Dirty:"):
+            values[fields[0][:-1]] = int(fields[1])
+    return {"private_dirty_kib": values.get("Private_Dirty"), "pss_kib": values.get("Pss")}
+
+
 def status_value(pid, key):
     """The number on a /proc/PID/status line (kB for the Vm lines); `pid` may be "PID/task/TID"."""
     for line in read(f"/proc/{pid}/status").splitlines():
@@ -138,7 +160,10 @@ class Server:
         self.kind = kind
         self.dir = tempfile.mkdtemp(prefix=f"bench-{kind}-")
         self.socket = os.path.join(self.dir, "s.sock")
-        if kind == "presentd":
+        env = None
+        if kind == "sway":
+            command, env = self.sway_command()
+        elif kind == "presentd":
             # Its defaults, whatever /etc/presentd holds, with room for every subscriber
             # (all of them come from one uid).
             room = str(max(1024, args.max_subscribers + 64))
@@ -150,31 +175,62 @@ class Server:
                        "--max-connections", room, "--max-connections-per-uid", room]
         else:
             command = [args.baseline, self.socket, str(FPS)]
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, preexec_fn=placement(args, 0 if pin else None))
-        self.pid = self.process.pid
+        self.log = open(os.path.join(self.dir, "log"), "wb") if kind == "sway" else None
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, env=env, stdout=self.log, stderr=self.log,
+                                        preexec_fn=placement(args, 0 if pin else None))
+        self.pid = self.process.pid   # setpriv execs sway: the same process
         self.wait_until_listening()
 
-    def wait_until_listening(self, timeout=10):
+    def sway_command(self):
+        """sway headless, as in Clients/wayland/tests/conftest.py; its IPC socket is found
+        in its runtime directory once it listens."""
+        self.runtime = os.path.join(self.dir, "runtime")
+        os.mkdir(self.runtime, 0o700)
+        config = os.path.join(self.dir, "config")
+        with open(config, "w") as f:
+            f.write("xwayland disable\n")
+        os.chmod(self.dir, 0o755)
+        os.chmod(config, 0o644)
+        command = ["sway", "-c", config]
+        if os.geteuid() == 0:
+            os.chown(self.runtime, NOBODY, NOBODY)
+            command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"] + command
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("WAYLAND_", "SWAYSOCK", "DISPLAY"))}
+        env.update(WLR_BACKENDS="headless", WLR_LIBINPUT_NO_DEVICES="1", WLR_RENDERER="pixman",
+                   XDG_RUNTIME_DIR=self.runtime, HOME=self.dir)
+        self.socket = None
+        return command, env
+
+    def wait_until_listening(self, timeout=30):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 sys.exit(f"bench: {self.kind} exited with status {self.process.returncode} at start")
+            if self.socket is None:
+                names = [n for n in os.listdir(self.runtime) if n.startswith("sway-ipc.")]
+                if not names:
+                    time.sleep(0.02)
+                    continue
+                self.socket = os.path.join(self.runtime, names[0])
             try:
                 with socket.socket(socket.AF_UNIX) as s:
                     s.connect(self.socket)
                 return
             except OSError:
                 time.sleep(0.02)
+        self.process.kill()
+        self.process.wait()
         sys.exit(f"bench: {self.kind} is not listening on {self.socket} after {timeout} s")
 
-    def idle_rss(self):
-        """VmRSS after one ping round trip, once the connection is gone."""
+    def after_one_ping(self):
+        """Private dirty memory and PSS 0.2 s after one ping round trip, once the connection
+        is gone."""
         with socket.socket(socket.AF_UNIX) as s:
             s.connect(self.socket)
             s.sendall(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
             s.recv(4096)
         time.sleep(0.2)
-        return status_value(self.pid, "VmRSS")
+        return rollup(self.pid)
 
     def wakeup_counters(self):
         """(times put on a CPU, context switches) of every thread of the server so far."""
@@ -188,22 +244,31 @@ class Server:
         return runs, switches
 
     def idle(self, window, settle=2.0):
-        """After one ping and `settle` seconds with no client: VmRSS, and how often the
-        server woke up over the next `window` seconds."""
-        self.idle_rss()
+        """After one ping and `settle` seconds with no client: private dirty memory and PSS,
+        and how often the server woke up over the next `window` seconds."""
+        self.after_one_ping()
         time.sleep(settle)   # the quiet itself is what is measured: no condition to wait for
-        rss = status_value(self.pid, "VmRSS")
+        memory = rollup(self.pid)
         runs0, switches0 = self.wakeup_counters()
         start = time.monotonic()
         time.sleep(window)
         runs1, switches1 = self.wakeup_counters()
         elapsed = time.monotonic() - start
-        return {"rss_kib": rss, "window_s": round(elapsed, 3),
+        return {**memory, "window_s": round(elapsed, 3),
                 "threads": len(os.listdir(f"/proc/{self.pid}/task")),
                 "wakeups_per_s": (runs1 - runs0) / elapsed,
                 "context_switches_per_s": (switches1 - switches0) / elapsed}
 
     def stop(self):
+        if self.kind == "sway" and self.process.poll() is None:
+            # swaymsg exit is sway's own way out (a SIGTERM early in its start-up can go unanswered)
+            subprocess.run(["swaymsg", "-s", self.socket, "exit"], capture_output=True, timeout=10)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                pass
+        if self.log:
+            self.log.close()
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
@@ -238,6 +303,7 @@ def loadgen(args, *words):
 
 def run(args):
     quick = args.quick
+    args.presentctl = args.presentctl or os.path.join(os.path.dirname(args.presentd), "presentctl")
     duration = args.duration or (1.0 if quick else 10.0)
     idle_window = args.idle_window or (2.0 if quick else 10.0)
     sizes = [int(x) for x in (args.subscribers or ("1,100" if quick else "1,100,500,1000")).split(",")]
@@ -246,14 +312,28 @@ def run(args):
     if max(sizes) + 32 > fd_limit:
         sys.exit(f"bench: {max(sizes)} subscribers need more than the open-file limit {fd_limit} (raise the hard limit)")
     rtt_count, pipe_count = (2000, 20000) if quick else (20000, 200000)
+    connect_count, session_count, spawn_count = (2000, 500, 20) if quick else (20000, 5000, 200)
+    peers = () if args.no_sway or not (shutil.which("sway") and shutil.which("swaymsg")) else ("sway",)
+    if peers:
+        try:   # installed is not enough: it may not start here (no headless backend, no setpriv)
+            Server("sway", args, False).stop()
+        except SystemExit as failure:
+            print(f"bench: sway left out: {failure}", file=sys.stderr)
+            peers = ()
+    kinds = SERVERS + peers
 
+    # A binary just built is dirty in the page cache until written back, and smaps counts
+    # its mapped text as the server's private dirty memory: write the binaries out first.
+    for binary in (args.presentd, args.presentctl, args.baseline, args.loadgen):
+        with open(binary, "rb") as f:
+            os.fsync(f.fileno())
     busy0, own0, clock0 = cpu_busy_seconds(), own_cpu_seconds(), time.monotonic()
     load_before = loadavg()
     started = time.time()
 
     floor = loadgen(args, "wake", "--count", 240 if quick else 1200, "--fps", FPS)
 
-    def each(fn, order=SERVERS):
+    def each(fn, order):
         for kind in order:
             server = Server(kind, args, args.pin)
             try:
@@ -264,31 +344,57 @@ def run(args):
     # A shared machine is noisy: every test runs several rounds, alternating which server
     # goes first, and each figure is the median of its rounds.
     round_count = args.rounds or (1 if quick else 3)
-    orders = [SERVERS if i % 2 == 0 else tuple(reversed(SERVERS)) for i in range(round_count)]
+    def orders(kinds):
+        """Each round's order: rotated by one each round, so no server always goes first."""
+        return [kinds[i % len(kinds):] + kinds[:i % len(kinds)] for i in range(round_count)]
 
-    def in_rounds(fn):
+    def in_rounds(fn, kinds=SERVERS):
         """Runs fn(kind, server) -> a result dict in every round; per server, the median of
         its rounds, with the rounds themselves under "rounds"."""
-        collected = {kind: [] for kind in SERVERS}
-        for order in orders:
+        collected = {kind: [] for kind in kinds}
+        for order in orders(kinds):
             each(lambda kind, server: collected[kind].append(fn(kind, server)), order)
-        return {kind: dict(median_of(collected[kind]), rounds=collected[kind]) for kind in SERVERS}
+        return {kind: dict(median_of(collected[kind]), rounds=collected[kind]) for kind in kinds}
 
     def basics(kind, server):
-        r = {"idle_rss_kib": server.idle_rss(),
-             "rtt": loadgen(args, "rtt", "--socket", server.socket, "--count", rtt_count,
-                            "--warmup", rtt_count // 10, "--pid", server.pid),
-             "pipeline": loadgen(args, "pipeline", "--socket", server.socket, "--count", pipe_count,
-                                 "--window", 64, "--pid", server.pid)}
-        progress(kind, f"rtt p50 {r['rtt']['p50_us']:.1f} us, p99 {r['rtt']['p99_us']:.1f} us, "
-                       f"pipeline {r['pipeline']['requests_per_s']:.0f}/s")
+        protocol = ["--protocol", "i3"] if kind == "sway" else []
+        # First, on the fresh server: the connections below fill presentd's flight recorder
+        # (a ring of 4 MiB by default), which would count here.
+        r = {"after_ping": server.after_one_ping()} if kind != "sway" else {}
+        r |= {"rtt": loadgen(args, "rtt", "--socket", server.socket, "--count", rtt_count,
+                            "--warmup", rtt_count // 10, "--pid", server.pid, *protocol),
+             "connect": loadgen(args, "connect", "--socket", server.socket, "--count", connect_count,
+                                "--pid", server.pid, *protocol),
+             "connect_ping": loadgen(args, "connect", "--socket", server.socket, "--count", connect_count // 2,
+                                     "--ping", "--pid", server.pid, *protocol)}
+        if kind != "sway":   # JSON-RPC only
+            r["pipeline"] = loadgen(args, "pipeline", "--socket", server.socket, "--count", pipe_count,
+                                    "--window", 64, "--pid", server.pid)
+            r["session"] = loadgen(args, "session", "--socket", server.socket, "--count", session_count,
+                                   "--pid", server.pid)
+        progress(kind, f"rtt p50 {r['rtt']['p50_us']:.1f} us, connect+close {r['connect']['connections_per_s']:.0f}/s, "
+                       f"connect+ping+close {r['connect_ping']['connections_per_s']:.0f}/s"
+                       + (f", session p50 {r['session']['p50_us']:.0f} us" if "session" in r else ""))
         return r
 
-    results = in_rounds(basics)
+    results = in_rounds(basics, kinds)
+
+    # Whole client processes, interleaved one by one against both servers at once.
+    if peers:
+        daemon, sway = Server("presentd", args, args.pin), Server("sway", args, args.pin)
+        try:
+            results["process"] = spawn_times(args, spawn_count, {
+                "true": ["true"],
+                "presentctl ping": [args.presentctl, "--socket", daemon.socket, "ping"],
+                "swaymsg -t get_version": ["swaymsg", "-s", sway.socket, "-t", "get_version"]})
+        finally:
+            daemon.stop()
+            sway.stop()
+        progress("process", ", ".join(f"{k} {v['p50_ms']:.2f} ms" for k, v in results["process"].items()))
 
     def idle(kind, server):
         i = server.idle(idle_window)
-        progress(kind, f"idle: RSS {i['rss_kib'] / 1024:.1f} MiB, {i['wakeups_per_s']:.2f} wake-ups/s, "
+        progress(kind, f"idle: private dirty {i['private_dirty_kib']} KiB, PSS {i['pss_kib']} KiB, {i['wakeups_per_s']:.2f} wake-ups/s, "
                        f"{i['context_switches_per_s']:.2f} context switches/s over {i['window_s']:.0f} s")
         return i
 
@@ -296,10 +402,9 @@ def run(args):
         results[kind]["idle"] = figures
     for n in sizes:
         def fanout(kind, server, n=n):
-            idle = server.idle_rss()
+            server.after_one_ping()
             f = loadgen(args, "fanout", "--socket", server.socket, "--subscribers", n, "--fps", FPS,
                         "--duration", duration, "--warmup", 0.5, "--pid", server.pid)
-            f["idle_rss_kib"] = idle
             f["server_ms_per_tick"] = f["server_cpu"] * 1000 / FPS
             progress(kind, f"{n} subscribers: {100 * f['delivered_ratio']:.2f} % delivered, "
                            f"p99 delay {f['delay_p99_ms']:.2f} ms")
@@ -308,17 +413,17 @@ def run(args):
         for kind, figures in in_rounds(fanout).items():
             results[kind][f"fanout_{n}"] = figures
 
-    # Memory per subscriber: the slope of the anonymous memory between the two largest
+    # Memory per subscriber: the slope of the private dirty memory between the two largest
     # fan-outs, which leaves out what the first subscriber and the first animation allocate
     # once, and the binary's pages, which are not per subscriber (see the docstring).
     if len(sizes) >= 2:
         small, large = sorted(sizes)[-2:]
         for kind in SERVERS:
             r = results[kind]
-            anon = (r[f"fanout_{small}"]["server_anon_kib"], r[f"fanout_{large}"]["server_anon_kib"])
-            if min(anon) < 0:
-                sys.exit("bench.py: the loadgen could not read the server's RssAnon (/proc/PID/status)")
-            r["anon_per_subscriber_kib"] = (anon[1] - anon[0]) / (large - small)
+            dirty = (r[f"fanout_{small}"]["server_private_dirty_kib"], r[f"fanout_{large}"]["server_private_dirty_kib"])
+            if min(dirty) < 0:
+                sys.exit("bench.py: the loadgen could not read the server's /proc/PID/smaps_rollup")
+            r["private_dirty_per_subscriber_kib"] = (dirty[1] - dirty[0]) / (large - small)
     elapsed = time.monotonic() - clock0
     others = cpu_busy_seconds() - busy0 - (own_cpu_seconds() - own0)
     conditions = {
@@ -342,7 +447,27 @@ def run(args):
         "idle_window_s": idle_window,
         "timer_wake_latency": floor,
     }
+    conditions["peers"] = list(peers)
     return conditions, sizes, results
+
+
+def spawn_times(args, count, commands):
+    """Wall time of each command as a whole process (spawned, run, reaped), the commands
+    taking turns so that every one sees the same machine: median and p90 in ms."""
+    times = {name: [] for name in commands}
+    for _ in range(count):
+        for name, command in commands.items():
+            t0 = time.perf_counter()
+            pid = os.posix_spawnp(command[0], command, os.environ,
+                                  file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)])
+            _, status = os.waitpid(pid, 0)
+            times[name].append((time.perf_counter() - t0) * 1e3)
+            if status != 0:
+                sys.exit(f"bench: {' '.join(command)} exited with status {status}")
+    def pct(values, p):
+        values = sorted(values)
+        return values[min(len(values) - 1, int(p / 100 * len(values)))]
+    return {name: {"p50_ms": pct(t, 50), "p90_ms": pct(t, 90), "count": count} for name, t in times.items()}
 
 
 def median_of(runs):
@@ -370,9 +495,18 @@ def metrics(sizes):
         ("round trip: server CPU/request", ("rtt", "server_cpu_us_per_request"), "us", "{:.2f}", "lower"),
         ("pipelined requests", ("pipeline", "requests_per_s"), "/s", "{:,.0f}", "higher"),
         ("pipelined: server CPU/request", ("pipeline", "server_cpu_us_per_request"), "us", "{:.2f}", "lower"),
-        ("idle RSS", ("idle_rss_kib",), "MiB", "{:.1f}", "lower"),
-        ("RSS per subscriber (anon)", ("anon_per_subscriber_kib",), "KiB", "{:.2f}", "lower"),
-        ("idle 2 s: RSS", ("idle", "rss_kib"), "MiB", "{:.1f}", "lower"),
+        ("connect + close", ("connect", "connections_per_s"), "/s", "{:,.0f}", "higher"),
+        ("connect + close: server CPU", ("connect", "server_cpu_us_per_connection"), "us", "{:.2f}", "lower"),
+        ("connect + ping + close", ("connect_ping", "connections_per_s"), "/s", "{:,.0f}", "higher"),
+        ("connect + ping + close: server CPU", ("connect_ping", "server_cpu_us_per_connection"), "us", "{:.2f}", "lower"),
+        ("hello+present+dismiss session p50", ("session", "p50_us"), "us", "{:.1f}", "lower"),
+        ("hello+present+dismiss session p99", ("session", "p99_us"), "us", "{:.1f}", "lower"),
+        ("session: server CPU", ("session", "server_cpu_us_per_session"), "us", "{:.1f}", "lower"),
+        ("after a ping: private dirty", ("after_ping", "private_dirty_kib"), "KiB", "{:.0f}", "lower"),
+        ("after a ping: PSS", ("after_ping", "pss_kib"), "KiB", "{:.0f}", "lower"),
+        ("idle 2 s: private dirty", ("idle", "private_dirty_kib"), "KiB", "{:.0f}", "lower"),
+        ("idle 2 s: PSS", ("idle", "pss_kib"), "KiB", "{:.0f}", "lower"),
+        ("private dirty per subscriber", ("private_dirty_per_subscriber_kib",), "KiB", "{:.2f}", "lower"),
         ("idle: wake-ups", ("idle", "wakeups_per_s"), "/s", "{:.2f}", "lower"),
         ("idle: context switches", ("idle", "context_switches_per_s"), "/s", "{:.2f}", "lower"),
     ]
@@ -392,7 +526,7 @@ def metrics(sizes):
             (f"{n} sub: server CPU", (k, "server_cpu"), "core", "{:.3f}", "lower"),
             (f"{n} sub: server CPU per tick", (k, "server_ms_per_tick"), "ms", "{:.3f}", "lower"),
             (f"{n} sub: loadgen CPU", (k, "loadgen_cpu"), "core", "{:.3f}", "lower"),
-            (f"{n} sub: RSS", (k, "server_rss_kib"), "MiB", "{:.1f}", "lower"),
+            (f"{n} sub: private dirty", (k, "server_private_dirty_kib"), "KiB", "{:.0f}", "lower"),
         ]
     return rows
 
@@ -414,7 +548,7 @@ def scaled(value, unit):
 
 
 def targets(sizes, results):
-    """Issue 12's targets, judged for presentd against the baseline of the same run (and the
+    """Issues 12's and 28's targets, judged for presentd against the baseline of the same run (and the
     absolute ones for the baseline too, as the machine's floor)."""
     checks = []
 
@@ -442,15 +576,23 @@ def targets(sizes, results):
     if 500 in sizes:
         f = p["fanout_500"]
         add("500 subscribers: every frame delivered", "presentd", f["delivered_ratio"], f["delivered_ratio"] >= 1)
-    per_subscriber = p.get("anon_per_subscriber_kib")
+    add("connect + close per second >= the baseline's", "presentd", ratio("connect", "connections_per_s"),
+        ratio("connect", "connections_per_s") >= 1)
+    per_subscriber = p.get("private_dirty_per_subscriber_kib")
     if per_subscriber is not None:
-        add("RSS per subscriber (anonymous) <= 2 KiB", "presentd", round(per_subscriber, 2), per_subscriber <= 2)
+        add("private dirty per subscriber <= 1.5 KiB", "presentd", round(per_subscriber, 2), per_subscriber <= 1.5)
+    add("idle 2 s: private dirty <= 512 KiB", "presentd", p["idle"]["private_dirty_kib"], p["idle"]["private_dirty_kib"] <= 512)
+    if "sway" in results:
+        mine, sways = p["rtt"]["p50_us"], results["sway"]["rtt"]["p50_us"]
+        add("round trip p50 <= sway's", "presentd", round(mine / sways, 3), mine <= sways)
+    if "process" in results:
+        mine, sways = results["process"]["presentctl ping"]["p50_ms"], results["process"]["swaymsg -t get_version"]["p50_ms"]
+        add("presentctl ping <= swaymsg -t get_version (whole process, median)", "presentd", round(mine / sways, 3), mine <= sways)
     for kind in SERVERS:
         r = results[kind]
         if 1000 in sizes:
             f = r["fanout_1000"]
             add("1000 subscribers: >= 99.9 % of frames delivered", kind, f["delivered_ratio"], f["delivered_ratio"] >= 0.999)
-        add("idle 2 s: RSS <= 4 MiB", kind, round(r["idle"]["rss_kib"] / 1024, 2), r["idle"]["rss_kib"] <= 4 * 1024)
         add("idle: no wake-ups (no watchdog here)", kind, round(r["idle"]["wakeups_per_s"], 3), r["idle"]["wakeups_per_s"] == 0)
     return checks
 
@@ -461,15 +603,24 @@ def report(conditions, sizes, results):
     for label, path, unit, fmt, better in metrics(sizes):
         b = scaled(lookup(results["baseline"], path), unit)
         p = scaled(lookup(results["presentd"], path), unit)
-        # No ratio against a zero or negative baseline (RSS slopes within a page of noise).
+        w = scaled(lookup(results.get("sway"), path), unit)
+        # No ratio against a zero or negative baseline (memory slopes within a page of noise).
         ratio = p / b if (b is not None and b > 0 and p is not None) else None
-        rows.append({"metric": label, "unit": unit, "baseline": b, "presentd": p,
+        rows.append({"metric": label, "unit": unit, "baseline": b, "presentd": p, "sway": w,
                      "ratio": ratio, "better": better})
         show = lambda v: "-" if v is None else fmt.format(v)
-        table.append((label, unit, show(b), show(p), "-" if ratio is None else f"{ratio:.2f}x"))
+        table.append((label, unit, show(b), show(p), show(w), "-" if ratio is None else f"{ratio:.2f}x"))
+    for name, figures in results.get("process", {}).items():
+        for key in ("p50_ms", "p90_ms"):
+            table.append((f"process: {name} {key[:3]}", "ms", "-", "-", "-", "-"))
+            column = 3 if name == "presentctl ping" else 4 if name.startswith("swaymsg") else 2
+            table[-1] = table[-1][:column] + (f"{figures[key]:.2f}",) + table[-1][column + 1:]
+            rows.append({"metric": f"process: {name} {key[:3]}", "unit": "ms", "value": figures[key]})
 
-    w = [max(len(r[i]) for r in table + [("metric", "unit", "baseline", "presentd", "ratio")]) for i in range(5)]
-    line = lambda r: f"{r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:>{w[2]}}  {r[3]:>{w[3]}}  {r[4]:>{w[4]}}"
+    heading = ("metric", "unit", "baseline", "presentd", "sway", "ratio")
+    w = [max(len(r[i]) for r in table + [heading]) for i in range(6)]
+    line = lambda r: (f"{r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:>{w[2]}}  {r[3]:>{w[3]}}  {r[4]:>{w[4]}}"
+                      f"  {r[5]:>{w[5]}}")
     c = conditions
     floor = c["timer_wake_latency"]
     print()
@@ -481,7 +632,8 @@ def report(conditions, sizes, results):
           f"{floor['p99_us']:.0f} us (p99), {floor['max_us']:.0f} us (max); no server involved")
     print(f"fan-out windows {c['fanout_window_s']:g} s at {c['fps']} fps; idle window {c['idle_window_s']:g} s; median of {c['rounds']} round(s); nice {c['nice']}, "
           f"{'pinned (server cpu 0, loadgen cpu 1)' if c['pinned'] else 'not pinned'}; ratio = presentd / baseline\n")
-    print(line(("metric", "unit", "baseline", "presentd", "ratio")))
+    print("process rows: /bin/true in the baseline's column (the cost of any process)\n")
+    print(line(heading))
     print(line(tuple("-" * x for x in w)))
     for r in table:
         print(line(r))

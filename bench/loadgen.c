@@ -9,6 +9,16 @@
  *       N pings on one connection with up to W in flight: requests per second.
  *   (With --pid, also the server's CPU time per request, from its CPU-time clock: steadier
  *   than the rates on a shared machine.)
+ *   loadgen connect  --socket P [--count N] [--ping] [--protocol jsonrpc|i3] [--pid PID]
+ *       N connections opened and closed one after the other (with --ping, one ping on
+ *       each, answered before the close): connections per second, and the server's CPU
+ *       per connection. A close is not waited for (a client does not wait either); the
+ *       run ends when a last ping is answered, so every connection was accepted.
+ *   loadgen session  --socket P [--count N] [--pid PID]
+ *       N times what `presentctl present` does: connect, hello, present, dismiss, close,
+ *       each request answered before the next: p50 / p99 of a whole session.
+ *   (--protocol i3: sway's and i3's IPC, with get_version (type 7) as the ping; rtt and
+ *   connect only. Its replies are framed by a 14-byte header, not by lines.)
  *   loadgen wake     [--count N] [--fps F]
  *       No server: sleeps to N absolute deadlines k/F and measures how late the thread
  *       wakes, the floor under any frame delay and jitter this machine can show.
@@ -19,8 +29,9 @@
  *       whose time lies in the measuring window is counted per subscriber. Reports frames
  *       delivered against the ticks of the window, the delay from a frame's `time`
  *       (CLOCK_MONOTONIC) to its receipt, the pacing jitter (each subscriber's inter-arrival
- *       time against 1/F), how far frame times lie off the k/F grid, and the server's RSS
- *       (/proc/PID/status) and CPU while it serves them. It also splits the delay: per
+ *       time against 1/F), how far frame times lie off the k/F grid, and the server's
+ *       memory (VmRSS and RssAnon from /proc/PID/status, private dirty and PSS from
+ *       /proc/PID/smaps_rollup) and CPU while it serves them. It also splits the delay: per
  *       tick, the first copy's delay (the server waking and writing once) and the spread
  *       to the last copy (the fan-out), and splits the missing frames into ticks nobody
  *       received (not sent: the server was late and skipped them) and copies dropped for
@@ -197,11 +208,14 @@ static int is_reply(const char *s, size_t n) {
 
 /* ---- the server process, from /proc ---- */
 
-/* A field of /proc/PID/status in kB ("VmRSS", or "RssAnon": the resident heap, stacks
- * and other anonymous pages, without the file pages of the binary and its libraries). */
-static long status_kib(int pid, const char *field) {
+/* A "Field:  N kB" line of a /proc/PID file, in kB, or -1: "status" has VmRSS and RssAnon
+ * (the resident heap, stacks and other anonymous pages, without the file pages of the
+ * binary and its libraries); "smaps_rollup" has Pss and Private_Dirty, what the process
+ * itself costs the machine, where VmRSS also counts the clean file pages it shares or that
+ * the kernel takes back on its own. */
+static long proc_kib(int pid, const char *file, const char *field) {
     char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    snprintf(path, sizeof path, "/proc/%d/%s", pid, file);
     FILE *f = fopen(path, "r");
     if (!f) return -1;
     long kib = -1;
@@ -247,18 +261,62 @@ static void await_lines(reader_t *r, long want) {
     }
 }
 
+/* ---- the request each mode repeats, in either protocol ---- */
+
+enum { JSONRPC, I3 };
+static int protocol = JSONRPC;
+
+/* i3-ipc: "i3-ipc", a 32-bit payload length and a 32-bit type, host byte order. */
+#define I3_HEADER 14
+#define I3_GET_VERSION 7
+
+static void read_exact(int fd, char *into, size_t len) {
+    while (len > 0) {
+        ssize_t n = read(fd, into, len);
+        if (n > 0) {
+            into += n;
+            len -= (size_t)n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && errno == EAGAIN) {
+            struct pollfd p = {.fd = fd, .events = POLLIN};
+            poll(&p, 1, 1000);
+        } else {
+            fail(n == 0 ? "server closed the connection" : "read failed");
+        }
+    }
+}
+
+/* One ping (JSON-RPC `ping`, or i3-ipc get_version) written and its reply read, on a
+ * blocking socket; `r` holds what a JSON-RPC server sent beyond the reply. */
+static void ping_once(reader_t *r, long id) {
+    if (protocol == I3) {
+        char header[I3_HEADER] = "i3-ipc";
+        uint32_t len = 0, type = I3_GET_VERSION;
+        memcpy(header + 6, &len, 4);
+        memcpy(header + 10, &type, 4);
+        write_all(r->fd, header, sizeof header);
+        read_exact(r->fd, header, sizeof header);
+        memcpy(&len, header + 6, 4);
+        if (memcmp(header, "i3-ipc", 6) != 0 || len > (uint32_t)r->cap) fail("not an i3-ipc reply");
+        read_exact(r->fd, r->buf, len);
+        return;
+    }
+    char line[96];
+    int len = snprintf(line, sizeof line, "{\"jsonrpc\":\"2.0\",\"id\":%ld,\"method\":\"ping\"}\n", id);
+    write_all(r->fd, line, (size_t)len);
+    await_lines(r, 1);
+}
+
 static int run_rtt(const char *path, long count, long warmup, int pid) {
     reader_t r;
     reader_init(&r, connect_unix(path));
     samples_t rtt = {0};
-    char line[96];
     double cpu0 = 0;
     for (long i = 0; i < warmup + count; i++) {
         if (i == warmup && pid) cpu0 = cpu_seconds(pid);
-        int len = snprintf(line, sizeof line, "{\"jsonrpc\":\"2.0\",\"id\":%ld,\"method\":\"ping\"}\n", i + 1);
         double t0 = now();
-        write_all(r.fd, line, (size_t)len);
-        await_lines(&r, 1);
+        ping_once(&r, i + 1);
         if (i >= warmup) push(&rtt, (now() - t0) * 1e6);
     }
     double cpu = pid ? cpu_seconds(pid) - cpu0 : NAN;
@@ -271,6 +329,71 @@ static int run_rtt(const char *path, long count, long warmup, int pid) {
     json_num("p999_us", pct(&rtt, 99.9), 0);
     json_num("mean_us", mean(&rtt), 0);
     json_num("max_us", pct(&rtt, 100), 1);
+    printf("}\n");
+    return 0;
+}
+
+/* ---- connect, session ---- */
+
+static int run_connect(const char *path, long count, int ping, int pid) {
+    reader_t r;
+    reader_init(&r, -1);
+    double cpu0 = pid ? cpu_seconds(pid) : 0, t0 = now();
+    for (long i = 0; i < count; i++) {
+        r.fd = connect_unix(path);
+        r.len = 0;
+        if (ping) ping_once(&r, 1);
+        close(r.fd);
+    }
+    /* Connects complete once in the backlog, before the server accepts them: a last ping,
+     * answered after the server accepted every earlier one, ends the measurement. */
+    r.fd = connect_unix(path);
+    r.len = 0;
+    ping_once(&r, 1);
+    close(r.fd);
+    double elapsed = now() - t0;
+    double cpu = pid ? cpu_seconds(pid) - cpu0 : NAN;
+    printf("{\"mode\":\"connect\",\"count\":%ld,\"ping\":%s,", count, ping ? "true" : "false");
+    json_num("server_cpu_us_per_connection", cpu * 1e6 / (double)count, 0);
+    json_num("seconds", elapsed, 0);
+    json_num("connections_per_s", (double)count / elapsed, 1);
+    printf("}\n");
+    return 0;
+}
+
+static int run_session(const char *path, long count, int pid) {
+    reader_t r;
+    reader_init(&r, -1);
+    samples_t took = {0};
+    char text[512];
+    double cpu0 = pid ? cpu_seconds(pid) : 0, t0 = now();
+    for (long i = 0; i < count; i++) {
+        double start = now();
+        r.fd = connect_unix(path);
+        r.len = 0;
+        int len = snprintf(text, sizeof text,
+                           "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"hello\",\"params\":{\"client\":\"loadgen\",\"protocol\":1}}\n");
+        write_all(r.fd, text, (size_t)len);
+        await_lines(&r, 1);
+        len = snprintf(text, sizeof text,
+                       "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"present\",\"params\":{\"id\":\"s%ld\",\"style\":\"alert\"}}\n", i);
+        write_all(r.fd, text, (size_t)len);
+        await_lines(&r, 1);
+        len = snprintf(text, sizeof text,
+                       "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"dismiss\",\"params\":{\"id\":\"s%ld\",\"animated\":false}}\n", i);
+        write_all(r.fd, text, (size_t)len);
+        await_lines(&r, 1);
+        close(r.fd);
+        push(&took, (now() - start) * 1e6);
+    }
+    double elapsed = now() - t0;
+    double cpu = pid ? cpu_seconds(pid) - cpu0 : NAN;
+    printf("{\"mode\":\"session\",\"count\":%ld,", count);
+    json_num("server_cpu_us_per_session", cpu * 1e6 / (double)count, 0);
+    json_num("sessions_per_s", (double)count / elapsed, 0);
+    json_num("p50_us", pct(&took, 50), 0);
+    json_num("p99_us", pct(&took, 99), 0);
+    json_num("max_us", pct(&took, 100), 1);
     printf("}\n");
     return 0;
 }
@@ -428,7 +551,7 @@ static int run_fanout(const char *path, long count, double fps, double duration,
     long ids = 0, subscribed = 0;
     double t_present = 0, window_start = 0, window_end = 0, stop = 0, rss_at = 0;
     double server_cpu0 = 0, own_cpu0 = 0, server_cpu = 0, own_cpu = 0;
-    long rss = -1, anon = -1;
+    long rss = -1, anon = -1, dirty = -1, pss = -1;
     int measuring = 0;  /* 1 inside the window, 2 after it */
     const double grace = 0.25, renew_every = 50;
     double deadline = now() + 60;  /* for every subscription to be answered */
@@ -444,8 +567,10 @@ static int run_fanout(const char *path, long count, double fps, double duration,
                 own_cpu0 = own_cpu_seconds();
             }
             if (rss < 0 && pid && t >= rss_at) {
-                rss = status_kib(pid, "VmRSS");
-                anon = status_kib(pid, "RssAnon");
+                rss = proc_kib(pid, "status", "VmRSS");
+                anon = proc_kib(pid, "status", "RssAnon");
+                dirty = proc_kib(pid, "smaps_rollup", "Private_Dirty");
+                pss = proc_kib(pid, "smaps_rollup", "Pss");
             }
             if (measuring == 1 && t >= window_end) {
                 measuring = 2;
@@ -540,6 +665,8 @@ static int run_fanout(const char *path, long count, double fps, double duration,
     json_num("offgrid_max_us", fan.offgrid_max, 0);
     json_num("server_rss_kib", (double)rss, 0);
     json_num("server_anon_kib", (double)anon, 0);
+    json_num("server_private_dirty_kib", (double)dirty, 0);
+    json_num("server_pss_kib", (double)pss, 0);
     json_num("server_cpu", server_cpu / duration, 0);
     json_num("loadgen_cpu", own_cpu / duration, 1);
     printf("}\n");
@@ -551,7 +678,9 @@ static int run_fanout(const char *path, long count, double fps, double duration,
 static void usage(void) {
     fprintf(stderr,
             "usage: loadgen wake     [--count N] [--fps F]\n"
-            "       loadgen rtt      --socket P [--count N] [--warmup N] [--pid PID]\n"
+            "       loadgen connect  --socket P [--count N] [--ping] [--protocol jsonrpc|i3] [--pid PID]\n"
+            "       loadgen session  --socket P [--count N] [--pid PID]\n"
+            "       loadgen rtt      --socket P [--count N] [--warmup N] [--protocol jsonrpc|i3] [--pid PID]\n"
             "       loadgen pipeline --socket P [--count N] [--window W] [--pid PID]\n"
             "       loadgen fanout   --socket P [--subscribers N] [--fps F] [--duration S]\n"
             "                        [--warmup S] [--pid PID] [--no-present] [--trace FILE]\n");
@@ -563,12 +692,13 @@ int main(int argc, char **argv) {
     const char *mode = argv[1], *path = NULL;
     long count = 0, warmup_n = 1000, window = 64, subscribers = 1;
     double fps = 120, duration = 5, warmup = 0.5;
-    int pid = 0, do_present = 1;
+    int pid = 0, do_present = 1, ping = 0;
     const char *trace = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--no-present") == 0) { do_present = 0; continue; }
+        if (strcmp(a, "--ping") == 0) { ping = 1; continue; }
         if (!v) usage();
         i++;
         if (strcmp(a, "--socket") == 0) path = v;
@@ -580,11 +710,18 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--warmup") == 0) { warmup = atof(v); warmup_n = atol(v); }
         else if (strcmp(a, "--pid") == 0) pid = atoi(v);
         else if (strcmp(a, "--trace") == 0) trace = v;
+        else if (strcmp(a, "--protocol") == 0) {
+            if (strcmp(v, "i3") == 0) protocol = I3;
+            else if (strcmp(v, "jsonrpc") != 0) usage();
+        }
         else usage();
     }
     if (strcmp(mode, "wake") == 0) return run_wake(count ? count : 1200, fps > 0 ? fps : 120);
     if (!path) usage();
     if (strcmp(mode, "rtt") == 0) return run_rtt(path, count ? count : 20000, warmup_n, pid);
+    if (strcmp(mode, "connect") == 0) return run_connect(path, count ? count : 20000, ping, pid);
+    if (protocol == I3) usage();   /* the other modes speak JSON-RPC only */
+    if (strcmp(mode, "session") == 0) return run_session(path, count ? count : 2000, pid);
     if (strcmp(mode, "pipeline") == 0) return run_pipeline(path, count ? count : 200000, window > 0 ? window : 1, pid);
     if (strcmp(mode, "fanout") == 0) {
         if (subscribers < 1 || fps <= 0 || duration <= 0) usage();

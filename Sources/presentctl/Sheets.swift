@@ -1,7 +1,7 @@
 // present's sheet flags (--detents, --detent, --grabber, --undimmed-detent): the members of a
 // `{"type": "sheet"}` style (docs/PROTOCOL.md, "Sheets and detents"). The daemon checks
 // the values (detent ids, heights, which detents exist); presentctl only shapes them, and
-// its flag table (presentFlagFields) names the flag in the daemon's errors.
+// its flag table (PresentFlag.fields) names the flag in the daemon's errors.
 
 import PresentCommandLine
 import PresentJSON

@@ -190,7 +190,7 @@ func presentParams(_ scanner: inout ArgumentScanner, toast: String? = nil) throw
     while let word = scanner.next() {
         let (name, inline) = ArgumentScanner.split(word)
         if try content.accept(name, inline: inline, &scanner) { continue }
-        if let field = presentFlagFields[name] { plan.flags[field] = name }
+        if let field = PresentFlag.fields[name] { plan.flags[field] = name }
         if try sheet.accept(name, inline: inline, &scanner) { continue }
         switch name {
         case "--style": p["style"] = style(try scanner.value(for: name, inline: inline))
@@ -248,13 +248,18 @@ func presentParams(_ scanner: inout ArgumentScanner, toast: String? = nil) throw
 
 /// The protocol field each of present's and update's flags sets, so that an error the daemon
 /// finds in a field is reported as the flag's (`--style: must be one of …`): the daemon
-/// checks the values, and the user should hear about what they typed.
-let presentFlagFields: [String: String] = [
-    "--style": "style", "--transition": "transition.type", "--duration": "transition.duration",
-    "--timing": "transition.timing", "--id": "id", "--kind": "kind", "--priority": "priority",
-    "--status-bar": "statusBar", "--auto-dismiss": "autoDismiss", "--level": "level",
-    "--interaction": "interaction", "--position": "position", "--margin": "margin", "--context": "context",
-].merging(SheetFlags.fields) { $1 }
+/// checks the values, and the user should hear about what they typed. A static, not a
+/// global: main.swift's globals are built before anything runs, and this one cost every
+/// command a tenth of its instructions (a dictionary's first use) that only present and
+/// update need; a static is built on first use.
+enum PresentFlag {
+    static let fields: [String: String] = [
+        "--style": "style", "--transition": "transition.type", "--duration": "transition.duration",
+        "--timing": "transition.timing", "--id": "id", "--kind": "kind", "--priority": "priority",
+        "--status-bar": "statusBar", "--auto-dismiss": "autoDismiss", "--level": "level",
+        "--interaction": "interaction", "--position": "position", "--margin": "margin", "--context": "context",
+    ].merging(SheetFlags.fields) { $1 }
+}
 
 /// Whether the field path `field` is `prefix` or inside it (`content.actions[1].role` is
 /// inside `content.actions` and `content`).
@@ -277,7 +282,7 @@ func updateParams(_ id: String, _ scanner: inout ArgumentScanner) throws -> Plan
         // --detent is update's selectedDetent, not a style's.
         if name == "--duration" || name == "--timing" { plan.flags[String(name.dropFirst(2))] = name }
         else if name == "--detent" { plan.flags["selectedDetent"] = name }
-        else if let field = presentFlagFields[name] { plan.flags[field] = name }
+        else if let field = PresentFlag.fields[name] { plan.flags[field] = name }
         switch name {
         case "--detent": p["selectedDetent"] = .string(try scanner.value(for: name, inline: inline))
         case "--no-content": p["content"] = .null

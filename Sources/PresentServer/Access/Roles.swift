@@ -44,7 +44,7 @@ extension Daemon {
         if isAdministrator(client) { roles.insert(.admin) }
         if roles.contains(.admin) { roles = .all }   // admin: everything
         client.roles = roles
-        client.maxPriority = (configuration.roles ?? RoleGrants()).maxPriority(for: roles)
+        client.maxPriority = (configuration.roles ?? RoleGrants.defaults).maxPriority(for: roles)
         log.debug("\(client.label): roles \(roles)" + (client.unit.map { " (unit \($0))" } ?? ""))
     }
 

@@ -43,6 +43,10 @@ public struct RoleGrants: Sendable, Equatable {
     /// The ceilings when nothing says otherwise: an app may not preempt everyone at 1000.
     public static let defaultMaxPriority: [Role: Int] = [.app: 500, .admin: Presentation.priorityRange.upperBound]
 
+    /// `RoleGrants()`, made once: without `roles` in the configuration every connection
+    /// reads its ceiling here (building it was a fifth of a connect + close's instructions).
+    static let defaults = RoleGrants()
+
     public init() {
         for role in Role.allCases { grants[role] = RoleGrant() }
         for role in RoleTable.presentingRoles { grants[role]?.maxPriority = Self.defaultMaxPriority[role] ?? Presentation.priorityRange.upperBound }

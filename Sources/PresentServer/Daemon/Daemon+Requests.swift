@@ -36,7 +36,6 @@ struct PendingReply {
 
 extension Daemon {
     func handleLine(_ line: UnsafeRawBufferPointer, from client: Client) {
-        idleTrim?.noteActivity()
         charge(client)
         let message: RPCMessage
         do {

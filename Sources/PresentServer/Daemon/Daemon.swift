@@ -57,9 +57,6 @@ public final class Daemon {
     let counters: DaemonCounters
     /// The flight recorder's ring (FlightRecorder.swift).
     let recorder = FlightRecorder()
-    /// Gives the working set back whenever the daemon falls quiet (Support/IdleTrim.swift);
-    /// nil until `run` serves.
-    private(set) var idleTrim: IdleTrim?
     private var signalWatchers: [SignalWatcher] = []
     /// `shutdown` began: nothing new is accepted or started.
     private(set) var shuttingDown = false
@@ -110,12 +107,6 @@ public final class Daemon {
         let service = ServiceManager(loop: loop) { [unowned self] in self.serviceStatus }
         systemd = service
         try serviceStarted(service)
-        let trimmed = WorkingSet.trimFileMappings(reclaiming: true)
-        log.info("serving; released \(trimmed) KiB of start-up pages")
-        idleTrim = try IdleTrim(loop: loop, moving: { [unowned self] in self.screens.contains { $0.clock.isRunning } },
-                                trimmed: { [unowned self] released, count in
-            self.log.debug("quiet for \(IdleTrimSchedule.quietMilliseconds) ms: released \(released) KiB of file pages (idle trim \(count))")
-        })
         loop.run()
         let leftOpen = loop.close()
         if leftOpen != 0 { log.warning("event loop closed with handles still open: \(loop.openHandleNames())") }
@@ -156,7 +147,6 @@ public final class Daemon {
     /// `peer`: the credentials to use instead of the socket's (a replayed connection).
     func accept(_ connection: Connection, peer: PeerCredentials? = nil) {
         guard !shuttingDown else { return connection.close() }
-        idleTrim?.noteActivity()
         let client = Client(connection: connection, peer: peer)
         clients[client.id] = client
         connection.maxQueuedBytes = configuration.maxQueuedBytes
@@ -174,7 +164,6 @@ public final class Daemon {
 
     func disconnected(_ client: Client) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
-        idleTrim?.noteActivity()
         broadcaster.remove(client)
         recordDisconnect(client)
         access.release(client)
@@ -209,8 +198,6 @@ public final class Daemon {
         listener?.close()
         listener = nil
         for screen in screens { screen.close() }
-        idleTrim?.close()
-        idleTrim = nil
         stopGracePeriod()   // restored entries stay saved for the next start
         for watcher in signalWatchers { watcher.close() }
         signalWatchers.removeAll()

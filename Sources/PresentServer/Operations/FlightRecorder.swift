@@ -250,7 +250,18 @@ final class FlightRecorder {
     /// Records an event, `fields` its members after `conn` (`event` first), in a ring of
     /// `limit` bytes. Events are rare: their text is written now, from the state they name.
     func record(event fields: JSONObject, connection: UInt64, time: Double, limit: Int) {
-        let object = JSONValue.object(fields).serialized()
+        record(event: { writer in for (key, value) in fields { writer.member(JSONKey(key), value) } },
+               connection: connection, time: time, limit: limit)
+    }
+
+    /// Records an event whose members `writeMembers` writes (`event` first): for events
+    /// every connection has, written straight into bytes with no object in between.
+    func record(event writeMembers: (inout JSONWriter) -> Void, connection: UInt64, time: Double, limit: Int) {
+        var writer = JSONWriter(capacity: 128)
+        writer.beginObject()
+        writeMembers(&writer)
+        writer.endObject()
+        let object = writer.takeBytes()
         assert(object.count > 2 && object.first == UInt8(ascii: "{") && object.last == UInt8(ascii: "}"))
         object.withUnsafeBytes { text in
             append(.event, UnsafeRawBufferPointer(rebasing: text.dropFirst().dropLast()), connection: connection, time: time,
@@ -325,13 +336,18 @@ extension Daemon {
         recorder.record(line: line, connection: client.id, time: now, limit: configuration.recorderBytes)
     }
 
+    /// Every connection's first record, so it is written straight into bytes (building
+    /// and serializing an object was a third of a connect + close's instructions).
     func recordConnect(_ client: Client) {
         guard isRecording else { return }
-        var fields: JSONObject = ["event": "connect", "pid": .int(Int64(client.peer.pid)), "uid": .int(Int64(client.peer.uid)),
-                                  "gid": .int(Int64(client.peer.gid))]
-        for (key, value) in roleFields(of: client) { fields[key] = value }
-        if let unit = client.unit { fields["unit"] = .string(unit) }
-        record(event: fields, conn: client.id)
+        recorder.record(event: { writer in
+            writer.member("event", "connect")
+            writer.member("pid", .int(Int64(client.peer.pid)))
+            writer.member("uid", .int(Int64(client.peer.uid)))
+            writer.member("gid", .int(Int64(client.peer.gid)))
+            for (key, value) in roleFields(of: client) { writer.member(JSONKey(key), value) }
+            if let unit = client.unit { writer.member("unit", .string(unit)) }
+        }, connection: client.id, time: now, limit: configuration.recorderBytes)
     }
 
     func recordHello(_ client: Client) {
