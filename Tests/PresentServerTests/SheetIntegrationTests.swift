@@ -158,3 +158,46 @@ extension SheetIntegrationTests {
         #expect(app.expectError("present", ["style": "alert", "level": "overlay", "position": "sideways"])?.data?["field"] == "position")
     }
 }
+
+extension SheetIntegrationTests {
+    /// The remaining rules against the daemon: a drag below the smallest detent dismisses a
+    /// sheet that may be swiped away; between an undimmed and a dimmed detent the dimming
+    /// follows the height; under reduced motion a bouncy spring does not overshoot; on a
+    /// right-to-left screen a leading panel is swiped out towards the right.
+    @Test func belowTheSmallestDetentItLeavesAndTheDimmingFollowsTheHeight() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--fps", "60"])
+        let app = try daemon.connect(), shell = try daemon.connect(), renderer = try daemon.connect()
+        try renderer.call("subscribe", ["topics": ["frames", "lifecycle"]])
+        try app.call("present", ["id": "s", "style": Self.sheet, "transition": ["duration": 0]])
+        try app.call("advance", ["seconds": 0.1])
+        // Dragged up halfway between medium (undimmed) and large: the dimming is half the background's.
+        let medium = try #require(try shell.call("stack")["entries"]?[0]?["frame"]?["height"]?.double)
+        let large = 844 - 47 - 10.0
+        try shell.call("swipe", ["phase": "began", "dx": 0, "dy": 0])
+        try shell.call("swipe", ["phase": "changed", "dx": 0, "dy": .double(-(large - medium) / 2)])
+        try app.call("advance", ["seconds": .double(1.0 / 60)])   // the next tick draws it where the finger holds it
+        try renderer.call("sync", ["nonce": 1])
+        let dimming = renderer.notifications.last { $0["method"] == "frame" }?["params"]?["layers"]?[0]
+        #expect(dimming?["role"] == "dimming" && abs((dimming?["alpha"]?.double ?? 0) - 0.35) < 1e-9,
+                "half of the background's 0.7: \(dimming?.serializedString ?? "none")")
+        // Down past half the smallest detent, thrown downwards: it leaves (reason swipe).
+        try shell.call("swipe", ["phase": "changed", "dx": 0, "dy": .double(medium * 0.6)])
+        #expect(try shell.call("swipe", ["phase": "ended", "dx": 0, "dy": .double(medium * 0.6), "vy": 400])["outcome"] == "dismissed")
+        #expect(try renderer.awaitNotification("lifecycle") { $0["event"] == "willDismiss" }?["reason"] == "swipe")
+    }
+
+    @Test func underReducedMotionABouncySpringDoesNotOvershoot() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--fps", "120", "--reduced-motion", "on"])
+        let app = try daemon.connect(), renderer = try daemon.connect()
+        try renderer.call("subscribe", ["topics": ["frames"]])
+        try app.call("present", ["id": "a", "style": "alert", "transition": [
+            "type": "zoom", "timing": ["spring": ["mass": 1, "stiffness": 300, "damping": 5]]]])
+        try app.call("advance", ["seconds": 3])
+        try renderer.call("sync", ["nonce": 1])
+        let contents = renderer.notifications.filter { $0["method"] == "frame" }.compactMap { $0["params"]?["layers"]?.arrayValue?.last }
+        let alphas = contents.compactMap { $0["alpha"]?.double }
+        #expect(contents.allSatisfy { $0["scale"]?.double == 1 }, "no zoom: a cross-fade")
+        #expect(alphas.count > 10 && alphas[0] < 0.5 && alphas.last == 1, "it fades in: \(alphas.prefix(3))")
+        #expect(alphas.allSatisfy { $0 <= 1 }, "the bouncy spring (damping ratio 0.14) never passes 1: \(alphas.max() ?? -1)")
+    }
+}
