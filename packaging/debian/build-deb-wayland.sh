@@ -2,19 +2,10 @@
 # build-deb-wayland.sh STAGE OUTDIR — turn a `make install-wayland DESTDIR=STAGE PREFIX=/usr`
 # tree into OUTDIR/presentd-wayland_VERSION_ARCH.deb, a second binary package beside presentd's
 # (its libraries — libwayland, cairo, pango, librsvg — stay out of the daemon's Depends).
-# `make deb-wayland` runs it. The version is presentd's (build-deb.sh); Depends is what
-# dpkg-shlibdeps finds the binary links.
+# `make deb-wayland` runs it. VERSION (presentd's), ARCH and the paths come from common.sh;
+# Depends is what dpkg-shlibdeps finds the binary links.
 set -euo pipefail
-mkdir -p "$2"
-STAGE=$(readlink -f "$1"); OUT=$(readlink -f "$2")
-HERE=$(dirname "$(readlink -f "$0")")
-TOP=$(readlink -f "$HERE/../..")
-
-VERSION=$(sed -n 's/^public let presentdVersion = "\(.*\)"$/\1/p' "$TOP/Sources/PresentServer/Daemon/Daemon+Requests.swift")
-[ -n "$VERSION" ] || { echo "build-deb-wayland: presentdVersion not found" >&2; exit 1; }
-VERSION=$VERSION${DEB_VERSION_SUFFIX:-}
-ARCH=$(dpkg --print-architecture)
-export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$TOP" log -1 --format=%ct 2>/dev/null || date +%s)}
+. "$(dirname "$(readlink -f "$0")")/common.sh"
 
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$STAGE/usr/bin/presentd-wayland"
 for m in "$STAGE"/usr/share/man/man*/*.[0-9]; do

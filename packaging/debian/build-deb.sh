@@ -2,22 +2,10 @@
 # build-deb.sh STAGE OUTDIR — turn a `make install DESTDIR=STAGE PREFIX=/usr` tree into
 # OUTDIR/presentd_VERSION_ARCH.deb with dpkg-deb (no debhelper). `make deb` runs it.
 #
-# VERSION is presentdVersion in Sources/PresentProtocol/Version.swift (what
-# `presentd --version` and hello say), plus $DEB_VERSION_SUFFIX (e.g. +rebuild1, for a
-# package that upgrades this one). Depends is what dpkg-shlibdeps finds the binaries link,
-# plus systemd (postinst runs systemd-sysusers).
+# VERSION, ARCH and the paths come from common.sh. Depends is what dpkg-shlibdeps finds the
+# binaries link, plus systemd (postinst runs systemd-sysusers).
 set -euo pipefail
-mkdir -p "$2"
-STAGE=$(readlink -f "$1"); OUT=$(readlink -f "$2")
-HERE=$(dirname "$(readlink -f "$0")")
-TOP=$(readlink -f "$HERE/../..")
-
-VERSION=$(sed -n 's/^public let presentdVersion = "\(.*\)"$/\1/p' "$TOP/Sources/PresentProtocol/Version.swift")
-[ -n "$VERSION" ] || { echo "build-deb: presentdVersion not found" >&2; exit 1; }
-VERSION=$VERSION${DEB_VERSION_SUFFIX:-}
-ARCH=$(dpkg --print-architecture)
-# Reproducible: file times and the changelog date are the last commit's.
-export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$TOP" log -1 --format=%ct 2>/dev/null || date +%s)}
+. "$(dirname "$(readlink -f "$0")")/common.sh"
 
 # Binaries: stripped as Policy 10.1 asks; no Swift runtime library may be needed.
 for b in "$STAGE"/usr/bin/*; do

@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -60,6 +61,17 @@ def _skip_reason() -> str | None:
     return _probe["reason"]
 
 
+def accepts(path: str) -> bool:
+    """Whether a Unix socket at `path` takes a connection now: the file exists before the
+    server listens, so only a connect that succeeds says it serves."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        try:
+            s.connect(path)
+            return True
+        except OSError:
+            return False
+
+
 class Sway:
     """sway with HEADLESS-1 (width×height, scale) and nothing else; ``create_output`` adds more."""
 
@@ -83,7 +95,8 @@ class Sway:
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log)
         try:
-            wait_until(self._ready, "sway to open its Wayland and IPC sockets", timeout=30, context=self.context)
+            wait_until(self._ready, "sway to accept connections on its Wayland and IPC sockets", timeout=30,
+                       context=self.context)
         except BaseException:
             self.stop()
             raise
@@ -98,7 +111,7 @@ class Sway:
         if not ipc or not display:
             return False
         self.ipc, self.display = os.path.join(self.runtime, ipc[0]), display[0]
-        return True
+        return accepts(self.ipc) and accepts(os.path.join(self.runtime, self.display))
 
     @property
     def log(self) -> str:

@@ -13,6 +13,7 @@ import pytest
 
 from presentd import Client
 from presentd.daemon import wait_until
+from conftest import accepts
 
 # The theme's default card colour (src/theme.c) and what counts as "that colour".
 CARD = (250, 250, 250)
@@ -548,7 +549,8 @@ def start_weston(tmp_path):
     weston = subprocess.Popen(["weston", "--backend=headless-backend.so", "--socket=wl-test", "--width=640",
                                "--height=480", "--idle-time=0"], env=env, stdout=log, stderr=log)
     env["WAYLAND_DISPLAY"] = "wl-test"
-    wait_until(lambda: (runtime / "wl-test").exists() or weston.poll() is not None, "weston's socket")
+    wait_until(lambda: accepts(str(runtime / "wl-test")) or weston.poll() is not None,
+               "weston to accept connections on its socket")
     if weston.poll() is not None:
         log.close()
         pytest.skip(f"weston does not start here: {(tmp_path / 'weston.log').read_text()[-300:]}")
