@@ -1,6 +1,8 @@
-"""The README's picture: presentctl's alert on a headless sway with a wallpaper, by grim.
+"""The README's pictures: presentctl's alert, or with --sheet a two-detent sheet with a
+grabber, on a headless sway with a wallpaper, by grim.
 
     PRESENTD=… PRESENTCTL=… python3 Clients/wayland/tests/screenshot.py docs/images/wayland-alert.png
+    PRESENTD=… PRESENTCTL=… python3 Clients/wayland/tests/screenshot.py --sheet docs/images/wayland-sheet.png
 
 The same sway, renderer and command as the tests (conftest.py), at scale 2."""
 
@@ -31,7 +33,13 @@ def wallpaper(path: str, width: int, height: int) -> None:
     image.save(path)
 
 
-def main(out: str) -> None:
+ALERT = ["--title", "Delete file?", "--message", "It cannot be undone",
+         "--action", "ok:Delete:destructive", "--action", "no:Cancel:cancel"]
+SHEET = ["--title", "Share", "--message", "Send this photo to your contacts", "--detents", "medium,large",
+         "--grabber", "--action", "ok:Send:default", "--action", "no:Cancel:cancel"]
+
+
+def main(out: str, what: list[str]) -> None:
     with Daemon() as daemon, Sway(width=1600, height=1000, scale=2) as sway:
         picture = os.path.join(sway.dir, "wallpaper.png")
         wallpaper(picture, 1600, 1000)
@@ -42,12 +50,10 @@ def main(out: str) -> None:
             with Client(daemon.path) as client:
                 wait_until(lambda: client.call("outputs")["outputs"][0]["container"]["width"] == 800,
                            "presentd's main screen to be the output", context=renderer.context)
-            ctl = subprocess.Popen([find_binary("presentctl"), "--socket", daemon.path, "present", "--title", "Delete file?",
-                                    "--message", "It cannot be undone", "--action", "ok:Delete:destructive",
-                                    "--action", "no:Cancel:cancel", "--wait"])
+            ctl = subprocess.Popen([find_binary("presentctl"), "--socket", daemon.path, "present", *what, "--wait"])
             with Client(daemon.path) as client:
                 wait_until(lambda: any(e["state"] == "presented" for e in client.call("stack")["entries"]),
-                           "the alert to be presented")
+                           "the presentation to be presented")
             subprocess.run(["grim", "-o", "HEADLESS-1", out], env=sway.env, check=True)
             ctl.terminate()
             ctl.wait()
@@ -56,4 +62,5 @@ def main(out: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    sheet = "--sheet" in sys.argv[1:]
+    main([a for a in sys.argv[1:] if a != "--sheet"][0], SHEET if sheet else ALERT)
