@@ -1,14 +1,25 @@
 #!/usr/bin/python3
-"""Notify round trip, side by side: presentd-notify (with presentd), mako and dunst (on a headless
-sway), on a private session bus, from one in-process python3-dbus client.
+"""Notify, side by side: presentd-notify (with presentd), mako and dunst (on a headless sway).
 
-For each server: ROUNDS rounds of CALLS sequential Notify calls (expire_timeout 0, so they
-stay up), each round's notifications then closed; p50/p99 of the round trip over all calls,
-the calls per second that sequence makes, the server's CPU per notification (its threads'
-time on a CPU, /proc/PID/task/*/schedstat), and its RSS and private dirty memory with 0 and 100 notifications
-up. sway refuses to run as root, so as root the whole bench runs as `nobody` (setpriv).
+Each server has its own private session bus, and presentd-notify and mako run at the same
+time: their rounds take turns (ours, mako, mako, ours, …), so a machine that gets busier or
+quieter during the run weighs on both alike. dunst is measured last, alone: Debian's 1.9.0
+crashes under this load, and its crash is reported as it is.
 
-    /usr/bin/python3 Clients/notify/bench/bench.py --presentd PATH --bridge PATH [--calls 500] [--rounds 3]
+- Round trip: ROUNDS rounds of CALLS sequential Notify calls from one in-process python3-dbus
+  client (expire_timeout 0, so they stay up), each round's notifications then closed; p50 and
+  p99 over every call, and the calls per second that sequence makes.
+- CPU per notification: the server's threads' time on a CPU (/proc/PID/task/*/schedstat) from
+  before the first round to a quiet moment after the last, over the notifications; for
+  presentd-notify also with presentd's (the bridge and presentd together are the server).
+- Memory: RSS and private dirty (/proc/PID/smaps_rollup) before the first call and with 100 up;
+  for presentd-notify also with presentd's.
+- Burst: BURST Notify calls sent at once without waiting (Gio, asynchronous), until the first
+  error or the cap: the calls answered before the first error per second, and what ended it.
+
+sway refuses to run as root, so as root the whole bench runs as `nobody` (setpriv).
+
+    /usr/bin/python3 Clients/notify/bench/bench.py --presentd PATH --bridge PATH [--quick]
 """
 
 from __future__ import annotations
@@ -17,13 +28,14 @@ import argparse
 import json
 import os
 import shutil
-import statistics
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 
 NAME = "org.freedesktop.Notifications"
+SETTLE_S = 0.5
 PATH = "/org/freedesktop/Notifications"
 
 
@@ -37,67 +49,31 @@ def wait(condition, what: str, timeout: float = 30.0):
     raise TimeoutError(f"waited {timeout} s for {what}")
 
 
-def memory(pid: int) -> dict:
-    out = {}
-    with open(f"/proc/{pid}/smaps_rollup") as f:
-        for line in f:
-            key, _, rest = line.partition(":")
-            if key in ("Rss", "Private_Dirty"):
-                out[key] = int(rest.split()[0])
+def memory(pids: list[int]) -> dict:
+    out = {"Rss": 0, "Private_Dirty": 0}
+    for pid in pids:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                key, _, rest = line.partition(":")
+                if key in out:
+                    out[key] += int(rest.split()[0])
     return out
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_seconds(pids: list[int]) -> float:
     """Time on a CPU, every thread (schedstat: nanoseconds, not /proc/PID/stat's 10 ms ticks)."""
     total = 0
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-            total += int(f.read().split()[0])
+    for pid in pids:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            except FileNotFoundError:  # a thread that ended meanwhile
+                pass
     return total / 1e9
 
 
-def measure(name: str, server_pid: int, extra_pids: list[int], address: str, calls: int, rounds: int,
-            progress: dict | None = None) -> dict:
-    import dbus
-    bus = dbus.bus.BusConnection(address)
-    proxy = bus.get_object(NAME, PATH)
-    notify = proxy.get_dbus_method("Notify", NAME)
-    close = proxy.get_dbus_method("CloseNotification", NAME)
-    idle = memory(server_pid)
-    latencies = []
-    up100 = None
-    cpu0 = cpu_seconds(server_pid)
-    cpu0_extra = sum(cpu_seconds(p) for p in extra_pids)
-    for r in range(rounds):
-        ids = []
-        for i in range(calls):
-            t = time.perf_counter()
-            ids.append(notify("bench", dbus.UInt32(0), "", f"n{r}.{i}", "body", [], {}, 0,
-                              signature="susssasa{sv}i"))
-            latencies.append(time.perf_counter() - t)
-            if progress is not None:
-                progress["answered"] = progress.get("answered", 0) + 1
-            if r == 0 and i == 99:
-                up100 = memory(server_pid)
-        for id in ids:
-            close(id)
-    cpu = cpu_seconds(server_pid) - cpu0
-    cpu_extra = sum(cpu_seconds(p) for p in extra_pids) - cpu0_extra
-    latencies.sort()
-    n = len(latencies)
-    return {
-        "server": name, "calls": n,
-        "p50_us": round(latencies[n // 2] * 1e6), "p99_us": round(latencies[int(n * 0.99)] * 1e6),
-        "calls_per_s": round(n / sum(latencies)),
-        "cpu_ms_per_notification": round(cpu * 1000 / n, 3),
-        "cpu_ms_per_notification_with_presentd": round((cpu + cpu_extra) * 1000 / n, 3) if extra_pids else None,
-        "rss_kib_0": idle["Rss"], "private_dirty_kib_0": idle["Private_Dirty"],
-        "rss_kib_100": up100["Rss"], "private_dirty_kib_100": up100["Private_Dirty"],
-    }
-
-
 def accepts(path: str) -> bool:
-    import socket
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         try:
             s.connect(path)
@@ -115,14 +91,123 @@ def has_owner(address: str) -> bool:
         bus.close()
 
 
+class Server:
+    """One notification server on its own bus: `pid` is the server, `helpers` what serves with
+    it (presentd for the bridge)."""
+
+    def __init__(self, name: str, pid: int, helpers: list[int], address: str) -> None:
+        import dbus
+        self.name, self.pid, self.helpers, self.address = name, pid, helpers, address
+        self.bus = dbus.bus.BusConnection(address)
+        proxy = self.bus.get_object(NAME, PATH)
+        self.notify = proxy.get_dbus_method("Notify", NAME)
+        self.close = proxy.get_dbus_method("CloseNotification", NAME)
+        self.latencies: list[float] = []
+        self.answered = 0
+        self.idle = memory([pid])
+        self.idle_all = memory([pid, *helpers])
+        self.up100 = self.up100_all = None
+        self.cpu0 = self.cpu0_all = None
+
+    def start_cpu(self) -> None:
+        self.cpu0, self.cpu0_all = cpu_seconds([self.pid]), cpu_seconds([self.pid, *self.helpers])
+
+    def round(self, label: str, calls: int) -> None:
+        import dbus
+        ids = []
+        for i in range(calls):
+            t = time.perf_counter()
+            ids.append(self.notify("bench", dbus.UInt32(0), "", f"{label}.{i}", "body", [], {}, 0,
+                                   signature="susssasa{sv}i"))
+            self.latencies.append(time.perf_counter() - t)
+            self.answered += 1
+            if i == 99 and self.up100 is None:
+                self.up100, self.up100_all = memory([self.pid]), memory([self.pid, *self.helpers])
+        for id in ids:
+            self.close(id)
+
+    def figures(self) -> dict:
+        cpu = cpu_seconds([self.pid]) - self.cpu0
+        cpu_all = cpu_seconds([self.pid, *self.helpers]) - self.cpu0_all
+        lat = sorted(self.latencies)
+        n = len(lat)
+        together = bool(self.helpers)
+        return {
+            "server": self.name, "calls": n,
+            "p50_us": round(lat[n // 2] * 1e6), "p99_us": round(lat[min(n - 1, int(n * 0.99))] * 1e6),
+            "calls_per_s": round(n / sum(lat)),
+            "cpu_ms_per_notification": round(cpu * 1000 / n, 4),
+            "cpu_ms_per_notification_with_presentd": round(cpu_all * 1000 / n, 4) if together else None,
+            "rss_kib_0": self.idle["Rss"], "private_dirty_kib_0": self.idle["Private_Dirty"],
+            "rss_kib_100": self.up100["Rss"], "private_dirty_kib_100": self.up100["Private_Dirty"],
+            "rss_kib_0_with_presentd": self.idle_all["Rss"] if together else None,
+            "private_dirty_kib_0_with_presentd": self.idle_all["Private_Dirty"] if together else None,
+            "rss_kib_100_with_presentd": self.up100_all["Rss"] if together else None,
+            "private_dirty_kib_100_with_presentd": self.up100_all["Private_Dirty"] if together else None,
+        }
+
+
+def burst(address: str, cap: int, process: subprocess.Popen) -> dict:
+    """cap Notify calls sent at once (each its own message, none waiting for another's reply);
+    the ones answered before the first error, per second from the first send to that error
+    (or to the last answer)."""
+    from gi.repository import Gio, GLib
+    conn = Gio.DBusConnection.new_for_address_sync(
+        address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+        None, None)
+    replies: dict[int, tuple[float, str | None]] = {}
+    loop = GLib.MainLoop()
+
+    def done(conn, result, i):
+        try:
+            conn.call_finish(result)
+            replies[i] = (time.perf_counter(), None)
+        except GLib.Error as e:
+            replies[i] = (time.perf_counter(), f"{Gio.DBusError.get_remote_error(e) or e.domain}: {e.message}")
+        if len(replies) == cap:
+            loop.quit()
+
+    def give_up():
+        loop.quit()
+        return False
+
+    t0 = time.perf_counter()
+    for i in range(cap):
+        conn.call(NAME, PATH, NAME, "Notify",
+                  GLib.Variant("(susssasa{sv}i)", ("burst", 0, "", f"burst {i}", "body", [], {}, 0)),
+                  GLib.VariantType("(u)"), Gio.DBusCallFlags.NONE, 60000, None, done, i)
+    GLib.timeout_add_seconds(120, give_up)
+    loop.run()
+    ok, end, error = 0, None, None
+    for i in range(cap):
+        if i not in replies:
+            error = "no answer within 120 s"
+            break
+        when, err = replies[i]
+        end = when
+        if err:
+            error = err
+            break
+        ok += 1
+    if process.poll() is not None:
+        error = f"the server exited with status {process.returncode} ({error})"
+    conn.close_sync(None)
+    return {"burst_ok": ok, "burst_calls_per_s": round(ok / (end - t0)) if ok and end else 0,
+            "burst_ended_by": error or f"the cap ({cap}), no error"}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--presentd", required=True)
     ap.add_argument("--bridge", required=True)
-    ap.add_argument("--calls", type=int, default=500)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--calls", type=int, default=500, help="Notify calls a round (default 500)")
+    ap.add_argument("--rounds", type=int, default=6, help="rounds per server, taking turns (default 6)")
+    ap.add_argument("--burst", type=int, default=10000, help="the burst's cap (default 10000)")
+    ap.add_argument("--quick", action="store_true", help="2 rounds of 200 calls, a burst of 2000")
     ap.add_argument("--json", help="write the results here too")
     args = ap.parse_args()
+    if args.quick:
+        args.calls, args.rounds, args.burst = 200, 2, 2000
     if os.getuid() == 0:
         os.execvp("setpriv", ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
                               sys.executable, *sys.argv])
@@ -137,61 +222,97 @@ def main() -> int:
         procs.append(p)
         return p
 
-    results = []
+    def bus() -> str:
+        d = start(["dbus-daemon", "--session", "--print-address=1", "--nofork"], stdout=subprocess.PIPE, text=True)
+        return d.stdout.readline().strip()
+
+    def stop(p: subprocess.Popen) -> None:
+        if p.poll() is None:
+            p.terminate()
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+    results: list[dict] = []
+    notes: list[str] = []
     try:
-        dbusd = start(["dbus-daemon", "--session", "--print-address=1", "--nofork"], stdout=subprocess.PIPE, text=True)
-        address = dbusd.stdout.readline().strip()
-        env["DBUS_SESSION_BUS_ADDRESS"] = address
         open(os.path.join(tmp, "sway.conf"), "w").close()
+        wl = dict(env, WAYLAND_DISPLAY="wayland-1")
         start(["sway", "-c", os.path.join(tmp, "sway.conf")],
               env=dict(env, WLR_BACKENDS="headless", WLR_LIBINPUT_NO_DEVICES="1", WLR_RENDERER="pixman"))
-        wait(lambda: os.path.exists(os.path.join(tmp, "wayland-1")), "sway's wayland-1 socket")
-        socket = os.path.join(tmp, "presentd.sock")
-        presentd = start([args.presentd, "--socket", socket])
-        wait(lambda: accepts(socket), "presentd accepting connections")
+        wait(lambda: accepts(os.path.join(tmp, "wayland-1")), "sway accepting Wayland connections")
 
-        bridge = start([args.bridge, "--socket", socket, "--max-waiting", str(args.calls + 10)])
-        wait(lambda: has_owner(address), "presentd-notify on the bus")
-        results.append(measure("presentd-notify", bridge.pid, [presentd.pid], address, args.calls, args.rounds))
-        bridge.terminate()
-        bridge.wait(30)
-        wait(lambda: not has_owner(address), "the name released")
+        ours_bus = bus()
+        sock = os.path.join(tmp, "presentd.sock")
+        presentd = start([args.presentd, "--socket", sock])
+        wait(lambda: accepts(sock), "presentd accepting connections")
+        bridge = start([args.bridge, "--socket", sock, "--max-waiting", str(max(args.calls, args.burst))],
+                       env=dict(env, DBUS_SESSION_BUS_ADDRESS=ours_bus))
+        wait(lambda: has_owner(ours_bus), "presentd-notify on its bus")
+        mako_bus = bus()
+        mako = start(["mako"], env=dict(wl, DBUS_SESSION_BUS_ADDRESS=mako_bus))
+        wait(lambda: has_owner(mako_bus), "mako on its bus")
+        time.sleep(0.5)  # both settled after start-up: the idle figures
+        servers = [Server("presentd-notify", bridge.pid, [presentd.pid], ours_bus),
+                   Server("mako", mako.pid, [], mako_bus)]
+        for s in servers:
+            s.start_cpu()
+        for r in range(args.rounds):
+            for s in (servers if r % 2 == 0 else servers[::-1]):
+                s.round(f"n{r}", args.calls)
+                # What a server does after its answers (mako and sway drawing, presentd
+                # animating) is over before the other's round starts.
+                time.sleep(SETTLE_S)
+        figures = {s.name: s.figures() for s in servers}
+        for s, p in ((servers[0], bridge), (servers[1], mako)):
+            figures[s.name].update(burst(s.address, args.burst, p))
+        results += figures.values()
+        stop(bridge)
+        stop(mako)
 
-        mako = start(["mako"], env=dict(env, WAYLAND_DISPLAY="wayland-1"))
-        wait(lambda: has_owner(address), "mako on the bus")
-        results.append(measure("mako", mako.pid, [], address, args.calls, args.rounds))
-        mako.terminate()
-        mako.wait(30)
-        wait(lambda: not has_owner(address), "the name released")
-
-        dunst = start(["dunst"], env=dict(env, WAYLAND_DISPLAY="wayland-1"))
-        wait(lambda: has_owner(address), "dunst on the bus")
-        progress: dict = {}
+        dunst_bus = bus()
+        dunst = start(["dunst"], env=dict(wl, DBUS_SESSION_BUS_ADDRESS=dunst_bus))
+        wait(lambda: has_owner(dunst_bus), "dunst on its bus")
+        d = Server("dunst", dunst.pid, [], dunst_bus)
+        d.start_cpu()
         try:
-            results.append(measure("dunst", dunst.pid, [], address, args.calls, args.rounds, progress))
-        except Exception as e:  # dunst 1.9.0 as Debian packages it has crashed under this load
+            for r in range(args.rounds):
+                d.round(f"n{r}", args.calls)
+            row = d.figures()
+        except Exception as e:  # dunst 1.9.0 as Debian packages it crashes under this load
             status = dunst.wait(10) if dunst.poll() is None else dunst.returncode
-            print(f"dunst failed after {progress.get('answered', 0)} answered Notify calls (exit status {status}): "
-                  f"{type(e).__name__}: {str(e)[:120]}", file=sys.stderr)
+            notes.append(f"dunst, sequential: failed after {d.answered} answered Notify calls "
+                         f"(exit status {status}): {type(e).__name__}: {str(e)[:100]}")
+            row = {"server": "dunst"}
+        stop(dunst)
+        dunst = start(["dunst"], env=dict(wl, DBUS_SESSION_BUS_ADDRESS=dunst_bus))
+        wait(lambda: has_owner(dunst_bus), "dunst on its bus again")
+        row.update(burst(dunst_bus, args.burst, dunst))
+        results.append(row)
     finally:
         for p in reversed(procs):
-            if p.poll() is None:
-                p.terminate()
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            stop(p)
         shutil.rmtree(tmp, ignore_errors=True)
 
-    keys = ["p50_us", "p99_us", "calls_per_s", "cpu_ms_per_notification", "cpu_ms_per_notification_with_presentd",
-            "rss_kib_0", "private_dirty_kib_0", "rss_kib_100", "private_dirty_kib_100"]
+    keys = ["p50_us", "p99_us", "calls_per_s", "burst_calls_per_s", "burst_ok",
+            "cpu_ms_per_notification", "cpu_ms_per_notification_with_presentd",
+            "rss_kib_0", "rss_kib_0_with_presentd", "private_dirty_kib_0", "private_dirty_kib_0_with_presentd",
+            "rss_kib_100", "rss_kib_100_with_presentd", "private_dirty_kib_100", "private_dirty_kib_100_with_presentd"]
+    print(f"{args.rounds} rounds of {args.calls} sequential Notify calls per server, taking turns; "
+          f"a burst of up to {args.burst}; load average {os.getloadavg()[0]:.1f}")
     print("| figure | " + " | ".join(r["server"] for r in results) + " |")
     print("|---|" + "---|" * len(results))
     for k in keys:
-        print(f"| {k} | " + " | ".join("—" if r[k] is None else str(r[k]) for r in results) + " |")
+        print(f"| {k} | " + " | ".join("—" if r.get(k) is None else str(r[k]) for r in results) + " |")
+    for r in results:
+        print(f"{r['server']}: the burst ended by {r['burst_ended_by']}")
+    for n in notes:
+        print(n)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(results, f, indent=2)
+            json.dump({"results": results, "notes": notes}, f, indent=2)
     return 0
 
 

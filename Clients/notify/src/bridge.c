@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "entry.h"
@@ -17,11 +18,19 @@
 
 enum note_state { NOTE_WAITING, NOTE_SENT, NOTE_ENDED };
 
+/* Places freed on screen are filled at most once a frame (60 Hz): an app that closes its
+ * notifications one after another (a mail client clearing 50) would otherwise make each
+ * waiting one enter presentd only to be dismissed a moment later. */
+#define PROMOTE_DELAY_US 16000
+
 typedef struct note {
     uint32_t id;
     int state;                   /* enum note_state */
     int closing;                 /* CloseNotification asked: a "request" dismissal is reason 3 */
     int present_acked;           /* presentd answered the present: the entry exists (or existed) */
+    int present_due;             /* NOTE_SENT, its present not written yet: the pump writes it after the
+                                    D-Bus reply, so Notify is answered without waiting for that write */
+    int busy;                    /* in the bridge's busy list: a present due or a request in flight */
     char entry[64];              /* presentd's id for it */
     note_spec spec;
     int32_t expire_ms;           /* 0: never */
@@ -40,6 +49,11 @@ struct bridge {
     uint32_t next_id;            /* 0 once every id has been used */
     note **notes;                /* in the order they came; ended ones until reaped */
     size_t n, cap;
+    note **busy;                 /* the notes with a present due or a request in flight, in the order
+                                    they became so: what the pump looks at (same capacity as notes) */
+    size_t n_busy;
+    int counts[3];               /* notes in each enum note_state */
+    uint64_t promote_at;         /* CLOCK_MONOTONIC us of the next promotion, or 0 */
     char prefix[32];             /* of every entry id: "notify.PID." */
     unsigned png_serial;
     uint64_t png_bytes;          /* every PNG of the bridge's in the runtime directory, at most IMAGE_DIR_MAX_BYTES */
@@ -77,6 +91,7 @@ void bridge_free(bridge *b) {
     if (!b) return;
     for (size_t i = 0; i < b->n; i++) note_free(b->notes[i]);
     free(b->notes);
+    free(b->busy);
     history_clear(&b->history);
     free(b);
 }
@@ -94,10 +109,27 @@ static note *find_entry(const bridge *b, const char *entry) {
     return NULL;
 }
 
-static int count(const bridge *b, int state) {
-    int k = 0;
-    for (size_t i = 0; i < b->n; i++) k += b->notes[i]->state == state;
-    return k;
+static int count(const bridge *b, int state) { return b->counts[state]; }
+
+static void set_state(bridge *b, note *n, int state) {
+    b->counts[n->state]--;
+    b->counts[state]++;
+    n->state = state;
+}
+
+/* Into the busy list, once: the pump looks at it until it has nothing in flight. */
+static void track(bridge *b, note *n) {
+    if (n->busy) return;
+    n->busy = 1;
+    b->busy[b->n_busy++] = n;
+}
+
+static int has_work(const note *n) { return n->present_due || n->present_rpc || n->update_rpc || n->dismiss_rpc; }
+
+static uint64_t monotonic_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 const char *bridge_closing_reason(const bridge *b) { return b->closing[0] ? b->closing : NULL; }
@@ -122,7 +154,7 @@ static void remove_image(bridge *b, note *n) {
     n->png_bytes = 0;
 }
 
-static int64_t send(bridge *b, const char *method, json_object *params, const note *n) {
+static int64_t send(bridge *b, const char *method, json_object *params, note *n) {
     int64_t rpc = 0;
     presentd_error err;
     if (presentd_send(b->pd, method, params, &rpc, &err)) {
@@ -130,11 +162,13 @@ static int64_t send(bridge *b, const char *method, json_object *params, const no
         log_line("%s %s: not sent: %s", method, n->entry, err.message);
         return 0;
     }
+    track(b, n);
     return rpc;
 }
 
 static void send_present(bridge *b, note *n) {
-    n->state = NOTE_SENT;
+    if (n->state != NOTE_SENT) set_state(b, n, NOTE_SENT);
+    n->present_due = 0;
     n->present_rpc = send(b, "present", entry_present(n->entry, &n->spec, n->expire_ms), n);
 }
 
@@ -173,22 +207,40 @@ static void promote(bridge *b) {
 /* The one way a notification ends: NotificationClosed, its image removed. */
 static void end(bridge *b, note *n, uint32_t reason) {
     if (n->state == NOTE_ENDED) return;
-    n->state = NOTE_ENDED;
+    set_state(b, n, NOTE_ENDED);
+    n->present_due = 0;
     if (!n->spec.transient)
         history_add(&b->history, n->id, n->spec.app_name, n->spec.title, n->posted_us, history_now_us(), reason);
     remove_image(b, n);
     note_spec_clear(&n->spec);
     if (b->sig.closed) b->sig.closed(b->sig.user, n->id, reason);
-    promote(b);
+    if (count(b, NOTE_WAITING) && !b->promote_at) b->promote_at = monotonic_us() + PROMOTE_DELAY_US;
+}
+
+/* Out of the busy list: the notes with nothing due or in flight. */
+static void settle(bridge *b) {
+    size_t kept = 0;
+    for (size_t i = 0; i < b->n_busy; i++) {
+        note *n = b->busy[i];
+        if (has_work(n)) b->busy[kept++] = n;
+        else n->busy = 0;
+    }
+    b->n_busy = kept;
 }
 
 /* Frees ended notifications that wait for no reply. */
 static void reap(bridge *b) {
+    settle(b);
+    if (!count(b, NOTE_ENDED)) return;
     size_t kept = 0;
     for (size_t i = 0; i < b->n; i++) {
         note *n = b->notes[i];
-        if (n->state == NOTE_ENDED && !n->present_rpc && !n->update_rpc && !n->dismiss_rpc) note_free(n);
-        else b->notes[kept++] = n;
+        if (n->state == NOTE_ENDED && !n->busy) {
+            b->counts[NOTE_ENDED]--;
+            note_free(n);
+        } else {
+            b->notes[kept++] = n;
+        }
     }
     b->n = kept;
 }
@@ -250,7 +302,7 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
         note_spec_move(&n->spec, spec);
         if (image) take_image(b, n, image);
         n->expire_ms = expire_for(b, &n->spec);
-        if (n->state == NOTE_SENT) send_update(b, n);
+        if (n->state == NOTE_SENT && !n->present_due) send_update(b, n);  /* a due present carries the latest */
         *id = n->id;
         return BRIDGE_OK;
     }
@@ -265,6 +317,9 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
         note **grown = realloc(b->notes, cap * sizeof *grown);
         if (!grown) { note_spec_clear(spec); return BRIDGE_NO_MEMORY; }
         b->notes = grown;
+        grown = realloc(b->busy, cap * sizeof *grown);
+        if (!grown) { note_spec_clear(spec); return BRIDGE_NO_MEMORY; }
+        b->busy = grown;
         b->cap = cap;
     }
     n = calloc(1, sizeof *n);
@@ -276,8 +331,13 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
     if (image) take_image(b, n, image);
     n->expire_ms = expire_for(b, &n->spec);
     n->state = NOTE_WAITING;
+    b->counts[NOTE_WAITING]++;
     b->notes[b->n++] = n;
-    if (!must_wait) send_present(b, n);
+    if (!must_wait) {
+        set_state(b, n, NOTE_SENT);
+        n->present_due = 1;
+        track(b, n);
+    }
     *id = n->id;
     return BRIDGE_OK;
 }
@@ -285,7 +345,8 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
 int bridge_close(bridge *b, uint32_t id) {
     note *n = find(b, id);
     if (!n) return -1;
-    if (n->state == NOTE_WAITING) { end(b, n, CLOSED_BY_CALL); return 0; }
+    /* Waiting, or its present not written yet: presentd never heard of it. */
+    if (n->state == NOTE_WAITING || n->present_due) { end(b, n, CLOSED_BY_CALL); return 0; }
     if (n->closing) return 0;  /* still leaving: it exists until its NotificationClosed */
     n->closing = 1;
     send_dismiss(b, n);
@@ -318,7 +379,7 @@ static void on_reply(bridge *b, note *n, int64_t *rpc, const char *method) {
             /* presentd's stack is full (other clients' entries count too, which the bridge
              * cannot check): not the notification's fault, so it waits for a place again. */
             log_line("notification %u: presentd's stack is full: it waits for a place", n->id);
-            n->state = NOTE_WAITING;
+            set_state(b, n, NOTE_WAITING);
             b->stack_full = 1;
             return;
         }
@@ -374,9 +435,12 @@ static void on_event(bridge *b, presentd_event *ev) {
     }
 }
 
-void bridge_pump(bridge *b) {
-    for (size_t i = 0; i < b->n; i++) {
-        note *n = b->notes[i];
+void bridge_pump(bridge *b, int replies) {
+    /* Appended to while it runs (a reply that ends a note promotes another): each is seen. */
+    for (size_t i = 0; i < b->n_busy; i++) {
+        note *n = b->busy[i];
+        if (n->present_due) send_present(b, n);
+        if (!replies) continue;
         on_reply(b, n, &n->present_rpc, "present");
         on_reply(b, n, &n->update_rpc, "update");
         on_reply(b, n, &n->dismiss_rpc, "dismiss");
@@ -386,7 +450,17 @@ void bridge_pump(bridge *b) {
         on_event(b, &ev);
         presentd_event_clear(&ev);
     }
+    if (b->promote_at && monotonic_us() >= b->promote_at) {
+        b->promote_at = 0;
+        promote(b);
+    }
     reap(b);
+}
+
+int bridge_timeout_ms(const bridge *b) {
+    if (!b->promote_at) return -1;
+    uint64_t now = monotonic_us();
+    return b->promote_at <= now ? 0 : (int)((b->promote_at - now + 999) / 1000);
 }
 
 void bridge_reconnected(bridge *b) {

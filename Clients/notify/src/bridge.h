@@ -50,8 +50,13 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
  * live notification has that id (closed already, or never was). */
 int bridge_close(bridge *b, uint32_t id);
 
-/* Takes what presentd sent (after presentd_process): replies, lifecycle and action events. */
-void bridge_pump(bridge *b);
+/* After each turn of the loop: writes the presents that Notify left due, takes what
+ * presentd sent (replies when replies is set: presentd_process read something), its
+ * lifecycle and action events, and fills the places freed on screen when it is time. */
+void bridge_pump(bridge *b, int replies);
+
+/* How long the loop may sleep before bridge_pump has work of its own (ms; -1: no limit). */
+int bridge_timeout_ms(const bridge *b);
 
 /* After presentd_reconnect: finds out which entries presentd kept (its stack) and sends
  * again what was lost with the connection; the rest are closed (reason 4). */

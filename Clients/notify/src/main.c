@@ -201,6 +201,9 @@ static int poll_timeout(sd_bus *bus) {
 }
 
 static int run(server *s, presentd_client *pd, int sigfd, const char *path, int reconnect_s) {
+    /* presentd's socket is read only when poll says there is something (or after a blocking
+     * call, which may have read ahead): a D-Bus call costs no read of presentd's socket. */
+    int presentd_readable = 1;
     for (;;) {
         /* At most 64 bus messages a turn, so that a flood of calls does not keep presentd's
          * replies and events waiting (the rest are taken next turn, without sleeping). */
@@ -209,8 +212,8 @@ static int run(server *s, presentd_client *pd, int sigfd, const char *path, int 
         if (r < 0) { log_line("the session bus: %s: exiting", strerror(-r)); return 1; }
         int more = r > 0;
         presentd_error err;
-        int status = presentd_process(pd, &err);
-        bridge_pump(s->bridge);
+        int status = presentd_readable || presentd_wants_write(pd) ? presentd_process(pd, &err) : 0;
+        bridge_pump(s->bridge, presentd_readable);
         if (status == PRESENTD_ERR_CLOSED) {
             /* Thrown out (a closing notice: backlog, too many connections) is not a restart:
              * the C client would not try again; err says presentd's reason. */
@@ -225,6 +228,7 @@ static int run(server *s, presentd_client *pd, int sigfd, const char *path, int 
             }
             log_line("presentd is back");
             bridge_reconnected(s->bridge);
+            presentd_readable = 1;
             continue;
         } else if (status) {
             log_line("presentd at %s: %s: exiting", path, err.message);
@@ -236,10 +240,14 @@ static int run(server *s, presentd_client *pd, int sigfd, const char *path, int 
             {.fd = presentd_fd(pd), .events = (short)(POLLIN | (presentd_wants_write(pd) ? POLLOUT : 0))},
             {.fd = sigfd, .events = POLLIN},
         };
-        if (poll(fds, 3, more ? 0 : poll_timeout(s->bus)) < 0 && errno != EINTR) {
+        int timeout = poll_timeout(s->bus), pump_timeout = bridge_timeout_ms(s->bridge);
+        if (more || (pump_timeout >= 0 && (timeout < 0 || pump_timeout < timeout))) timeout = more ? 0 : pump_timeout;
+        int ready = poll(fds, 3, timeout);
+        if (ready < 0 && errno != EINTR) {
             log_line("poll: %s", strerror(errno));
             return 1;
         }
+        presentd_readable = ready > 0 && fds[1].revents != 0;
         if (fds[2].revents & POLLIN) {
             struct signalfd_siginfo info;
             if (read(sigfd, &info, sizeof info) == (ssize_t)sizeof info) log_line("%s: exiting", strsignal((int)info.ssi_signo));
