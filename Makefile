@@ -303,6 +303,7 @@ bench bench-quick: release $(BENCH_BIN)/baseline $(BENCH_BIN)/loadgen
 	python3 bench/bench.py --presentd "$$($(SWIFT) build -c release --show-bin-path)/presentd" \
 	  --baseline $(BENCH_BIN)/baseline --loadgen $(BENCH_BIN)/loadgen \
 	  $(if $(filter bench-quick,$@),--quick --out bench/out/results-quick.json) $(BENCH_ARGS)
+	$(MAKE) --no-print-directory bench-notify$(if $(filter bench-quick,$@),-quick)
 
 ## openrpc: docs/openrpc.json, the OpenRPC document rpc.discover returns (generated from
 ## the method table the decoder uses; SelfDescriptionTests fails when it is stale).
@@ -336,12 +337,15 @@ test-notify: clients-bin
 	$(MAKE) -C Clients/notify
 	$(CLIENTS_PYTEST) Clients/notify/tests
 
-## bench-notify: Notify round trip, CPU and memory, presentd-notify (release presentd) against
-## mako and dunst on a headless sway (not in `make bench`: it needs sway, mako and dunst).
-.PHONY: bench-notify
-bench-notify: release
-	$(call INSTALL_MISSING,sway mako-notifier dunst python3-dbus dbus-daemon dbus-session-bus-common)
-	$(MAKE) -C Clients/notify
+## bench-notify: Notify round trip, calls per second in a burst, CPU and memory, presentd-notify
+## (with the release presentd) against mako, side by side, and dunst, on a headless sway
+## (about 30 s; bench-notify-quick: about 10 s). `make bench` and `make bench-quick` run it
+## too; without sway or mako it says SKIPPED and why (`apt-get install sway mako-notifier dunst`).
+.PHONY: bench-notify bench-notify-quick
+bench-notify bench-notify-quick: release
+	@for p in sway mako; do command -v $$p >/dev/null || { echo "bench-notify: SKIPPED: $$p is not installed (apt-get install sway mako-notifier dunst)"; exit 0; }; done; \
+	$(MAKE) --no-print-directory -C Clients/notify all bench-client && mkdir -p bench/out && \
 	$(PYTHON) Clients/notify/bench/bench.py --presentd "$$($(SWIFT) build -c release --show-bin-path)/presentd" \
-	  --bridge Clients/notify/build/presentd-notify
+	  --bridge Clients/notify/build/presentd-notify \
+	  $(if $(filter bench-notify-quick,$@),--quick --json bench/out/notify-quick.json,--json bench/out/notify.json)
 ## -- end of presentd-notify ----------------------------------------------------------------

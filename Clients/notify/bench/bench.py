@@ -6,15 +6,18 @@ time: their rounds take turns (ours, mako, mako, ours, …), so a machine that g
 quieter during the run weighs on both alike. dunst is measured last, alone: Debian's 1.9.0
 crashes under this load, and its crash is reported as it is.
 
-- Round trip: ROUNDS rounds of CALLS sequential Notify calls from one in-process python3-dbus
-  client (expire_timeout 0, so they stay up), each round's notifications then closed; p50 and
-  p99 over every call, and the calls per second that sequence makes.
+- The client is notify-load (bench/notify_load.c, C on sd-bus, as the servers are), so that its
+  own cost is small beside theirs and the same for each.
+- Round trip: ROUNDS rounds of CALLS sequential Notify calls (expire_timeout 0, so they stay
+  up), each round's notifications then closed one by one; p50 and p99 over every call, and the
+  calls per second that sequence makes. Between rounds a pause (SETTLE_S) lets what a server
+  does after its answers (mako and sway drawing) end before the other's round.
 - CPU per notification: the server's threads' time on a CPU (/proc/PID/task/*/schedstat) from
-  before the first round to a quiet moment after the last, over the notifications; for
-  presentd-notify also with presentd's (the bridge and presentd together are the server).
+  before the first round to after the last pause (what it does after its answers counts), over
+  the notifications; for presentd-notify also with presentd's (the two together are the server).
 - Memory: RSS and private dirty (/proc/PID/smaps_rollup) before the first call and with 100 up;
   for presentd-notify also with presentd's.
-- Burst: BURST Notify calls sent at once without waiting (Gio, asynchronous), until the first
+- Burst: BURST Notify calls sent at once, none waiting for another's answer, until the first
   error or the cap: the calls answered before the first error per second, and what ended it.
 
 sway refuses to run as root, so as root the whole bench runs as `nobody` (setpriv).
@@ -27,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -91,17 +95,16 @@ def has_owner(address: str) -> bool:
         bus.close()
 
 
+class Done(Exception):
+    """Nothing more to measure."""
+
+
 class Server:
     """One notification server on its own bus: `pid` is the server, `helpers` what serves with
     it (presentd for the bridge)."""
 
-    def __init__(self, name: str, pid: int, helpers: list[int], address: str) -> None:
-        import dbus
-        self.name, self.pid, self.helpers, self.address = name, pid, helpers, address
-        self.bus = dbus.bus.BusConnection(address)
-        proxy = self.bus.get_object(NAME, PATH)
-        self.notify = proxy.get_dbus_method("Notify", NAME)
-        self.close = proxy.get_dbus_method("CloseNotification", NAME)
+    def __init__(self, name: str, pid: int, helpers: list[int], address: str, load: str) -> None:
+        self.name, self.pid, self.helpers, self.address, self.load = name, pid, helpers, address, load
         self.latencies: list[float] = []
         self.answered = 0
         self.idle = memory([pid])
@@ -113,18 +116,28 @@ class Server:
         self.cpu0, self.cpu0_all = cpu_seconds([self.pid]), cpu_seconds([self.pid, *self.helpers])
 
     def round(self, label: str, calls: int) -> None:
-        import dbus
-        ids = []
-        for i in range(calls):
-            t = time.perf_counter()
-            ids.append(self.notify("bench", dbus.UInt32(0), "", f"{label}.{i}", "body", [], {}, 0,
-                                   signature="susssasa{sv}i"))
-            self.latencies.append(time.perf_counter() - t)
-            self.answered += 1
-            if i == 99 and self.up100 is None:
-                self.up100, self.up100_all = memory([self.pid]), memory([self.pid, *self.helpers])
-        for id in ids:
-            self.close(id)
+        """notify-load's sequential calls, then their closes; the memory with 100 up (once)."""
+        p = subprocess.Popen([self.load, self.address, "round", label, str(calls)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        took = []
+        for line in p.stdout:
+            line = line.strip()
+            if line == "up100":
+                if self.up100 is None:
+                    self.up100, self.up100_all = memory([self.pid]), memory([self.pid, *self.helpers])
+                p.stdin.write("\n")
+                p.stdin.flush()
+            elif line == "done":
+                break
+            else:
+                took.append(int(line) / 1e9)
+        err = p.stderr.read()
+        if p.wait() != 0:
+            failed = re.search(r"Notify (\d+):", err)
+            self.answered += int(failed.group(1)) if failed else 0
+            raise RuntimeError(err.strip())
+        self.latencies += took
+        self.answered += len(took)
 
     def figures(self) -> dict:
         cpu = cpu_seconds([self.pid]) - self.cpu0
@@ -147,68 +160,38 @@ class Server:
         }
 
 
-def burst(address: str, cap: int, process: subprocess.Popen) -> dict:
-    """cap Notify calls sent at once (each its own message, none waiting for another's reply);
-    the ones answered before the first error, per second from the first send to that error
-    (or to the last answer)."""
-    from gi.repository import Gio, GLib
-    conn = Gio.DBusConnection.new_for_address_sync(
-        address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
-        None, None)
-    replies: dict[int, tuple[float, str | None]] = {}
-    loop = GLib.MainLoop()
-
-    def done(conn, result, i):
-        try:
-            conn.call_finish(result)
-            replies[i] = (time.perf_counter(), None)
-        except GLib.Error as e:
-            replies[i] = (time.perf_counter(), f"{Gio.DBusError.get_remote_error(e) or e.domain}: {e.message}")
-        if len(replies) == cap:
-            loop.quit()
-
-    def give_up():
-        loop.quit()
-        return False
-
-    t0 = time.perf_counter()
-    for i in range(cap):
-        conn.call(NAME, PATH, NAME, "Notify",
-                  GLib.Variant("(susssasa{sv}i)", ("burst", 0, "", f"burst {i}", "body", [], {}, 0)),
-                  GLib.VariantType("(u)"), Gio.DBusCallFlags.NONE, 60000, None, done, i)
-    GLib.timeout_add_seconds(120, give_up)
-    loop.run()
-    ok, end, error = 0, None, None
-    for i in range(cap):
-        if i not in replies:
-            error = "no answer within 120 s"
-            break
-        when, err = replies[i]
-        end = when
-        if err:
-            error = err
-            break
-        ok += 1
+def burst(load: str, address: str, cap: int, process: subprocess.Popen) -> dict:
+    """notify-load's burst: cap Notify calls sent at once; the ones answered before the first
+    error, per second from the first send to that error (or to the last answer)."""
+    out = subprocess.run([load, address, "burst", "burst", str(cap)], capture_output=True, text=True, timeout=300)
+    if out.returncode != 0:
+        return {"burst_ok": 0, "burst_calls_per_s": 0, "burst_ended_by": out.stderr.strip()}
+    ok, seconds, error = out.stdout.split(" ", 2)
+    error = error.strip()
     if process.poll() is not None:
         error = f"the server exited with status {process.returncode} ({error})"
-    conn.close_sync(None)
-    return {"burst_ok": ok, "burst_calls_per_s": round(ok / (end - t0)) if ok and end else 0,
-            "burst_ended_by": error or f"the cap ({cap}), no error"}
+    return {"burst_ok": int(ok), "burst_calls_per_s": round(int(ok) / float(seconds)) if int(ok) else 0,
+            "burst_ended_by": error if error != "-" else f"the cap ({cap}), no error"}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--presentd", required=True)
     ap.add_argument("--bridge", required=True)
+    ap.add_argument("--load", help="the bench's client, notify-load (default: next to --bridge)")
     ap.add_argument("--calls", type=int, default=500, help="Notify calls a round (default 500)")
     ap.add_argument("--rounds", type=int, default=6, help="rounds per server, taking turns (default 6)")
     ap.add_argument("--burst", type=int, default=10000, help="the burst's cap (default 10000)")
     ap.add_argument("--quick", action="store_true", help="2 rounds of 200 calls, a burst of 2000")
     ap.add_argument("--json", help="write the results here too")
     args = ap.parse_args()
+    load = os.path.abspath(args.load or os.path.join(os.path.dirname(args.bridge), "notify-load"))
     if args.quick:
         args.calls, args.rounds, args.burst = 200, 2, 2000
     if os.getuid() == 0:
+        if args.json:  # written by nobody at the end
+            open(args.json, "w").close()
+            os.chown(args.json, 65534, 65534)
         os.execvp("setpriv", ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
                               sys.executable, *sys.argv])
     tmp = tempfile.mkdtemp(prefix="notify-bench-")
@@ -255,8 +238,8 @@ def main() -> int:
         mako = start(["mako"], env=dict(wl, DBUS_SESSION_BUS_ADDRESS=mako_bus))
         wait(lambda: has_owner(mako_bus), "mako on its bus")
         time.sleep(0.5)  # both settled after start-up: the idle figures
-        servers = [Server("presentd-notify", bridge.pid, [presentd.pid], ours_bus),
-                   Server("mako", mako.pid, [], mako_bus)]
+        servers = [Server("presentd-notify", bridge.pid, [presentd.pid], ours_bus, load),
+                   Server("mako", mako.pid, [], mako_bus, load)]
         for s in servers:
             s.start_cpu()
         for r in range(args.rounds):
@@ -267,15 +250,18 @@ def main() -> int:
                 time.sleep(SETTLE_S)
         figures = {s.name: s.figures() for s in servers}
         for s, p in ((servers[0], bridge), (servers[1], mako)):
-            figures[s.name].update(burst(s.address, args.burst, p))
+            figures[s.name].update(burst(load, s.address, args.burst, p))
         results += figures.values()
         stop(bridge)
         stop(mako)
 
+        if not shutil.which("dunst"):
+            notes.append("dunst: not installed")
+            raise Done
         dunst_bus = bus()
         dunst = start(["dunst"], env=dict(wl, DBUS_SESSION_BUS_ADDRESS=dunst_bus))
         wait(lambda: has_owner(dunst_bus), "dunst on its bus")
-        d = Server("dunst", dunst.pid, [], dunst_bus)
+        d = Server("dunst", dunst.pid, [], dunst_bus, load)
         d.start_cpu()
         try:
             for r in range(args.rounds):
@@ -284,13 +270,15 @@ def main() -> int:
         except Exception as e:  # dunst 1.9.0 as Debian packages it crashes under this load
             status = dunst.wait(10) if dunst.poll() is None else dunst.returncode
             notes.append(f"dunst, sequential: failed after {d.answered} answered Notify calls "
-                         f"(exit status {status}): {type(e).__name__}: {str(e)[:100]}")
+                         f"(exit status {status}): {str(e)[:160]}")
             row = {"server": "dunst"}
         stop(dunst)
         dunst = start(["dunst"], env=dict(wl, DBUS_SESSION_BUS_ADDRESS=dunst_bus))
         wait(lambda: has_owner(dunst_bus), "dunst on its bus again")
-        row.update(burst(dunst_bus, args.burst, dunst))
+        row.update(burst(load, dunst_bus, args.burst, dunst))
         results.append(row)
+    except Done:
+        pass
     finally:
         for p in reversed(procs):
             stop(p)
