@@ -54,3 +54,10 @@ func printCommands() {
         }
     }
 }
+
+/// Commands that reach no method of presentd: another of presentd's programs answers them,
+/// run in presentctl's place with these arguments (`notifications`: the history is kept by
+/// the D-Bus bridge, and presentctl links no D-Bus). Not in `--commands`, which lists methods.
+let delegatedCommands: [(command: String, program: String, arguments: [String])] = [
+    ("notifications", "presentd-notify", ["--history"]),
+]

@@ -121,6 +121,13 @@ Commands:
                                  stdout, or written by the daemon to PATH (made absolute
                                  here); replay it with presentd --replay PATH --clock manual
   stats                          clients, queues, frames, requests per method (admin)
+  notifications [--json] [--last N]
+                                 the desktop notifications that ended, oldest first: when,
+                                 how (expired, dismissed, closed, undefined), id, app and
+                                 summary (--json: a JSON array). Kept by the D-Bus bridge:
+                                 runs presentd-notify --history (next to presentctl, else
+                                 on $PATH), and says so when it is not installed or not
+                                 running (exit 3 and 1)
   discover                       the daemon's methods as an OpenRPC document (rpc.discover)
   call METHOD [PARAMS-JSON]      any method, raw
 
@@ -366,6 +373,9 @@ func run(_ arguments: [String]) -> Exit {
         let path = SocketPath.resolve(explicit: socket)
         var words: [String] = []
         while let word = scanner.next() { words.append(word) }
+        if let delegated = delegatedCommands.first(where: { $0.command == command }) {   // Delegated.swift
+            return try runDelegated(delegated, words)
+        }
         let output = try takeOutput(command, &words)   // Levels.swift
         var rest = ArgumentScanner(words)
         var request = try buildRequest(command, &rest)

@@ -3,7 +3,9 @@
 #ifndef NOTIFY_HISTORY_CLI_H
 #define NOTIFY_HISTORY_CLI_H
 
-/* The exit status: 0, or 1 with a one-line error on stderr. */
-int history_print(void);
+/* json: one JSON array of objects (id, app, summary, posted, ended, how, reason) instead of
+ * lines; last: only the last N (-1: all). The exit status: 0, or 1 with a one-line error
+ * on stderr. */
+int history_print(int json, long last);
 
 #endif

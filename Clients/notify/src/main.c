@@ -25,7 +25,7 @@ static const char usage[] =
     "usage: presentd-notify [--socket PATH] [--replace] [--max-visible N] [--max-waiting N]\n"
     "                       [--timeout-low MS] [--timeout-normal MS] [--reconnect S]\n"
     "                       [--keep-history N]\n"
-    "       presentd-notify --history\n"
+    "       presentd-notify --history [--json] [--last N]\n"
     "\n"
     "Serves org.freedesktop.Notifications on the session bus ($DBUS_SESSION_BUS_ADDRESS) and\n"
     "shows each notification as a presentd overlay.\n"
@@ -44,6 +44,10 @@ static const char usage[] =
     "                       never those with the transient hint)\n"
     "  --history            print the running bridge's history: when each ended, how\n"
     "                       (expired, dismissed, closed, undefined), its id, app and summary\n"
+    "                       (presentctl notifications runs this)\n"
+    "  --json               with --history: one JSON array (id, app, summary, posted, ended,\n"
+    "                       how, reason)\n"
+    "  --last N             with --history: only the last N\n"
     "  --help               this text\n"
     "\n"
     "Exit status: 0 after SIGTERM or SIGINT, 1 on a failure (another server owns the name,\n"
@@ -56,6 +60,8 @@ typedef struct options {
     int32_t timeout_low, timeout_normal;
     int reconnect_s;
     int keep_history;
+    int history, history_json;
+    long history_last;           /* -1: all */
 } options;
 
 static int number(const char *option, const char *value, long min, long max, long *out) {
@@ -74,7 +80,7 @@ static int number(const char *option, const char *value, long min, long max, lon
 /* 0 to run, 1 when --help was answered, 2 on a bad argument, 3 for --history. */
 static int parse(int argc, char **argv, options *o) {
     *o = (options){.max_visible = 5, .max_waiting = 100, .timeout_low = 5000, .timeout_normal = 10000,
-                 .reconnect_s = PRESENTD_RECONNECT_MS / 1000, .keep_history = 50};
+                 .reconnect_s = PRESENTD_RECONNECT_MS / 1000, .keep_history = 50, .history_last = -1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
@@ -92,7 +98,12 @@ static int parse(int argc, char **argv, options *o) {
             if (number(a, v, 0, 10000, &n)) return 2;
             o->max_waiting = (int)n; i++; continue;
         }
-        if (strcmp(a, "--history") == 0) return 3;
+        if (strcmp(a, "--history") == 0) { o->history = 1; continue; }
+        if (strcmp(a, "--json") == 0) { o->history_json = 1; continue; }
+        if (strcmp(a, "--last") == 0) {
+            if (number(a, v, 0, 1000, &n)) return 2;
+            o->history_last = n; i++; continue;
+        }
         if (strcmp(a, "--keep-history") == 0) {
             if (number(a, v, 0, 1000, &n)) return 2;
             o->keep_history = (int)n; i++; continue;
@@ -107,6 +118,11 @@ static int parse(int argc, char **argv, options *o) {
             i++; continue;
         }
         fprintf(stderr, "presentd-notify: unknown argument %s (try --help)\n", a);
+        return 2;
+    }
+    if (o->history) return 3;
+    if (o->history_json || o->history_last >= 0) {
+        fprintf(stderr, "presentd-notify: --json and --last go with --history\n");
         return 2;
     }
     return 0;
@@ -260,7 +276,7 @@ int main(int argc, char **argv) {
     options o;
     int parsed = parse(argc, argv, &o);
     if (parsed == 1) return 0;
-    if (parsed == 3) return history_print();
+    if (parsed == 3) return history_print(o.history_json, o.history_last);
     if (parsed) return 2;
     signal(SIGPIPE, SIG_IGN);
     sigset_t mask;

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 
 from gi.repository import GLib
@@ -68,3 +70,49 @@ def test_history_from_another_server_names_it(bus, observer):
     assert err.startswith("presentd-notify: org.freedesktop.Notifications is served by a server that does not "
                           f"answer GetServerInformation, pid {os.getpid()} "), err
     assert err.rstrip().endswith("which keeps no history for presentd-notify")
+
+
+def presentctl_notifications(env, *args: str, path: str | None = None) -> subprocess.CompletedProcess:
+    """The real presentctl; presentd-notify found on PATH (the bridge's build directory), as
+    it is where both are installed in one directory."""
+    env = dict(env, PATH=path if path is not None else os.path.dirname(BRIDGE) + os.pathsep + os.environ["PATH"])
+    return subprocess.run([os.environ["PRESENTCTL"], "notifications", *args], env=env, capture_output=True,
+                          text=True, timeout=30)
+
+
+def test_presentctl_notifications_lists_the_bridges_history(make_bridge, pd, observer):
+    bridge = make_bridge()
+    expired = observer.notify("Backup done", app="backup", timeout=1000)
+    shown(pd, bridge, expired)
+    pd.advance(1.5)
+    assert observer.closed(expired) == 1
+    closed = observer.notify("Build finished", app="build")
+    observer.close(closed)
+    assert observer.closed(closed) == 3
+    out = presentctl_notifications(bridge.env)
+    assert out.returncode == 0, out.stderr
+    rows = [line.split("\t") for line in out.stdout.splitlines()]
+    assert [row[1:] for row in rows] == [["expired", str(expired), "backup", "Backup done"],
+                                        ["closed", str(closed), "build", "Build finished"]]
+    out = presentctl_notifications(bridge.env, "--json", "--last", "1")
+    assert out.returncode == 0, out.stderr
+    [only] = json.loads(out.stdout)
+    assert {k: only[k] for k in ("id", "app", "summary", "how", "reason")} == {
+        "id": closed, "app": "build", "summary": "Build finished", "how": "closed", "reason": 3}
+    assert only["posted"] <= only["ended"] and only["ended"].endswith("Z") and len(only["ended"]) == 20
+
+
+def test_presentctl_notifications_says_when_the_bridge_is_not_running(bus):
+    out = presentctl_notifications(dict(os.environ, DBUS_SESSION_BUS_ADDRESS=bus.address))
+    assert out.returncode == 1
+    assert out.stderr.startswith("presentd-notify: no history: presentd-notify is not running "
+                                 "(nothing owns org.freedesktop.Notifications on the session bus)"), out.stderr
+
+
+def test_presentctl_notifications_says_when_the_bridge_is_not_installed(bus, tmp_path):
+    out = presentctl_notifications(dict(os.environ, DBUS_SESSION_BUS_ADDRESS=bus.address), path=str(tmp_path))
+    assert out.returncode == 3
+    assert out.stderr.startswith("presentctl: notifications: presentd-notify is not installed (looked in "), out.stderr
+    assert str(tmp_path) in out.stderr and "docs/NOTIFICATIONS.md" in out.stderr
+    out = presentctl_notifications(os.environ, "--last", "many", path=str(tmp_path))
+    assert out.returncode == 2 and "--last" in out.stderr, out.stderr
