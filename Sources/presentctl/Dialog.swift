@@ -145,6 +145,8 @@ func answerParams(_ scanner: inout ArgumentScanner, command: String, into params
             let (id, value) = try assignment(try scanner.value(for: name, inline: inline), for: "--field")
             answers[id] = .string(value)
         case "--id" where command == "key": params["id"] = .string(try scanner.value(for: name, inline: inline))
+        case "--activation-token" where command == "activate":
+            params["activationToken"] = .string(try scanner.value(for: name, inline: inline))
         default: throw UsageError("\(command): unknown option \"\(word)\"")
         }
     }

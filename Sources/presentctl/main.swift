@@ -80,6 +80,8 @@ Commands:
                                  --duration S, --timing NAME, --json OBJECT, and --detent ID
                                  (a sheet springs to that detent)
   activate ID ACTION [--field ID=VALUE...]   press a button, with field values
+      --activation-token T       the compositor's xdg-activation token for the press,
+                                 passed on to the owner
   key escape|enter|back [--id ID] [--field ID=VALUE...]
                                  a key, for the topmost entry (with --id: only if it is ID)
   focus ID [FIELD]               say which field of ID has focus (none without FIELD)
@@ -509,7 +511,8 @@ func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> Plann
         if command == "activate" {
             guard let id = s.next(), let action = s.next() else { throw UsageError("activate needs an id and an action") }
             p = ["id": .string(id), "action": .string(action)]
-            plan.flags = ["action": "ACTION (activate ID ACTION)", "fields": "--field"]
+            plan.flags = ["action": "ACTION (activate ID ACTION)", "fields": "--field",
+                          "activationToken": "--activation-token"]
         } else {
             guard let key = s.next() else { throw UsageError("key needs escape, enter or back") }
             p = ["key": .string(key)]

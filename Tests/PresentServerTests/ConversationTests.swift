@@ -109,6 +109,25 @@ struct ConversationTests {
         #expect(gone["reason"] == "action" && gone["action"] == "save")
     }
 
+    /// The compositor's xdg-activation token for the press goes to the owner with the action
+    /// (the bridge's ActivationToken signal); one that is not a 1...256-character string is
+    /// refused, naming the field, and nothing happens.
+    @Test func anActivationTokenReachesTheOwnerWithTheAction() throws {
+        let (daemon, owner, renderer) = try Self.scene(["id": "q", "style": "alert", "content": Self.question])
+        defer { withExtendedLifetime(daemon) {} }   // it serves until the test ends
+        let before = try renderer.call("stack")
+        for bad: JSONValue in [7, "", .string(String(repeating: "t", count: 257)), ["token": "x"]] {
+            let error = renderer.expectError("activate", ["id": "q", "action": "save", "activationToken": bad])
+            #expect(error?.code == -32602 && error?.data?["field"] == "activationToken", "activationToken \(bad): \(String(describing: error))")
+        }
+        #expect(try renderer.call("stack") == before)
+        #expect(owner.notifications.allSatisfy { $0["method"] != "action" }, "a refused activate tells the owner nothing")
+        let token = "sway-" + String(repeating: "0123456789abcdef", count: 2)
+        try renderer.call("activate", ["id": "q", "action": "save", "activationToken": .string(token)])
+        let heard = try #require(try owner.awaitNotification("action"))
+        #expect(heard["activationToken"] == .string(token) && heard["action"] == "save")
+    }
+
     @Test func theActionNotificationPrecedesTheReplyOnTheOwnersOwnConnection() throws {
         let (daemon, owner, _) = try Self.scene(["id": "q", "style": "alert", "content": Self.question])
         defer { withExtendedLifetime(daemon) {} }   // it serves until the test ends

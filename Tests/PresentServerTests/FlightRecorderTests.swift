@@ -297,6 +297,18 @@ struct FlightRecorderTests {
         #expect(recording.contains(#""user":"root""#))
     }
 
+    /// An activate's xdg-activation token lets an app take the focus: recorded as its length.
+    @Test func activationTokensAreRecordedAsTheirLength() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--state-file", "none"])
+        let client = try daemon.connect()
+        _ = try client.call("present", ["id": "ask", "style": "alert", "content": Self.dialog("Ask")])
+        let token = "token-" + Self.password
+        _ = try client.call("activate", ["id": "ask", "action": "no", "activationToken": .string(token)])
+        let recording = try #require(try client.call("recordDump")["recording"]?.stringValue)
+        #expect(!recording.contains(token))
+        #expect(recording.contains("•len:\(token.count)"))
+    }
+
     /// systemd's watchdog sends SIGABRT: the daemon dumps the recording, then aborts.
     @Test func aWatchdogAbortDumpsTheRecordingFirst() throws {
         let daemon = try DaemonHarness(["--clock", "manual", "--state-file", "none"])

@@ -428,8 +428,12 @@ static void on_event(bridge *b, presentd_event *ev) {
         if (strcmp(n->spec.actions[i].key, NOTE_REPLY_KEY) == 0 && n->spec.inline_reply) {
             const char *text = presentd_action_field(&a, NOTE_REPLY_FIELD);
             if (b->sig.replied) b->sig.replied(b->sig.user, n->id, text ? text : "");
-        } else if (b->sig.action_invoked) {
-            b->sig.action_invoked(b->sig.user, n->id, n->spec.actions[i].key);
+        } else {
+            json_object *v;
+            if (json_object_object_get_ex(ev->params, "activationToken", &v) && json_object_is_type(v, json_type_string) &&
+                b->sig.activation_token)
+                b->sig.activation_token(b->sig.user, n->id, json_object_get_string(v));
+            if (b->sig.action_invoked) b->sig.action_invoked(b->sig.user, n->id, n->spec.actions[i].key);
         }
         return;
     }

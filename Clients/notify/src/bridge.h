@@ -27,6 +27,9 @@ typedef struct bridge_settings {
 typedef struct bridge_signals {
     void (*closed)(void *user, uint32_t id, uint32_t reason);
     void (*action_invoked)(void *user, uint32_t id, const char *key);
+    /* The compositor's xdg-activation token for the click (spec 1.3), just before
+     * action_invoked, when presentd's action event carries one. */
+    void (*activation_token)(void *user, uint32_t id, const char *token);
     void (*replied)(void *user, uint32_t id, const char *text);
     void *user;
 } bridge_signals;

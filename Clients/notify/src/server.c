@@ -99,6 +99,7 @@ static const sd_bus_vtable vtable[] = {
     SD_BUS_SIGNAL("NotificationClosed", "uu", 0),
     SD_BUS_SIGNAL("ActionInvoked", "us", 0),
     SD_BUS_SIGNAL("NotificationReplied", "us", 0),
+    SD_BUS_SIGNAL("ActivationToken", "us", 0),
     SD_BUS_VTABLE_END,
 };
 
@@ -187,6 +188,12 @@ static void emit_action(void *user, uint32_t id, const char *key) {
     if (r < 0) log_line("ActionInvoked %u: %s", id, strerror(-r));
 }
 
+static void emit_token(void *user, uint32_t id, const char *token) {
+    server *s = user;
+    int r = sd_bus_emit_signal(s->bus, NOTIFY_PATH, NOTIFY_NAME, "ActivationToken", "us", id, token);
+    if (r < 0) log_line("ActivationToken %u: %s", id, strerror(-r));
+}
+
 static void emit_replied(void *user, uint32_t id, const char *text) {
     server *s = user;
     int r = sd_bus_emit_signal(s->bus, NOTIFY_PATH, NOTIFY_NAME, "NotificationReplied", "us", id, text);
@@ -194,5 +201,6 @@ static void emit_replied(void *user, uint32_t id, const char *text) {
 }
 
 bridge_signals server_signals(server *s) {
-    return (bridge_signals){.closed = emit_closed, .action_invoked = emit_action, .replied = emit_replied, .user = s};
+    return (bridge_signals){.closed = emit_closed, .action_invoked = emit_action, .activation_token = emit_token,
+                            .replied = emit_replied, .user = s};
 }

@@ -136,6 +136,26 @@ def test_done_when_notify_send_wait_prints_the_action_chosen_with_presentctl_act
     assert kinds == ["ActionInvoked", "NotificationClosed"]
 
 
+def test_an_activation_token_is_emitted_just_before_action_invoked(bridge, pd, observer, manual):
+    """Spec 1.3: ActivationToken(id, token) just before ActionInvoked, when the click came with
+    the compositor's xdg-activation token (presentctl activate --activation-token, as a renderer
+    sends it); a click without one emits none."""
+    first = observer.notify("Meeting", actions=["join", "Join"])
+    shown(pd, bridge, first)
+    act = run([manual_presentctl(), "--socket", manual.path, "activate", bridge.entry(first), "join",
+               "--activation-token", "sway-4f1c2a"], bridge.env)
+    assert act.returncode == 0, act.stderr
+    assert observer.wait_signal("ActionInvoked", first) == (first, "join")
+    assert observer.closed(first) == 2
+    assert [(n, args) for n, args in observer.signals if args[0] == first] == [
+        ("ActivationToken", (first, "sway-4f1c2a")), ("ActionInvoked", (first, "join")), ("NotificationClosed", (first, 2))]
+    second = observer.notify("Call", actions=["answer", "Answer"])
+    shown(pd, bridge, second)
+    pd.activate(bridge.entry(second), "answer")
+    assert observer.closed(second) == 2
+    assert [n for n, args in observer.signals if args[0] == second] == ["ActionInvoked", "NotificationClosed"]
+
+
 def manual_presentctl() -> str:
     import os
     return os.environ["PRESENTCTL"]

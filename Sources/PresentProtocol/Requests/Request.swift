@@ -117,8 +117,9 @@ public enum Request: Sendable {
     /// Changes an entry in place.
     case update(id: String, EntryUpdate)
     /// A renderer or shell pressed one of an entry's buttons; `fields` holds the values
-    /// the renderer has for the entry's fields.
-    case activate(id: String, action: String, fields: [String: String])
+    /// the renderer has for the entry's fields; `activationToken` the compositor's
+    /// xdg-activation token for the press, passed on to the owner.
+    case activate(id: String, action: String, fields: [String: String], activationToken: String?)
     /// Escape, Enter or back, for the topmost entry; `id`: only if it is that entry (the
     /// one whose fields the renderer sends); `fields` as for activate. `output` nil: the
     /// screen holding `id`, else `main`.
@@ -198,6 +199,8 @@ public struct ProtocolLimits: Hashable, Sendable {
     public var maxMessageLength = 4096
     /// Content: action and field ids.
     public var maxContentIDLength = 64
+    /// An activate's xdg-activation token (compositors' are 32 to 40 characters).
+    public var maxActivationTokenLength = 256
     /// Content: buttons and text fields of one entry.
     public var maxActions = 8
     public var maxFields = 4

@@ -92,7 +92,10 @@ public struct RequestDecoder: Sendable {
             return try update(p)
         case "activate":
             return .activate(id: try name(p.field("id")), action: try contentID(p.field("action")),
-                             fields: try fieldValues(p))
+                             fields: try fieldValues(p),
+                             activationToken: try p.optionalField("activationToken").map { v throws(RPCError) in
+                                 try text(v, max: limits.maxActivationTokenLength)
+                             })
         case "key":
             return .key(try p.enumValue("key"), id: try p.optionalField("id").map(name), fields: try fieldValues(p),
                         output: try output(p))

@@ -22,12 +22,14 @@ extension Daemon {
 
     // MARK: Answers
 
-    /// A button of entry `id` was pressed.
-    func activate(_ id: String, action actionID: String, fields: [String: String],
+    /// A button of entry `id` was pressed; `activationToken`, the compositor's token for
+    /// the press, lets the owner's app take the focus (xdg-activation).
+    func activate(_ id: String, action actionID: String, fields: [String: String], activationToken: String?,
                   later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
         let screen = try screen(holdingEntry: id)
         let action = try stackCall(on: screen) { s throws(StackError) in try s.activation(id: id, action: actionID, at: now) }
-        return try answer(id, with: action, on: screen, fields: fields, reply: [:], later: later)
+        return try answer(id, with: action, on: screen, fields: fields, activationToken: activationToken,
+                          reply: [:], later: later)
     }
 
     /// Escape, Enter or back, for the topmost entry. With `id`, only when that entry is
@@ -59,10 +61,11 @@ extension Daemon {
 
     /// Tells the owner, then dismisses when the action does.
     private func answer(_ id: String, with action: ContentAction, on screen: Screen, fields given: [String: String],
-                        reply: JSONObject, later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
+                        activationToken: String? = nil, reply: JSONObject,
+                        later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
         guard let entry = screen.stack.entry(id: id) else { throw Self.notFound(id) }
         let values = try answeredFields(of: entry, given: given)
-        notifyOwner(of: entry, action: action, fields: values)
+        notifyOwner(of: entry, action: action, fields: values, activationToken: activationToken)
         var result = reply
         result["id"] = .string(id)
         result["action"] = .string(action.id)
@@ -94,7 +97,7 @@ extension Daemon {
     /// The `action` notification, to the owner alone, lossless and numbered with the
     /// lifecycle events. An owner that is gone (a restored entry whose client has not
     /// resumed yet) has nobody to hear it; the dismissal still happens.
-    private func notifyOwner(of entry: Entry, action: ContentAction, fields: JSONObject) {
+    private func notifyOwner(of entry: Entry, action: ContentAction, fields: JSONObject, activationToken: String?) {
         let seq = broadcaster.nextSeq()
         guard let owner = clients[entry.owner] else {
             return log.info("\(entry.id): action \(action.id) with no owner connected to hear it")
@@ -104,6 +107,7 @@ extension Daemon {
         // The role, so an owner need not track the content in force to know a cancel.
         if let role = action.role { params["role"] = .string(role.rawValue) }
         params["fields"] = .object(fields)
+        if let activationToken { params["activationToken"] = .string(activationToken) }
         send(RPCEncoding.notification(method: "action", params: .object(params)), to: owner)
     }
 

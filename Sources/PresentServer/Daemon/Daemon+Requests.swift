@@ -190,9 +190,10 @@ extension Daemon {
             return .result(["nonce": nonce])
         case .update(let id, let change):
             return .result(try update(id, change, for: client))
-        case .activate(let id, let action, let fields):
+        case .activate(let id, let action, let fields, let activationToken):
             try admitDeferrable(for: client)
-            return counted(try activate(id, action: action, fields: fields, later: countedReply(for: client, later)), for: client)
+            return counted(try activate(id, action: action, fields: fields, activationToken: activationToken,
+                                        later: countedReply(for: client, later)), for: client)
         case .key(let key, let id, let fields, let output):
             let screen = try output.map { name throws(RPCError) in try self.screen(name) }
                 ?? id.flatMap { screens.holding(entry: $0) } ?? main

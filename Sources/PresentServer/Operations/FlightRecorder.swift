@@ -385,12 +385,14 @@ extension Daemon {
     }
 
     /// Whether a line may name a secret: field values (`fields`, in content and in
-    /// answers), a resume token, or a `\u` escape that could spell either.
+    /// answers), a resume or activation token, or a `\u` escape that could spell any.
     static func mayHoldSecret(_ line: UnsafeRawBufferPointer) -> Bool {
-        // Two scans, for bytes most lines lack: an `f` may begin "fields"; a `u` may end
-        // `\u` or be the fourth byte of "resume" (whose `r` is in every "jsonrpc").
+        // Scans for bytes most lines lack: an `f` may begin "fields"; a `u` may end `\u` or
+        // be the fourth byte of "resume" (whose `r` is in every "jsonrpc"); a `T` may be the
+        // eleventh of "activationToken".
         anywhere(UInt8(ascii: "f"), in: line) { has("fields", at: $0, in: line) }
             || anywhere(UInt8(ascii: "u"), in: line) { has(#"\u"#, at: $0 - 1, in: line) || has("resume", at: $0 - 3, in: line) }
+            || anywhere(UInt8(ascii: "T"), in: line) { has("activationToken", at: $0 - 10, in: line) }
     }
 
     /// Whether `test` holds at an offset of `line` where `byte` is.
@@ -428,7 +430,12 @@ extension Daemon {
             })
             params["content"] = .object(content)
         case "activate", "key":
-            guard let values = params["fields"]?.objectValue else { return message }
+            // The token lets an app take the focus: a credential for a moment, as resume is.
+            if let token = params["activationToken"] { params["activationToken"] = redactedSecret(token) }
+            guard let values = params["fields"]?.objectValue else {
+                o["params"] = .object(params)
+                return .object(o)
+            }
             let id = params["id"]?.stringValue
             var redacted = JSONObject()
             for (field, value) in values {

@@ -130,7 +130,7 @@ struct ProtocolFuzzSession {
                 stack.advance(to: time)
             case .update(let id, let change):
                 try stack.update(id: id, change, at: time)
-            case .activate(let id, let action, _):
+            case .activate(let id, let action, _, _):
                 if try stack.activation(id: id, action: action, at: time).dismisses {
                     _ = try stack.dismiss(id: id, reason: .action, action: action, at: time)
                 }
