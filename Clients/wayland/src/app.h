@@ -116,6 +116,7 @@ typedef struct pw_app {
     struct zxdg_output_manager_v1 *xdg_output_manager;
     struct xdg_wm_base *wm_base;           /* --kiosk */
     struct wl_seat *seat;                  /* input (input.c) */
+    struct xdg_activation_v1 *activation;  /* tokens for the app a press answers (activation.c) */
     struct pw_input *input;
     struct wp_presentation *presentation;  /* when pictures are shown, to draw the time they will be */
     int presentation_clock;                /* its clock's id (clock_gettime); −1: not said yet */

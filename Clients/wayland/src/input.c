@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "activation.h"
 #include "content.h"
 #include "link.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
@@ -46,6 +47,8 @@ struct pw_input {
     int swiping;
     sample samples[SAMPLES];
     int n_samples;
+    uint32_t serial;            /* the last button or key event's, for an activation token */
+    struct wl_surface *serial_surface;  /* where it happened */
 };
 
 /* -- Sending --------------------------------------------------------------------------------- */
@@ -76,7 +79,7 @@ static void activate(pw_app *app, pw_record *r, int action) {
         json_object_object_add(p, "id", json_object_new_string(r->id));
         json_object_object_add(p, "action", json_object_new_string(c.actions[action].id));
         json_object_object_add(p, "fields", fields_of(r));
-        pw_link_notify(app, "activate", p);
+        pw_activation_send(app, p, app->input->serial, app->input->serial_surface);
     }
     json_object_put(holder);
 }
@@ -292,6 +295,8 @@ static void pointer_button(void *data, struct wl_pointer *p, uint32_t serial, ui
                            uint32_t state) {
     pw_app *app = data;
     if (button != BTN_LEFT || !app->input->pointer_on) return;
+    app->input->serial = serial;
+    app->input->serial_surface = app->input->pointer_on->surface;
     if (state == WL_POINTER_BUTTON_STATE_PRESSED) press(app, time);
     else if (app->input->down) release(app, time);
 }
@@ -372,6 +377,8 @@ static void keyboard_key(void *data, struct wl_keyboard *k, uint32_t serial, uin
     pw_input *in = app->input;
     pw_screen *s = in->keys_on;
     if (state != WL_KEYBOARD_KEY_STATE_PRESSED || !s || !in->state || !s->top_id[0]) return;
+    in->serial = serial;
+    in->serial_surface = s->surface;
     pw_record *r = pw_content_find(app, s->top_id);
     if (!r) return;
     xkb_keycode_t code = key + 8;  /* evdev to xkb */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "activation.h"
 #include "input.h"
 #include "kiosk.h"
 #include "link.h"
@@ -14,6 +15,7 @@
 #include "presentation-time-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
+#include "xdg-activation-v1-client-protocol.h"
 
 static void forget_feedbacks(pw_screen *s);
 
@@ -298,6 +300,8 @@ static void global(void *data, struct wl_registry *registry, uint32_t name, cons
         wl_list_for_each(s, &app->screens, link) watch_xdg_output(s);
     } else if (strcmp(interface, wl_seat_interface.name) == 0) {
         pw_input_bind_seat(app, registry, name, version);
+    } else if (strcmp(interface, xdg_activation_v1_interface.name) == 0) {
+        pw_activation_bind(app, registry, name);
     } else if (strcmp(interface, wl_output_interface.name) == 0) {
         pw_screen *s = calloc(1, sizeof *s);
         if (!s) return;

@@ -172,6 +172,22 @@ def test_a_click_on_a_button_shows_it_pressed_and_activates_it(screen):
     assert not helper.seen[1:], f"the click did not reach the window below: {helper.seen}"
 
 
+def test_a_click_on_a_button_brings_the_compositors_activation_token_to_the_owner(screen):
+    """xdg-activation: the renderer asks sway for a token with the click's serial and sends it in
+    its activate, and the owner's action event carries it (the notification bridge's
+    ActivationToken signal, docs/NOTIFICATIONS.md)."""
+    sway, renderer, helper, app = screen
+    f = present_at_rest(sway, renderer, app, ALERT)
+    box = (f["x"], f["y"], f["x"] + f["width"], f["y"] + f["height"])
+    button = find_colour(sway.screenshot(), box, DESTRUCTIVE)
+    assert button, "the destructive button is drawn in its colour"
+    click(sway, (button[0] + button[2]) / 2, button[1] + 4)
+    event = owner_event(app, "the owner's action event for the click on Delete", is_action, renderer)
+    assert (event.id, event.action) == ("a", "ok")
+    token = event.raw.get("activationToken")
+    assert isinstance(token, str) and token, f"the action event carries sway's activation token: {event.raw}"
+
+
 def test_a_tap_on_the_dimming_dismisses_an_entry_without_actions_and_taps_on_an_absorbing_one_stay(screen):
     sway, renderer, helper, app = screen
     app.subscribe(["lifecycle"])
