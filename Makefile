@@ -342,10 +342,11 @@ test-notify: clients-bin
 ## (about 30 s; bench-notify-quick: about 10 s). `make bench` and `make bench-quick` run it
 ## too; without sway or mako it says SKIPPED and why (`apt-get install sway mako-notifier dunst`).
 .PHONY: bench-notify bench-notify-quick
+NOTIFY_BENCH_MISSING = $(strip $(foreach p,sway mako,$(if $(shell command -v $(p)),,$(p))))
 bench-notify bench-notify-quick: release
-	@for p in sway mako; do command -v $$p >/dev/null || { echo "bench-notify: SKIPPED: $$p is not installed (apt-get install sway mako-notifier dunst)"; exit 0; }; done; \
-	$(MAKE) --no-print-directory -C Clients/notify all bench-client && mkdir -p bench/out && \
+	$(if $(NOTIFY_BENCH_MISSING),@echo "bench-notify: SKIPPED: $(NOTIFY_BENCH_MISSING) not installed (apt-get install sway mako-notifier dunst)",$(MAKE) --no-print-directory -C Clients/notify all bench-client)
+	$(if $(NOTIFY_BENCH_MISSING),,mkdir -p bench/out && \
 	$(PYTHON) Clients/notify/bench/bench.py --presentd "$$($(SWIFT) build -c release --show-bin-path)/presentd" \
 	  --bridge Clients/notify/build/presentd-notify \
-	  $(if $(filter bench-notify-quick,$@),--quick --json bench/out/notify-quick.json,--json bench/out/notify.json)
+	  $(if $(filter bench-notify-quick,$@),--quick --json bench/out/notify-quick.json,--json bench/out/notify.json))
 ## -- end of presentd-notify ----------------------------------------------------------------
