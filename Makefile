@@ -94,7 +94,7 @@ deps-wayland:
 wayland: deps-wayland
 	$(MAKE) -C Clients/wayland
 
-test-wayland: clients-bin wayland
+test-wayland: clients-bin wayland notify
 	@mkdir -p .build/skipped; rm -f .build/skipped/test-wayland
 	$(CLIENTS_PYTEST) Clients/wayland/tests
 

@@ -188,6 +188,63 @@ def test_a_click_on_a_button_brings_the_compositors_activation_token_to_the_owne
     assert isinstance(token, str) and token, f"the action event carries sway's activation token: {event.raw}"
 
 
+def test_a_click_on_a_notification_gives_its_app_activation_token_then_action_invoked(screen, manual, tmp_path):
+    """End to end: an app's Notify through presentd-notify (on a private session bus), drawn by the
+    renderer on sway, clicked: the app hears ActivationToken(id, sway's token), then ActionInvoked."""
+    import os
+    from gi.repository import Gio, GLib
+    sway, renderer, helper, app = screen
+    bridge_path = RENDERER.parents[2] / "notify" / "build" / "presentd-notify"
+    bus = subprocess.Popen(["dbus-daemon", "--session", "--print-address=1", "--nofork"], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+    address = bus.stdout.readline().strip()
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    bridge = subprocess.Popen([str(bridge_path), "--socket", manual.path], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              env=dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address, XDG_RUNTIME_DIR=str(runtime)))
+    try:
+        conn = Gio.DBusConnection.new_for_address_sync(
+            address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+            None, None)
+        signals = []
+        conn.signal_subscribe(None, "org.freedesktop.Notifications", None, "/org/freedesktop/Notifications", None,
+                              Gio.DBusSignalFlags.NONE, lambda *a: signals.append((a[4], a[5].unpack())))
+
+        def call(method, signature, args):
+            return conn.call_sync("org.freedesktop.Notifications" if method != "NameHasOwner" else "org.freedesktop.DBus",
+                                  "/org/freedesktop/Notifications" if method != "NameHasOwner" else "/org/freedesktop/DBus",
+                                  "org.freedesktop.Notifications" if method != "NameHasOwner" else "org.freedesktop.DBus",
+                                  method, GLib.Variant(signature, args), None, Gio.DBusCallFlags.NONE, 20000,
+                                  None).unpack()[0]
+        wait_until(lambda: call("NameHasOwner", "(s)", ("org.freedesktop.Notifications",)),
+                   "presentd-notify owning org.freedesktop.Notifications")
+        id = call("Notify", "(susssasa{sv}i)", ("chat", 0, "", "Alice", "Lunch?", ["default", "Open"], {}, 0))
+        entry = f"notify.{bridge.pid}.{id}"
+        wait_until(lambda: any(e["id"] == entry for e in app.call("stack")["entries"]), f"{entry} on presentd's stack")
+        app.call("advance", {"seconds": 1})
+        f = rest_frame(app, entry)
+        box = (f["x"], f["y"], f["x"] + f["width"], f["y"] + f["height"])
+        button = wait_until(lambda: find_colour(sway.screenshot(), box, ACCENT), "the notification's Open button drawn",
+                            timeout=60, context=renderer.context)
+        click(sway, (button[0] + button[2]) / 2, (button[1] + button[3]) / 2)
+
+        def heard():
+            while GLib.MainContext.default().iteration(False):
+                pass
+            return [s for s in signals if s[1][0] == id and s[0] != "NotificationClosed"]
+        wait_until(lambda: len(heard()) == 2, "ActivationToken and ActionInvoked on the bus",
+                   context=lambda: f"signals: {signals}\n{renderer.context()}")
+        (first, (_, token)), second = heard()
+        assert first == "ActivationToken" and isinstance(token, str) and token, signals
+        assert second == ("ActionInvoked", (id, "default")), signals
+    finally:
+        bridge.terminate()
+        bridge.wait(20)
+        bus.terminate()
+        bus.wait(10)
+
+
 def test_a_tap_on_the_dimming_dismisses_an_entry_without_actions_and_taps_on_an_absorbing_one_stay(screen):
     sway, renderer, helper, app = screen
     app.subscribe(["lifecycle"])
