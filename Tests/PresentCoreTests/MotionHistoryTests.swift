@@ -42,8 +42,11 @@ import PresentCore
         #expect(near(history.drawingError(drawnFor: 11.9, shownAt: 12.1) ?? -1, speed * 0.1, 1e-9))
         // The history recorded before the dismissal still answers for the times before it.
         #expect(near(history.drawingError(drawnFor: 10.25, shownAt: 10.25 + 1.0 / 64) ?? -1, speed / 64, 1e-9))
-        // A time before anything kept cannot be told.
+        // A time before anything kept cannot be told; nor a frame with no layer in both pictures.
         #expect(history.drawingError(drawnFor: 9, shownAt: 10.5) == nil)
+        stack.advance(to: 13.5)   // it has left
+        history.record(stack.animations(at: 13.5))
+        #expect(history.drawingError(drawnFor: 11.9, shownAt: 14) == nil, "gone by then: nothing to compare")
     }
 
     @Test func theSameMotionAgainIsKeptOnceAndTheOldestGoesPastTheHorizon() {

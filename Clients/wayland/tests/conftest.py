@@ -162,10 +162,58 @@ class Sway:
         self.stop()
 
 
-class Renderer:
-    """presentd-wayland on a sway, for a daemon's socket; its stderr kept for messages."""
+class Weston:
+    """weston's headless backend: one output, width×height at 60 Hz. It offers no layer-shell
+    (the renderer runs --kiosk there) but answers presentation feedback, which headless sway
+    does not. Raises RuntimeError when it does not start."""
 
-    def __init__(self, sway: Sway, socket: str, *args: str):
+    def __init__(self, width: int = 640, height: int = 480):
+        self.dir = tempfile.mkdtemp(prefix="presentd-weston-")
+        runtime = os.path.join(self.dir, "runtime")
+        os.mkdir(runtime, 0o700)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("WAYLAND_", "DISPLAY"))}
+        env.update(XDG_RUNTIME_DIR=runtime, HOME=self.dir)
+        self.log_path = os.path.join(self.dir, "weston.log")
+        self._log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(["weston", "--backend=headless-backend.so", "--socket=wl-test", f"--width={width}",
+                                         f"--height={height}", "--idle-time=0"], env=env, stdout=self._log, stderr=self._log)
+        self.env = dict(env, WAYLAND_DISPLAY="wl-test")
+        try:
+            wait_until(lambda: accepts(os.path.join(runtime, "wl-test")) or self.process.poll() is not None,
+                       "weston to accept connections on its socket", timeout=30)
+            if self.process.poll() is not None:
+                raise RuntimeError(f"weston exited with {self.process.returncode}: {self.log[-300:]}")
+        except BaseException:
+            self.stop()
+            raise
+
+    @property
+    def log(self) -> str:
+        with open(self.log_path, "rb") as f:
+            return f.read().decode(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> "Weston":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Renderer:
+    """presentd-wayland on a sway (or a Weston), for a daemon's socket; its stderr kept for messages."""
+
+    def __init__(self, sway: Sway | Weston, socket: str, *args: str):
         self.dir = tempfile.mkdtemp(prefix="presentd-wayland-")  # not sway's: it outlives sway
         self.log_path = os.path.join(self.dir, "presentd-wayland.log")
         self._log = open(self.log_path, "wb")

@@ -39,7 +39,8 @@ public struct MotionHistory: Sendable {
     }
 
     /// How far, in points, the picture drawn for `time` was from the motion at `shownAt`
-    /// (`PictureDistance.points`); nil when either time is older than what is kept.
+    /// (`PictureDistance.points`); nil when either time is older than what is kept, or no
+    /// layer is in both pictures (nothing on screen, or an entry arriving as another left).
     public func drawingError(drawnFor time: Double, shownAt: Double) -> Double? {
         guard let drawn = layers(at: time), let shown = layers(at: shownAt) else { return nil }
         return PictureDistance.points(from: drawn, to: shown)
@@ -51,13 +52,14 @@ public enum PictureDistance {
     /// The farthest any corner of a layer's outline is from the same corner in the other
     /// picture, points. Layers are the same when their entry and role are; a layer in only
     /// one of the pictures (an entry arriving or gone) is not a displacement and counts not.
-    /// Alpha is no position and counts not either.
-    public static func points(from a: [Layer], to b: [Layer]) -> Double {
-        var farthest = 0.0
+    /// Alpha is no position and counts not either. Nil: no layer is in both.
+    public static func points(from a: [Layer], to b: [Layer]) -> Double? {
+        var farthest: Double?
         for layer in a {
             guard let other = b.first(where: { $0.entryID == layer.entryID && $0.role == layer.role }) else { continue }
+            farthest = farthest ?? 0
             for (p, q) in zip(layer.outline, other.outline) {
-                farthest = max(farthest, ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot())
+                farthest = max(farthest ?? 0, ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot())
             }
         }
         return farthest
