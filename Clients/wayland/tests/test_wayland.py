@@ -63,7 +63,7 @@ def test_help_names_every_option():
     from conftest import RENDERER
     out = subprocess.run([str(RENDERER), "--help"], capture_output=True, text=True, timeout=10)
     assert out.returncode == 0
-    for option in ("--socket", "--main", "--kiosk", "--theme"):
+    for option in ("--socket", "--main", "--kiosk", "--theme", "--predict", "--trace"):
         assert option in out.stdout
 
 
@@ -298,7 +298,7 @@ def test_the_user_unit_verifies_and_the_man_page_formats(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert page.returncode == 0 and not page.stderr.strip(), page.stderr
     help_text = subprocess.run([str(RENDERER), "--help"], capture_output=True, text=True, timeout=10).stdout
-    for option in ("--socket", "--main", "--kiosk", "--theme", "--verbose", "--stats"):
+    for option in ("--socket", "--main", "--kiosk", "--theme", "--verbose", "--stats", "--predict", "--trace"):
         assert option in help_text and option.replace("-", "\\-") in (man1 / "presentd-wayland.1").read_text()
 
 
