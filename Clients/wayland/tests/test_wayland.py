@@ -769,19 +769,34 @@ def test_frames_report_when_they_were_shown_and_stats_has_the_latency_and_the_er
         with Client(daemon.path) as app:
             wait_until(lambda: app.call("outputs")["outputs"][0]["container"]["width"] == 640, "the kiosk window as main",
                        context=kiosk.context)
-            # A first transition measures the latency; the second one is drawn ahead by it.
-            for i in range(2):
-                app.call("present", {"id": f"p{i}", "style": "alert", "content": {"title": "On glass"},
+            def transition(id):
+                app.call("present", {"id": id, "style": "alert", "content": {"title": "On glass"},
                                      "transition": {"type": "coverVertical", "duration": 0.5, "timing": "linear"}})
                 wait_until(lambda: all(e["state"] == "presented" for e in app.call("stack")["entries"]),
-                           f"p{i} to be presented", context=kiosk.context)
-                app.call("dismiss", {"id": f"p{i}", "animated": False})
+                           f"{id} to be presented", context=kiosk.context)
+                app.call("dismiss", {"id": id, "animated": False})
 
-            def reported():
-                rows = [r for r in app.call("stats")["presented"] if r["output"] == "main"]
-                return rows and rows[0]["frames"] >= 30 and rows[0]
-            row = wait_until(reported, "presentd's stats to hold at least 30 shown frames of main", timeout=60,
-                             context=kiosk.context)
+            def shown_frames(at_least):
+                def reported():
+                    rows = [r for r in app.call("stats")["presented"] if r["output"] == "main"]
+                    return rows and rows[0]["frames"] >= at_least and rows[0]
+                return wait_until(reported, f"presentd's stats to hold at least {at_least} shown frames of main",
+                                  timeout=60, context=kiosk.context)
+
+            def settled():   # every frame of the last transition reported: the figures hold still at rest
+                before = shown_frames(0)
+                time.sleep(0.5)
+                after = shown_frames(0)
+                return before == after and after
+
+            # A first transition measures the latency; the next ones are drawn ahead by it, and
+            # outnumber it in the figures.
+            transition("warm-up")
+            warm = shown_frames(10)["frames"]
+            for i in range(4):
+                transition(f"p{i}")
+            shown_frames(warm + 4 * 10)
+            row = wait_until(settled, "the renderer's reports of main to end", context=kiosk.context)
             clients = {c["id"]: c["name"] for c in app.call("stats")["clients"]}
             assert clients[row["client"]] == "presentd-wayland", f"the figures are the renderer's: {row}, {clients}"
             assert abs(row["refresh"] - 1 / 60) < 0.001, f"the output's refresh, 60 Hz: {row}"
