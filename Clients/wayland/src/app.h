@@ -63,7 +63,7 @@ typedef struct pw_screen {
                                               period then (monotonic seconds; 0: not known) */
 #define PW_LEADS 8
     double leads[PW_LEADS];                /* the latest frames' time from choosing their time to being
-                                              shown (seconds): what the next picture is drawn ahead by */
+                                              shown (seconds): the compositor's pipeline is measured on them */
     int n_leads, next_lead;
     double chosen_at;                      /* when the last picture's time was chosen (monotonic) */
     /* The picture. */
