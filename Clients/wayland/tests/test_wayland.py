@@ -790,9 +790,9 @@ def test_frames_report_when_they_were_shown_and_stats_has_the_latency_and_the_er
                 return before == after and after
 
             # A first transition measures the latency; the next ones are drawn ahead by it, and
-            # outnumber it in the figures. They rise 290 points in 2 s: a frame shown a refresh
-            # off is 2.4 px off, and weston's headless repaint timer, which fires some
-            # milliseconds late on a loaded machine, moves a frame by less than a pixel.
+            # outnumber it in the figures. They rise about 330 points in 2 s: a frame shown a
+            # refresh off is about 2.7 px off, and weston's headless repaint timer, which fires
+            # some milliseconds late on a loaded machine, moves a frame by less than a pixel.
             transition("warm-up", 0.5)
             warm = shown_frames(10)["frames"]
             for i in range(2):
