@@ -142,10 +142,6 @@ def glass_report() -> None:
             return "—"
         return f"{percentile(samples, 0.5) * 1000:.1f} / {percentile(samples, 0.99) * 1000:.1f} ms"
 
-    print(f"Present-to-glass: {GLASS_CYCLES} alerts (coverVertical, 0.4 s) presented from rest, each timed from the "
-          "app sending `present` (p50 / p99):\n")
-    print("| compositor (headless, 60 Hz) | to the renderer's commit | to the frame callback | to `presented` (on glass) |")
-    print("|---|---|---|---|")
     rows, skipped, figures = [], [], []
     reason = unavailable("sway")
     if reason is None:
@@ -170,6 +166,11 @@ def glass_report() -> None:
                 break
     if reason:
         skipped.append(f"present-to-glass on headless weston: SKIPPED ({reason})")
+    if rows:
+        print(f"Present-to-glass: {GLASS_CYCLES} alerts (coverVertical, 0.4 s) presented from rest, each timed from "
+              "the app sending `present` (p50 / p99):\n")
+        print("| compositor (headless, 60 Hz) | to the renderer's commit | to the frame callback | to `presented` (on glass) |")
+        print("|---|---|---|---|")
     for name, r in rows:
         s = r["samples"]
         print(f"| {name} | {cell(s['commit'])} | {cell(s['done'])} | {cell(s['shown'])} |")
