@@ -124,8 +124,8 @@ typedef struct pw_app {
     struct pw_input *input;
     struct wp_presentation *presentation;  /* when pictures are shown, to draw the time they will be */
     int presentation_clock;                /* its clock's id (clock_gettime); −1: not said yet */
-    int predict_refresh;                   /* --predict refresh: the next refresh after now, not the
-                                              measured latency */
+    int predict_refresh;                   /* --predict refresh: draw for the next refresh after now,
+                                              not past the compositor's measured pipeline */
     int trace;                             /* --trace: a line per commit, frame callback and feedback */
     int kiosk;                             /* one fullscreen toplevel, which is main, with a status bar */
     pw_screen *kiosk_screen;

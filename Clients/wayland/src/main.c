@@ -111,13 +111,12 @@ static void draw(pw_app *app) {
         pw_buffer *b = pw_screen_buffer(s);
         if (!b) continue;  /* both buffers with the compositor: again at the next release */
         int moving;
-        double began = chosen_at;
         size_t n = pw_paint(app, s, t, b, &moving);
         pw_input_picture_changed(app, s);
         s->drawn_time = t;  /* the time its presentation feedback reports */
         s->chosen_at = chosen_at;
         pw_screen_present(s, b, moving);
-        pw_stats_frame(pw_now() - began);
+        pw_stats_frame(pw_now() - chosen_at);
         s->dirty = 0;
         s->moving = moving;
         s->drawn_time = t;
@@ -204,10 +203,13 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--kiosk") == 0) app.kiosk = 1;
         else if (strcmp(argv[i], "--stats") == 0) pw_stats_start();
         else if (strcmp(argv[i], "--trace") == 0) app.trace = 1;
-        else if (strcmp(argv[i], "--predict") == 0 && i + 1 < argc && strcmp(argv[i + 1], "latency") == 0) i++;
-        else if (strcmp(argv[i], "--predict") == 0 && i + 1 < argc && strcmp(argv[i + 1], "refresh") == 0) {
-            app.predict_refresh = 1;
-            i++;
+        else if (strcmp(argv[i], "--predict") == 0 && i + 1 < argc) {
+            const char *how = argv[++i];
+            if (strcmp(how, "refresh") == 0) app.predict_refresh = 1;
+            else if (strcmp(how, "latency") != 0) {
+                fprintf(stderr, "presentd-wayland: --predict takes latency or refresh, not \"%s\"\n", how);
+                return 2;
+            }
         }
         else {
             fprintf(stderr, "presentd-wayland: unknown or incomplete argument \"%s\"\n", argv[i]);

@@ -89,9 +89,9 @@ static const struct wl_callback_listener frame_listener = { .done = frame_done }
 
 /* -- When pictures are shown (wp_presentation) ---------------------------------------------
  * Every committed frame asks when it turned into light. The answers time the next pictures of
- * a motion (pw_screen_time: the refresh grid, and how far ahead of it to draw), and are reported to presentd in
- * batches (link.c), which keeps per screen and renderer how late frames were shown and how
- * many were discarded. */
+ * a motion (pw_screen_time: the refresh grid, and how far ahead of it to draw), and are
+ * reported to presentd in batches (link.c), which keeps per screen and renderer how late frames
+ * were shown, how far from the motion, and how many were discarded. */
 
 typedef struct pw_feedback {
     struct wl_list link;

@@ -67,6 +67,12 @@ def test_help_names_every_option():
         assert option in out.stdout
 
 
+def test_predict_takes_latency_or_refresh_and_names_a_bad_value():
+    from conftest import RENDERER
+    out = subprocess.run([str(RENDERER), "--predict", "soon"], capture_output=True, text=True, timeout=10)
+    assert out.returncode == 2 and out.stderr == 'presentd-wayland: --predict takes latency or refresh, not "soon"\n', out
+
+
 def test_an_alert_dims_the_output_and_draws_its_card_and_title_at_scale_2(manual, sway_factory, renderer_factory):
     sway = sway_factory(width=1280, height=720, scale=2)
     renderer = renderer_factory(sway, manual.path)

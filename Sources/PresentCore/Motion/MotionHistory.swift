@@ -69,8 +69,8 @@ public enum PictureDistance {
 extension Layer {
     /// The corners of the layer as drawn (top left, top right, bottom right, bottom left):
     /// its frame scaled about its centre, its width foreshortened by the rotation about the
-    /// vertical axis. The perspective of a rotation (which makes the outline a trapezoid) is
-    /// left out: it moves the corners by a small part of what the foreshortening does.
+    /// vertical axis. The perspective of a rotation (which makes the drawn outline a
+    /// trapezoid) is left out.
     var outline: [Point] {
         let halfWidth = frame.width / 2 * scale * abs(cos(rotation)), halfHeight = frame.height / 2 * scale
         let (x, y) = (frame.midX, frame.midY)
