@@ -246,4 +246,25 @@ struct SelfDescriptionTests {
         #expect(abs((error["max"]?.doubleValue ?? 0) - expected) < 1e-6, "\(error) against \(expected) px")
         #expect(error["p50"] == 0.0, "the frame at rest is exact: \(error)")
     }
+
+    @Test func aRendererOfFramesHasErrorsFromItsFirstReportOn() throws {
+        // Nobody subscribes to animations: the daemon keeps the motion once a renderer reported
+        // frames of the screen, and not before.
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let renderer = try daemon.connect()
+        try renderer.call("subscribe", ["topics": ["frames"]])
+        let linear: JSONValue = ["type": "coverVertical", "duration": 1, "timing": "linear"]
+        let before = try #require(try renderer.call("advance", ["seconds": 10])["time"]?.doubleValue)
+        try renderer.call("present", ["id": "early", "style": "alert", "transition": linear])
+        try renderer.call("presented", ["frames": [["time": .double(before + 0.25), "shownAt": .double(before + 0.3)]]])
+        #expect(try renderer.call("stats")["presented"]?[0]?["error"] == .null, "the motion before the first report is not kept")
+        try renderer.call("advance", ["seconds": 2])
+        try renderer.call("dismiss", ["id": "early", "animated": false])
+        let start = try #require(try renderer.call("advance", ["seconds": 1])["time"]?.doubleValue)
+        try renderer.call("present", ["id": "late", "style": "alert", "transition": linear])
+        try renderer.call("advance", ["seconds": 2])
+        try renderer.call("presented", ["frames": [["time": .double(start + 0.25), "shownAt": .double(start + 0.3)]]])
+        let error = try #require(try renderer.call("stats")["presented"]?[0]?["error"])
+        #expect(error["samples"] == 1 && (error["max"]?.doubleValue ?? 0) > 1, "a frame shown 50 ms late in mid-motion: \(error)")
+    }
 }
