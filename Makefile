@@ -98,11 +98,20 @@ test-wayland: clients-bin wayland notify
 	@mkdir -p .build/skipped; rm -f .build/skipped/test-wayland
 	$(CLIENTS_PYTEST) Clients/wayland/tests
 
-## bench-wayland: its CPU and time per drawn frame and its memory, at 1080p and 4K (docs/BENCHMARKS.md).
-.PHONY: bench-wayland
+## bench-wayland: its CPU and time per drawn frame and its memory, at 1080p and 4K, and
+## present-to-glass (docs/BENCHMARKS.md).
+## bench-glass: present-to-glass alone, p50 and p99, on headless sway and weston (make bench runs
+## it; a SKIPPED line for a compositor, or the renderer's libraries, that is missing).
+.PHONY: bench-wayland bench-glass
 bench-wayland: clients-bin wayland
 	bin=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS)) && \
 	  PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) Clients/wayland/bench.py
+
+bench-glass: release
+	@if pkg-config --exists wayland-client cairo pangocairo librsvg-2.0 xkbcommon json-c; then \
+	  $(MAKE) --no-print-directory -C Clients/wayland >/dev/null && \
+	  PRESENTD=$$($(SWIFT) build -c release --show-bin-path)/presentd $(PYTHON) Clients/wayland/bench.py --glass; \
+	else echo "present-to-glass: SKIPPED (presentd-wayland's libraries are not installed: make deps-wayland)"; fi
 
 ## deb-wayland: presentd-wayland_VERSION_ARCH.deb, a second binary package (make deb leaves it out).
 .PHONY: deb-wayland
@@ -304,6 +313,7 @@ bench bench-quick: release $(BENCH_BIN)/baseline $(BENCH_BIN)/loadgen
 	  --baseline $(BENCH_BIN)/baseline --loadgen $(BENCH_BIN)/loadgen \
 	  $(if $(filter bench-quick,$@),--quick --out bench/out/results-quick.json) $(BENCH_ARGS)
 	$(MAKE) --no-print-directory bench-notify$(if $(filter bench-quick,$@),-quick)
+	$(if $(filter bench,$@),@$(MAKE) --no-print-directory bench-glass)
 
 ## openrpc: docs/openrpc.json, the OpenRPC document rpc.discover returns (generated from
 ## the method table the decoder uses; SelfDescriptionTests fails when it is stale).

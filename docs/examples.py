@@ -751,7 +751,7 @@ def _(s):
 def _(s):
     s.connect("renderer", "admin")
     s.note("renderer drew two frames of main; the compositor discarded the first and showed the second at the time "
-           "it was drawn for, 7.8 ms after its commit")
+           "it was drawn for, 7.8 ms after its commit; presentd kept no motion of main at 12.5, so the frame has no error")
     s.call("renderer", rq(1, "presented", {"frames": [{"time": 12.5, "shownAt": 12.5, "drawnAt": 12.4921875,
                                                        "refresh": 0.016667}], "discarded": 1}))
     s.call("admin", rq(1, "stats"))

@@ -220,4 +220,51 @@ struct SelfDescriptionTests {
         #expect(renderer.expectError("presented", ["frames": [["time": 1, "shownAt": "soon"]]])?.data?["field"] == "frames[0].shownAt")
         #expect(renderer.expectError("presented", ["frames": [], "output": "nowhere"])?.data?["field"] == "output")
     }
+
+    @Test func aReportedFramesErrorIsHowFarTheMotionMovedBetweenItsTimeAndItsShowingInDevicePixels() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let renderer = try daemon.connect()
+        try renderer.call("hello", ["client": "glass"])
+        let start = try #require(try renderer.call("advance", ["seconds": 100])["time"]?.doubleValue)
+        try renderer.call("subscribe", ["topics": ["animations"]])
+        try renderer.call("setContainer", ["width": 400, "height": 800, "scale": 2, "duration": 0])
+        // Rising from the bottom edge to its place in 1 s, linear: a constant speed in points per second.
+        try renderer.call("present", ["id": "a", "style": "alert",
+                                      "transition": ["type": "coverVertical", "duration": 1, "timing": "linear"]])
+        let rest = try #require(try renderer.call("stack")["entries"]?[0]?["frame"]?["y"]?.doubleValue)
+        let speed = 800 - rest
+        try renderer.call("advance", ["seconds": 3])
+        // Drawn for a quarter of the way and shown a 64th of a second late; then one at rest, shown
+        // late too; and one drawn for a time before anything the daemon keeps (before the subscription).
+        try renderer.call("presented", ["frames": [["time": .double(start + 0.25), "shownAt": .double(start + 0.25 + 1.0 / 64)],
+                                                   ["time": .double(start + 2), "shownAt": .double(start + 2.1)],
+                                                   ["time": .double(start - 60), "shownAt": .double(start - 59.9)]]])
+        let row = try #require(try renderer.call("stats")["presented"]?[0])
+        let error = try #require(row["error"])
+        #expect(row["frames"] == 3 && error["samples"] == 2, "the frame before the kept motion has no error: \(row)")
+        let expected = speed / 64 * 2   // points moved in a 64th of a second, at scale 2
+        #expect(abs((error["max"]?.doubleValue ?? 0) - expected) < 1e-6, "\(error) against \(expected) px")
+        #expect(error["p50"] == 0.0, "the frame at rest is exact: \(error)")
+    }
+
+    @Test func aRendererOfFramesHasErrorsFromItsFirstReportOn() throws {
+        // Nobody subscribes to animations: the daemon keeps the motion once a renderer reported
+        // frames of the screen, and not before.
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let renderer = try daemon.connect()
+        try renderer.call("subscribe", ["topics": ["frames"]])
+        let linear: JSONValue = ["type": "coverVertical", "duration": 1, "timing": "linear"]
+        let before = try #require(try renderer.call("advance", ["seconds": 10])["time"]?.doubleValue)
+        try renderer.call("present", ["id": "early", "style": "alert", "transition": linear])
+        try renderer.call("presented", ["frames": [["time": .double(before + 0.25), "shownAt": .double(before + 0.3)]]])
+        #expect(try renderer.call("stats")["presented"]?[0]?["error"] == .null, "the motion before the first report is not kept")
+        try renderer.call("advance", ["seconds": 2])
+        try renderer.call("dismiss", ["id": "early", "animated": false])
+        let start = try #require(try renderer.call("advance", ["seconds": 1])["time"]?.doubleValue)
+        try renderer.call("present", ["id": "late", "style": "alert", "transition": linear])
+        try renderer.call("advance", ["seconds": 2])
+        try renderer.call("presented", ["frames": [["time": .double(start + 0.25), "shownAt": .double(start + 0.3)]]])
+        let error = try #require(try renderer.call("stats")["presented"]?[0]?["error"])
+        #expect(error["samples"] == 1 && (error["max"]?.doubleValue ?? 0) > 1, "a frame shown 50 ms late in mid-motion: \(error)")
+    }
 }

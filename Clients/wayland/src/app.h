@@ -61,6 +61,11 @@ typedef struct pw_screen {
     int discarded;                         /* discarded since the last report */
     double presented_at, refresh;          /* wp_presentation: when the last picture was shown, and the
                                               period then (monotonic seconds; 0: not known) */
+#define PW_LEADS 8
+    double leads[PW_LEADS];                /* the latest frames' time from choosing their time to being
+                                              shown (seconds): the compositor's pipeline is measured on them */
+    int n_leads, next_lead;
+    double chosen_at;                      /* when the last picture's time was chosen (monotonic) */
     /* The picture. */
     presentd_animations motion;            /* the payload in force (n_layers 0: none) */
     int has_motion;
@@ -120,6 +125,9 @@ typedef struct pw_app {
     struct pw_input *input;
     struct wp_presentation *presentation;  /* when pictures are shown, to draw the time they will be */
     int presentation_clock;                /* its clock's id (clock_gettime); −1: not said yet */
+    int predict_refresh;                   /* --predict refresh: draw for the next refresh after now,
+                                              not past the compositor's measured pipeline */
+    int trace;                             /* --trace: a line per commit, frame callback and feedback */
     int kiosk;                             /* one fullscreen toplevel, which is main, with a status bar */
     pw_screen *kiosk_screen;
     char status_style[32];                 /* the status bar presentd says is in force on main */
@@ -151,8 +159,8 @@ double pw_now(void);
 /* The daemon time the screens are to be drawn at now. */
 double pw_daemon_time(pw_app *app);
 
-/* The daemon time screen s's next picture is for: on the real clock, when the compositor will
- * show it (the next refresh after the last presentation), else pw_daemon_time. */
-double pw_screen_time(pw_app *app, pw_screen *s);
+/* The daemon time screen s's next picture, chosen `now`, is for: on the real clock, when the
+ * compositor will show it (predicted from its presentation feedback), else pw_daemon_time. */
+double pw_screen_time(pw_app *app, pw_screen *s, double now);
 
 #endif

@@ -35,17 +35,51 @@ double pw_daemon_time(pw_app *app) {
     return app->manual_clock ? app->known_time : pw_now();
 }
 
-double pw_screen_time(pw_app *app, pw_screen *s) {
-    double now = pw_now();
-    if (app->manual_clock || s->presented_at <= 0 || s->refresh <= 0 || now - s->presented_at > 1) return pw_daemon_time(app);
-    /* The first refresh after now: the picture drawn now is shown then, so that is its time. */
-    double periods = ceil((now - s->presented_at) / s->refresh);
-    return s->presented_at + (periods < 1 ? 1 : periods) * s->refresh;
+/* How long the compositor's pipeline is: the D for which a picture whose time is chosen at c
+ * is shown at the first refresh at or after c + D. Each measured lead (c to the refresh it was
+ * shown at) says D is in (lead − refresh, lead], whatever moment of the refresh c fell at; D is
+ * the middle of the span most of the latest leads agree on, so that a frame the compositor
+ * showed late or early (at the start of a motion, under load) does not move it. 0: none
+ * measured. */
+static double pipeline_depth(const pw_screen *s) {
+    int best = 0;
+    double depth = 0;
+    for (int j = 0; j < s->n_leads; j++) {
+        int agree = 0;
+        double low = -1e9, high = 1e9, at = s->leads[j];
+        for (int i = 0; i < s->n_leads; i++) {
+            if (!(s->leads[i] - s->refresh < at && at <= s->leads[i])) continue;
+            agree++;
+            if (s->leads[i] - s->refresh > low) low = s->leads[i] - s->refresh;
+            if (s->leads[i] < high) high = s->leads[i];
+        }
+        if (agree > best) {
+            best = agree;
+            depth = (low + high) / 2;
+        }
+    }
+    return depth;
+}
+
+/* As Core Animation does: a picture is drawn for the moment it will be shown. That moment is a
+ * refresh of the output, on the grid of the last presentation: the first one at or after now
+ * plus the compositor's pipeline (measured from the latest pictures: on weston's headless
+ * backend two refreshes and more), and never before the next one. --predict refresh, or before
+ * any picture was shown, draws for the next refresh after now; without a fresh grid (no
+ * feedback, or a second since the last), for now plus the pipeline. */
+double pw_screen_time(pw_app *app, pw_screen *s, double now) {
+    if (app->manual_clock) return pw_daemon_time(app);
+    double depth = app->predict_refresh || s->refresh <= 0 ? 0 : pipeline_depth(s);
+    if (s->presented_at <= 0 || s->refresh <= 0 || now - s->presented_at > 1) return now + depth;
+    double next = ceil((now - s->presented_at) / s->refresh), reached = ceil((now + depth - s->presented_at) / s->refresh);
+    if (next < 1) next = 1;
+    return s->presented_at + (reached > next ? reached : next) * s->refresh;
 }
 
 static void usage(FILE *to) {
     fprintf(to,
-            "usage: presentd-wayland [--socket PATH] [--main NAME] [--kiosk] [--theme PATH] [--verbose] [--stats]\n"
+            "usage: presentd-wayland [--socket PATH] [--main NAME] [--kiosk] [--theme PATH] [--predict latency|refresh]\n"
+            "                        [--verbose] [--stats] [--trace]\n"
             "\n"
             "Draws presentd's presentations above every window of a wlr-layer-shell compositor.\n"
             "  --socket PATH  presentd's socket (default: $PRESENTD_SOCKET, else\n"
@@ -54,8 +88,12 @@ static void usage(FILE *to) {
             "  --kiosk        one fullscreen window (xdg-shell: cage, any compositor) instead of overlay\n"
             "                 surfaces; it is main, and draws a status bar\n"
             "  --theme PATH   the theme file (default: $XDG_CONFIG_HOME/presentd/wayland.theme when it exists)\n"
+            "  --predict HOW  the time each picture is drawn for, when the compositor tells when pictures\n"
+            "                 are shown: latency (default), the refresh the compositor's measured pipeline\n"
+            "                 says it will be shown at; refresh, the next refresh after now\n"
             "  --verbose      say which output is which screen\n"
             "  --stats        at exit, print the frames drawn, their draw times and the CPU used\n"
+            "  --trace        a line on stderr per commit, frame callback and presentation feedback\n"
             "The compositor is $WAYLAND_DISPLAY's. See presentd-wayland(1) and docs/WAYLAND.md.\n");
 }
 
@@ -66,19 +104,19 @@ static void draw(pw_app *app) {
     pw_screen *s;
     wl_list_for_each(s, &app->screens, link) {
         if (!s->configured || s->frame) continue;  /* not mapped yet, or the last one not shown yet */
-        double t = pw_screen_time(app, s);
+        double chosen_at = pw_now(), t = pw_screen_time(app, s, chosen_at);
         if (!s->dirty && !(s->moving && t != s->drawn_time)) continue;
         int empty = (!s->has_motion || s->motion.n_layers == 0) && s != app->kiosk_screen;
         if (empty && s->drawn_empty && s->draws > 0) { s->dirty = 0; s->moving = 0; continue; }
         pw_buffer *b = pw_screen_buffer(s);
         if (!b) continue;  /* both buffers with the compositor: again at the next release */
         int moving;
-        double began = pw_now();
         size_t n = pw_paint(app, s, t, b, &moving);
         pw_input_picture_changed(app, s);
         s->drawn_time = t;  /* the time its presentation feedback reports */
+        s->chosen_at = chosen_at;
         pw_screen_present(s, b, moving);
-        pw_stats_frame(pw_now() - began);
+        pw_stats_frame(pw_now() - chosen_at);
         s->dirty = 0;
         s->moving = moving;
         s->drawn_time = t;
@@ -164,6 +202,15 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--verbose") == 0) app.verbose = 1;
         else if (strcmp(argv[i], "--kiosk") == 0) app.kiosk = 1;
         else if (strcmp(argv[i], "--stats") == 0) pw_stats_start();
+        else if (strcmp(argv[i], "--trace") == 0) app.trace = 1;
+        else if (strcmp(argv[i], "--predict") == 0 && i + 1 < argc) {
+            const char *how = argv[++i];
+            if (strcmp(how, "refresh") == 0) app.predict_refresh = 1;
+            else if (strcmp(how, "latency") != 0) {
+                fprintf(stderr, "presentd-wayland: --predict takes latency or refresh, not \"%s\"\n", how);
+                return 2;
+            }
+        }
         else {
             fprintf(stderr, "presentd-wayland: unknown or incomplete argument \"%s\"\n", argv[i]);
             usage(stderr);

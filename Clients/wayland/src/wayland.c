@@ -82,6 +82,7 @@ pw_buffer *pw_screen_buffer(pw_screen *s) {
 
 static void frame_done(void *data, struct wl_callback *callback, uint32_t ms) {
     pw_screen *s = data;
+    if (s->app->trace) fprintf(stderr, "trace: done %s at %.6f\n", s->screen, pw_now());
     wl_callback_destroy(callback);
     s->frame = NULL;
 }
@@ -90,15 +91,16 @@ static const struct wl_callback_listener frame_listener = { .done = frame_done }
 
 /* -- When pictures are shown (wp_presentation) ---------------------------------------------
  * Every committed frame asks when it turned into light. The answers time the next pictures of
- * a motion (pw_screen_time draws for the next refresh), and are reported to presentd in
- * batches (link.c), which keeps per screen and renderer how late frames were shown and how
- * many were discarded. */
+ * a motion (pw_screen_time: the refresh grid, and how far ahead of it to draw), and are
+ * reported to presentd in batches (link.c), which keeps per screen and renderer how late frames
+ * were shown, how far from the motion, and how many were discarded. */
 
 typedef struct pw_feedback {
     struct wl_list link;
     pw_screen *screen;
     struct wp_presentation_feedback *feedback;
     double time, drawn_at;                 /* the daemon time drawn for, and when it was committed */
+    double chosen_at;                      /* when that time was chosen */
 } pw_feedback;
 
 static void feedback_done(pw_feedback *fb) {
@@ -128,6 +130,10 @@ static void feedback_presented(void *data, struct wp_presentation_feedback *f, u
     }
     s->presented_at = at;
     s->refresh = refresh / 1e9;
+    s->leads[s->next_lead] = at - fb->chosen_at;
+    s->next_lead = (s->next_lead + 1) % PW_LEADS;
+    if (s->n_leads < PW_LEADS) s->n_leads++;
+    if (s->app->trace) fprintf(stderr, "trace: shown %s time %.6f at %.6f\n", s->screen, fb->time, at);
     if (s->n_shown < PW_REPORT_BATCH) {
         s->shown[s->n_shown].time = fb->time;
         s->shown[s->n_shown].drawn_at = fb->drawn_at;
@@ -141,6 +147,7 @@ static void feedback_presented(void *data, struct wp_presentation_feedback *f, u
 static void feedback_discarded(void *data, struct wp_presentation_feedback *f) {
     pw_feedback *fb = data;
     fb->screen->discarded++;
+    if (fb->screen->app->trace) fprintf(stderr, "trace: discarded %s time %.6f\n", fb->screen->screen, fb->time);
     feedback_done(fb);
 }
 
@@ -162,6 +169,7 @@ static void ask_feedback(pw_screen *s) {
     fb->screen = s;
     fb->time = s->drawn_time;
     fb->drawn_at = pw_now();
+    fb->chosen_at = s->chosen_at;
     fb->feedback = wp_presentation_feedback(s->app->presentation, s->surface);
     wp_presentation_feedback_add_listener(fb->feedback, &feedback_listener, fb);
     wl_list_insert(s->feedbacks.prev, &fb->link);
@@ -179,6 +187,7 @@ void pw_screen_present(pw_screen *s, pw_buffer *b, int animating) {
         wl_callback_add_listener(s->frame, &frame_listener, s);
     }
     wl_surface_commit(s->surface);
+    if (s->app->trace) fprintf(stderr, "trace: commit %s time %.6f at %.6f\n", s->screen, s->drawn_time, pw_now());
     b->busy = 1;
 }
 

@@ -72,7 +72,37 @@ def accepts(path: str) -> bool:
             return False
 
 
-class Sway:
+def end(process: subprocess.Popen) -> None:
+    """SIGTERM, and SIGKILL when 15 s were not enough."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+class Compositor:
+    """What a compositor under test has: its log, and a `with` that stops it."""
+    log_path: str
+
+    @property
+    def log(self) -> str:
+        with open(self.log_path, "rb") as f:
+            return f.read().decode(errors="replace")
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Sway(Compositor):
     """sway with HEADLESS-1 (width×height, scale) and nothing else; ``create_output`` adds more."""
 
     def __init__(self, width: int = 1280, height: int = 720, scale: int = 1):
@@ -113,11 +143,6 @@ class Sway:
         self.ipc, self.display = os.path.join(self.runtime, ipc[0]), display[0]
         return accepts(self.ipc) and accepts(os.path.join(self.runtime, self.display))
 
-    @property
-    def log(self) -> str:
-        with open(self.log_path, "rb") as f:
-            return f.read().decode(errors="replace")
-
     def context(self) -> str:
         return f"sway {'running' if self.process.poll() is None else 'exited'}; its log ends:\n{self.log[-1500:]}"
 
@@ -146,26 +171,46 @@ class Sway:
             try:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
-                self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+                end(self.process)
         self._log.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def __enter__(self) -> "Sway":
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+class Weston(Compositor):
+    """weston's headless backend: one output, width×height at 60 Hz. It offers no layer-shell
+    (the renderer runs --kiosk there) but answers presentation feedback, which headless sway
+    does not. Raises RuntimeError when it does not start."""
+
+    def __init__(self, width: int = 640, height: int = 480):
+        self.dir = tempfile.mkdtemp(prefix="presentd-weston-")
+        runtime = os.path.join(self.dir, "runtime")
+        os.mkdir(runtime, 0o700)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("WAYLAND_", "DISPLAY"))}
+        env.update(XDG_RUNTIME_DIR=runtime, HOME=self.dir)
+        self.log_path = os.path.join(self.dir, "weston.log")
+        self._log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(["weston", "--backend=headless-backend.so", "--socket=wl-test", f"--width={width}",
+                                         f"--height={height}", "--idle-time=0"], env=env, stdout=self._log, stderr=self._log)
+        self.env = dict(env, WAYLAND_DISPLAY="wl-test")
+        try:
+            wait_until(lambda: accepts(os.path.join(runtime, "wl-test")) or self.process.poll() is not None,
+                       "weston to accept connections on its socket", timeout=30)
+            if self.process.poll() is not None:
+                raise RuntimeError(f"weston exited with {self.process.returncode}: {self.log[-300:]}")
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        end(self.process)
+        self._log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class Renderer:
-    """presentd-wayland on a sway, for a daemon's socket; its stderr kept for messages."""
+    """presentd-wayland on a sway (or a Weston), for a daemon's socket; its stderr kept for messages."""
 
-    def __init__(self, sway: Sway, socket: str, *args: str):
+    def __init__(self, sway: Sway | Weston, socket: str, *args: str):
         self.dir = tempfile.mkdtemp(prefix="presentd-wayland-")  # not sway's: it outlives sway
         self.log_path = os.path.join(self.dir, "presentd-wayland.log")
         self._log = open(self.log_path, "wb")
@@ -192,13 +237,7 @@ class Renderer:
     def stop(self) -> int:
         if self._log.closed:
             return self.process.returncode
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        end(self.process)
         self._final_log = self.log
         self._log.close()
         report = open(self.valgrind_log).read() if self.valgrind_log and os.path.exists(self.valgrind_log) else ""

@@ -63,8 +63,14 @@ def test_help_names_every_option():
     from conftest import RENDERER
     out = subprocess.run([str(RENDERER), "--help"], capture_output=True, text=True, timeout=10)
     assert out.returncode == 0
-    for option in ("--socket", "--main", "--kiosk", "--theme"):
+    for option in ("--socket", "--main", "--kiosk", "--theme", "--predict", "--trace"):
         assert option in out.stdout
+
+
+def test_predict_takes_latency_or_refresh_and_names_a_bad_value():
+    from conftest import RENDERER
+    out = subprocess.run([str(RENDERER), "--predict", "soon"], capture_output=True, text=True, timeout=10)
+    assert out.returncode == 2 and out.stderr == 'presentd-wayland: --predict takes latency or refresh, not "soon"\n', out
 
 
 def test_an_alert_dims_the_output_and_draws_its_card_and_title_at_scale_2(manual, sway_factory, renderer_factory):
@@ -298,7 +304,7 @@ def test_the_user_unit_verifies_and_the_man_page_formats(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert page.returncode == 0 and not page.stderr.strip(), page.stderr
     help_text = subprocess.run([str(RENDERER), "--help"], capture_output=True, text=True, timeout=10).stdout
-    for option in ("--socket", "--main", "--kiosk", "--theme", "--verbose", "--stats"):
+    for option in ("--socket", "--main", "--kiosk", "--theme", "--verbose", "--stats", "--predict", "--trace"):
         assert option in help_text and option.replace("-", "\\-") in (man1 / "presentd-wayland.1").read_text()
 
 
@@ -535,33 +541,24 @@ def test_the_flip_is_drawn_in_perspective_front_and_back(manual, sway_factory, r
         wait_pixels(sway, "HEADLESS-1", in_perspective, "the card's front in perspective", renderer)
 
 
-def start_weston(tmp_path):
-    """A headless weston, 640x480 at 60 Hz (it skips the test when it cannot run): the process,
-    the environment that reaches it, and its log."""
+def start_weston():
+    """A headless weston, 640x480 at 60 Hz; the test is skipped when it cannot run."""
     import shutil
+    from conftest import Weston
     if not shutil.which("weston"):
         pytest.skip("weston is not installed (make deps installs it)")
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("WAYLAND_", "DISPLAY"))}
-    env.update(XDG_RUNTIME_DIR=str(runtime), HOME=str(tmp_path))
-    log = open(tmp_path / "weston.log", "wb")
-    weston = subprocess.Popen(["weston", "--backend=headless-backend.so", "--socket=wl-test", "--width=640",
-                               "--height=480", "--idle-time=0"], env=env, stdout=log, stderr=log)
-    env["WAYLAND_DISPLAY"] = "wl-test"
-    wait_until(lambda: accepts(str(runtime / "wl-test")) or weston.poll() is not None,
-               "weston to accept connections on its socket")
-    if weston.poll() is not None:
-        log.close()
-        pytest.skip(f"weston does not start here: {(tmp_path / 'weston.log').read_text()[-300:]}")
-    return weston, env, log
+    try:
+        return Weston()
+    except RuntimeError as error:
+        pytest.skip(f"weston does not start here: {error}")
 
 
 def test_on_weston_it_says_in_one_line_there_is_no_layer_shell_and_kiosk_works_there(daemon, tmp_path):
     """Weston offers no wlr-layer-shell: one line, status 1. --kiosk needs only xdg-shell, so there
     it runs and makes its window presentd's main screen (weston has no screencopy for grim)."""
     from conftest import RENDERER
-    weston, env, log = start_weston(tmp_path)
+    weston = start_weston()
+    env = weston.env
     kiosk = None
     try:
         out = subprocess.run([str(RENDERER), "--socket", daemon.path], env=env, capture_output=True, text=True, timeout=30)
@@ -580,9 +577,7 @@ def test_on_weston_it_says_in_one_line_there_is_no_layer_shell_and_kiosk_works_t
         if kiosk:
             kiosk.terminate()
             kiosk.wait(15)
-        weston.terminate()
-        weston.wait(15)
-        log.close()
+        weston.stop()
 
 
 def test_a_theme_file_changes_the_card_and_a_bad_one_is_named_with_its_line(manual, sway_factory, renderer_factory,
@@ -765,39 +760,63 @@ def test_fields_and_a_surface_placeholder_read_back(manual, sway_factory, render
 
 
 
-def test_frames_report_when_they_were_shown_and_stats_has_the_latency(daemon, tmp_path):
+def test_frames_report_when_they_were_shown_and_stats_has_the_latency_and_the_error(daemon):
     """On the real clock every frame asks wp_presentation when it was shown; the renderer reports
     them (`presented`, batched) and presentd's stats holds, per screen and renderer, the frames,
-    the discarded ones, the refresh and the latencies. On weston (headless, --kiosk): sway 1.7's
-    headless backend never answers presentation feedback (docs/WAYLAND.md)."""
-    from conftest import RENDERER
-    weston, env, log = start_weston(tmp_path)
-    kiosk = subprocess.Popen([str(RENDERER), "--socket", daemon.path, "--kiosk"], env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    the discarded ones, the refresh, the latencies and the error: how far the picture on glass
+    was from the analytic motion when it was shown. The renderer draws for the time its measured
+    latency predicts, so once it has measured it the error is under a pixel. On weston
+    (headless, --kiosk): sway 1.7's headless backend never answers presentation feedback
+    (docs/WAYLAND.md)."""
+    from conftest import Renderer
+    weston = start_weston()
+    kiosk = Renderer(weston, daemon.path, "--kiosk")
     try:
         with Client(daemon.path) as app:
-            wait_until(lambda: app.call("outputs")["outputs"][0]["container"]["width"] == 640, "the kiosk window as main")
-            app.call("present", {"id": "p", "style": "alert", "content": {"title": "On glass"},
-                                 "transition": {"type": "coverVertical", "duration": 0.5, "timing": "linear"}})
+            wait_until(lambda: app.call("outputs")["outputs"][0]["container"]["width"] == 640, "the kiosk window as main",
+                       context=kiosk.context)
+            def transition(id, duration):
+                app.call("present", {"id": id, "style": "alert", "content": {"title": "On glass"},
+                                     "transition": {"type": "coverVertical", "duration": duration, "timing": "linear"}})
+                wait_until(lambda: all(e["state"] == "presented" for e in app.call("stack")["entries"]),
+                           f"{id} to be presented", context=kiosk.context)
+                app.call("dismiss", {"id": id, "animated": False})
 
-            def reported():
-                rows = [r for r in app.call("stats")["presented"] if r["output"] == "main"]
-                return rows and rows[0]["frames"] >= 10 and rows[0]
-            row = wait_until(reported, "presentd's stats to hold at least 10 shown frames of main", timeout=60,
-                             context=lambda: f"kiosk {'running' if kiosk.poll() is None else 'exited'}")
+            def shown_frames(at_least):
+                def reported():
+                    rows = [r for r in app.call("stats")["presented"] if r["output"] == "main"]
+                    return rows and rows[0]["frames"] >= at_least and rows[0]
+                return wait_until(reported, f"presentd's stats to hold at least {at_least} shown frames of main",
+                                  timeout=60, context=kiosk.context)
+
+            def settled():   # every frame of the last transition reported: the figures hold still at rest
+                before = shown_frames(0)
+                time.sleep(0.5)
+                after = shown_frames(0)
+                return before == after and after
+
+            # A first transition measures the latency; the next ones are drawn ahead by it, and
+            # outnumber it in the figures. They rise about 330 points in 3 s: a frame shown a
+            # refresh off is about 1.8 px off, and weston's headless repaint timer, which fires
+            # some milliseconds late on a loaded machine, moves a frame by half a pixel or so.
+            transition("warm-up", 0.5)
+            warm = shown_frames(1)["frames"]
+            for i in range(2):
+                transition(f"p{i}", 3)
+            shown_frames(warm + 2 * 60)
+            row = wait_until(settled, "the renderer's reports of main to end", context=kiosk.context)
             clients = {c["id"]: c["name"] for c in app.call("stats")["clients"]}
             assert clients[row["client"]] == "presentd-wayland", f"the figures are the renderer's: {row}, {clients}"
             assert abs(row["refresh"] - 1 / 60) < 0.001, f"the output's refresh, 60 Hz: {row}"
-            latency, draw = row["latency"], row["drawToShown"]
+            latency, draw, error = row["latency"], row["drawToShown"], row["error"]
             # Shown after it was committed, within a few refreshes; and within a few refreshes of the time drawn for.
             assert 0 < draw["p50"] < 0.1 and draw["p99"] < 0.5, f"commit to glass: {row}"
-            assert -0.02 < latency["p50"] < 0.1, f"the frames were shown near the time they were drawn for: {row}"
+            assert abs(latency["p50"]) < 0.004, f"the frames were shown at the time they were drawn for: {row}"
+            assert error["samples"] >= 30 and error["p50"] < 1, f"the picture on glass within a pixel of the motion: {row}"
             print(f"presented on headless weston at 60 Hz: {row['frames']} frames, {row['discarded']} discarded; "
                   f"latency p50 {latency['p50'] * 1000:.1f} ms p99 {latency['p99'] * 1000:.1f} ms; "
-                  f"draw-to-shown p50 {draw['p50'] * 1000:.1f} ms p99 {draw['p99'] * 1000:.1f} ms")
+                  f"draw-to-shown p50 {draw['p50'] * 1000:.1f} ms p99 {draw['p99'] * 1000:.1f} ms; "
+                  f"error p50 {error['p50']:.2f} px p99 {error['p99']:.2f} px max {error['max']:.2f} px")
     finally:
-        kiosk.terminate()
-        kiosk.wait(15)
-        weston.terminate()
-        weston.wait(15)
-        log.close()
+        kiosk.stop()
+        weston.stop()

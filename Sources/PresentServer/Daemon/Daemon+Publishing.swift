@@ -72,11 +72,17 @@ extension Daemon {
                 AnimationEncoding.retargeted(notice, in: screen.stack.animations(at: notice.time))
             }
         }
-        guard broadcaster.isWatched(.animations) else {
+        let watched = broadcaster.isWatched(.animations)
+        guard watched || screen.keepsMotionHistory else {
             screen.announcedMotion = nil   // a newcomer gets the motion in its snapshot
             return
         }
         let motion = screen.stack.animations(at: screen.stack.time)
+        screen.motionHistory.record(motion)
+        guard watched else {
+            screen.announcedMotion = nil
+            return
+        }
         if let last = screen.announcedMotion, motion.describesTheSameMotion(as: last) { return }
         screen.announcedMotion = motion
         broadcast(.animations, method: "animations", on: screen) { AnimationEncoding.animations(motion) }
@@ -102,7 +108,11 @@ extension Daemon {
         if motion {
             snapshot["animations"] = AnimationEncoding.animations(main.stack.animations(at: now))
             // What the snapshot shows need not be announced again.
-            for screen in screens { screen.announcedMotion = screen.stack.animations(at: screen.stack.time) }
+            for screen in screens {
+                let motion = screen.stack.animations(at: screen.stack.time)
+                screen.announcedMotion = motion
+                screen.motionHistory.record(motion)
+            }
         }
         if client.topics.contains(.modes) { addModes(to: &snapshot) }   // Daemon+Modes
         return ["seq": .int(Int64(truncatingIfNeeded: broadcaster.seq)), "snapshot": .object(snapshot)]

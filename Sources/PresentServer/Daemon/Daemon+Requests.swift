@@ -203,7 +203,11 @@ extension Daemon {
             return .result(try focus(id, field: field))
         case .presented(let frames, let discarded, let output):
             let screen = try screen(output)
-            client.shown[screen.name, default: ShownFigures()].add(frames, discarded: discarded)
+            screen.keepsMotionHistory = true
+            let pixels = screen.stack.container.scale
+            client.shown[screen.name, default: ShownFigures()].add(frames, discarded: discarded) { f in
+                screen.motionHistory.drawingError(drawnFor: f.time, shownAt: f.shownAt).map { $0 * pixels }
+            }
             return .result([:])
         case .defineContext(let name, let frame, let duration, let output):
             let screen = try screen(output)

@@ -27,6 +27,11 @@ final class Screen {
     /// The motion its last `animations` notification announced (time aside): the next
     /// one is sent when the motion in force differs.
     var announcedMotion: AnimationSnapshot?
+    /// The motion of the last few seconds, which a renderer's `presented` frames are checked
+    /// against. Kept while the motion is announced, or once a renderer reported frames of
+    /// this screen (a renderer of the frames topic); otherwise nothing would read it.
+    var motionHistory = MotionHistory()
+    var keepsMotionHistory = false
 
     /// Wakes the loop at the next auto-dismiss deadline (Daemon+Conversation).
     var deadlineTimer: Timer?

@@ -1,5 +1,6 @@
 // What a renderer reported of one screen's frames reaching the glass (`presented`), for
-// `stats`: how many were shown and discarded, and how late they were.
+// `stats`: how many were shown and discarded, how late they were, and how far the picture
+// on glass was from the analytic motion at that moment (MotionHistory).
 
 import PresentJSON
 import PresentProtocol
@@ -17,13 +18,18 @@ struct ShownFigures {
     private var latency: [Double] = []
     /// shownAt − drawnAt: from the renderer's commit to the glass.
     private var drawToShown: [Double] = []
+    /// Device pixels between the picture drawn for a frame's time and the motion at its
+    /// `shownAt`, for the frames whose times the screen's motion history still covers.
+    private var error: [Double] = []
     private var refresh: Double?
 
-    mutating func add(_ shown: [ShownFrame], discarded: Int) {
+    /// `error`: a frame's error in device pixels, nil when it cannot be told.
+    mutating func add(_ shown: [ShownFrame], discarded: Int, error: (ShownFrame) -> Double?) {
         frames += shown.count
         self.discarded += discarded
         for f in shown {
             Self.keep(f.shownAt - f.time, in: &latency)
+            if let e = error(f) { Self.keep(e, in: &self.error) }
             if let drawn = f.drawnAt { Self.keep(f.shownAt - drawn, in: &drawToShown) }
             if let r = f.refresh, r > 0 { refresh = r }
         }
@@ -34,7 +40,7 @@ struct ShownFigures {
         samples.append(value)
     }
 
-    /// {p50, p99, max} in seconds of the kept samples (nearest rank), nil when there are none.
+    /// {p50, p99, max, samples} of the kept samples (nearest rank), nil when there are none.
     private static func summary(_ samples: [Double]) -> JSONValue {
         guard !samples.isEmpty else { return .null }
         let sorted = samples.sorted()
@@ -46,6 +52,7 @@ struct ShownFigures {
     func json(output: String, client: UInt64) -> JSONValue {
         ["output": .string(output), "client": .int(Int64(client)), "frames": .int(Int64(frames)),
          "discarded": .int(Int64(discarded)), "refresh": refresh.map { .double($0) } ?? .null,
-         "latency": Self.summary(latency), "drawToShown": Self.summary(drawToShown)]
+         "latency": Self.summary(latency), "drawToShown": Self.summary(drawToShown),
+         "error": Self.summary(error)]
     }
 }
