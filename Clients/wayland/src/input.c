@@ -67,7 +67,7 @@ static json_object *fields_of(const pw_record *r) {
     return o;
 }
 
-static void activate(pw_app *app, pw_record *r, int action) {
+void pw_input_activate(pw_app *app, pw_record *r, int action) {
     presentd_content c;
     json_object *holder = json_object_new_object();
     json_object_object_add(holder, "content", json_object_get(r->content));
@@ -271,7 +271,7 @@ static void release(pw_app *app, uint32_t time) {
         int action = r->pressed;
         r->pressed = -1;
         changed(app, r);
-        if (button_at(app, s, r, in->x, in->y) == action) activate(app, r, action);
+        if (button_at(app, s, r, in->x, in->y) == action) pw_input_activate(app, r, action);
     } else if (in->swiping) {
         double vx, vy;
         velocity(in, time, &vx, &vy);
@@ -383,7 +383,7 @@ static void keyboard_key(void *data, struct wl_keyboard *k, uint32_t serial, uin
     case XKB_KEY_Return:
     case XKB_KEY_KP_Enter:
         /* On a focused button, Enter presses that button; elsewhere it is the default action's. */
-        if (r->focus >= r->n_fields && r->focus < n) activate(app, r, r->buttons[r->focus - r->n_fields].index);
+        if (r->focus >= r->n_fields && r->focus < n) pw_input_activate(app, r, r->buttons[r->focus - r->n_fields].index);
         else key_request(app, s, r, "enter");
         return;
     case XKB_KEY_Tab:

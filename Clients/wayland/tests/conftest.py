@@ -165,7 +165,7 @@ class Sway:
 class Renderer:
     """presentd-wayland on a sway, for a daemon's socket; its stderr kept for messages."""
 
-    def __init__(self, sway: Sway, socket: str, *args: str):
+    def __init__(self, sway: Sway, socket: str, *args: str, env: dict[str, str] | None = None):
         self.dir = tempfile.mkdtemp(prefix="presentd-wayland-")  # not sway's: it outlives sway
         self.log_path = os.path.join(self.dir, "presentd-wayland.log")
         self._log = open(self.log_path, "wb")
@@ -176,7 +176,8 @@ class Renderer:
         if self.valgrind_log:
             command = ["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite", "--error-exitcode=99",
                        f"--log-file={self.valgrind_log}"] + command
-        self.process = subprocess.Popen(command, env=sway.env, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log)
+        self.process = subprocess.Popen(command, env=dict(sway.env, **(env or {})), stdin=subprocess.DEVNULL,
+                                        stdout=self._log, stderr=self._log)
 
     @property
     def log(self) -> str:
@@ -229,8 +230,8 @@ def sway_factory():
 def renderer_factory():
     started: list[Renderer] = []
 
-    def start(sway: Sway, socket: str, *args: str) -> Renderer:
-        r = Renderer(sway, socket, *args)
+    def start(sway: Sway, socket: str, *args: str, env: dict[str, str] | None = None) -> Renderer:
+        r = Renderer(sway, socket, *args, env=env)
         started.append(r)
         return r
 
