@@ -55,6 +55,12 @@ struct pw_input {
     gesture mouse;
     gesture finger;             /* the first finger down; the others are not followed (no pinch) */
     int32_t finger_id;          /* its wl_touch id, while finger.down */
+    /* Key repeat, as the compositor asks (wl_keyboard.repeat_info): a key held in a field types
+     * or erases again after `delay`, then `rate` times a second. */
+    int32_t repeat_rate, repeat_delay;   /* per second (0: no repeat), milliseconds */
+    uint32_t repeat_key;                 /* the evdev code held, while repeating */
+    int repeating;
+    double repeat_at;                    /* when it types again (pw_now) */
 };
 
 /* -- Sending --------------------------------------------------------------------------------- */
@@ -399,6 +405,7 @@ static void keyboard_keymap(void *data, struct wl_keyboard *k, uint32_t format, 
     if (!keymap) { fprintf(stderr, "presentd-wayland: the compositor's keymap does not compile\n"); return; }
     xkb_state_unref(in->state);
     xkb_keymap_unref(in->keymap);
+    in->repeating = 0;  /* another keyboard's keymap: the key held was the last one's */
     in->keymap = keymap;
     in->state = xkb_state_new(keymap);
 }
@@ -411,6 +418,7 @@ static void keyboard_enter(void *data, struct wl_keyboard *k, uint32_t serial, s
 
 static void keyboard_leave(void *data, struct wl_keyboard *k, uint32_t serial, struct wl_surface *surface) {
     ((pw_app *)data)->input->keys_on = NULL;
+    ((pw_app *)data)->input->repeating = 0;  /* the key's release goes elsewhere */
 }
 
 static void key_request(pw_app *app, pw_screen *s, pw_record *r, const char *key) {
@@ -439,52 +447,72 @@ static void erase(pw_app *app, pw_record *r, int i) {
     changed(app, r);
 }
 
-static void keyboard_key(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t time, uint32_t key, uint32_t state) {
-    pw_app *app = data;
+/* Key `key` (evdev) goes down, or repeats: returns 1 when it edited a field (typed or erased),
+ * which is what repeats while held; the keys that answer or move the focus are said once. */
+static int key_down(pw_app *app, uint32_t key) {
     pw_input *in = app->input;
     pw_screen *s = in->keys_on;
-    if (state != WL_KEYBOARD_KEY_STATE_PRESSED || !s || !in->state || !s->top_id[0]) return;
+    if (!s || !in->state || !s->top_id[0]) return 0;
     pw_record *r = pw_content_find(app, s->top_id);
-    if (!r) return;
+    if (!r) return 0;
     xkb_keycode_t code = key + 8;  /* evdev to xkb */
     xkb_keysym_t sym = xkb_state_key_get_one_sym(in->state, code);
     int n = r->n_fields + r->n_buttons, field = r->focus >= 0 && r->focus < r->n_fields ? r->focus : -1;
     switch (sym) {
-    case XKB_KEY_Escape: key_request(app, s, r, "escape"); return;
-    case XKB_KEY_XF86Back: key_request(app, s, r, "back"); return;
+    case XKB_KEY_Escape: key_request(app, s, r, "escape"); return 0;
+    case XKB_KEY_XF86Back: key_request(app, s, r, "back"); return 0;
     case XKB_KEY_Return:
     case XKB_KEY_KP_Enter:
         /* On a focused button, Enter presses that button; elsewhere it is the default action's. */
         if (r->focus >= r->n_fields && r->focus < n) pw_input_activate(app, r, r->buttons[r->focus - r->n_fields].index);
         else key_request(app, s, r, "enter");
-        return;
+        return 0;
     case XKB_KEY_Tab:
     case XKB_KEY_ISO_Left_Tab:
         /* Shift-Tab is ISO_Left_Tab in most keymaps, but Tab with Shift held in one whose Tab key
          * has a single level (a virtual keyboard's). */
-        if (!n) return;
+        if (!n) return 0;
         if (sym == XKB_KEY_ISO_Left_Tab || xkb_state_mod_name_is_active(in->state, XKB_MOD_NAME_SHIFT, XKB_STATE_MODS_EFFECTIVE) > 0)
             move_focus(app, r, r->focus <= 0 ? n - 1 : r->focus - 1);
         else
             move_focus(app, r, (r->focus + 1) % n);
-        return;
+        return 0;
     case XKB_KEY_BackSpace:
-        if (field >= 0) erase(app, r, field);
-        return;
+        if (field < 0) return 0;
+        erase(app, r, field);
+        return 1;
     default:
         break;
     }
     char text[64];
     int len = xkb_state_key_get_utf8(in->state, code, text, sizeof text);
-    if (len <= 0 || (unsigned char)text[0] < 0x20 || text[0] == 0x7f) return;
+    if (len <= 0 || (unsigned char)text[0] < 0x20 || text[0] == 0x7f) return 0;
     if (field < 0) {
         /* Typing with nothing focused types into the first field, as a dialog's first field is
          * where text goes. */
-        if (r->n_fields == 0) return;
+        if (r->n_fields == 0) return 0;
         move_focus(app, r, 0);
         field = 0;
     }
     type_text(app, r, field, text);
+    return 1;
+}
+
+static void stop_repeat(pw_input *in) { in->repeating = 0; }
+
+static void keyboard_key(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t time, uint32_t key, uint32_t state) {
+    pw_app *app = data;
+    pw_input *in = app->input;
+    if (state != WL_KEYBOARD_KEY_STATE_PRESSED) {
+        if (in->repeating && key == in->repeat_key) stop_repeat(in);
+        return;
+    }
+    stop_repeat(in);  /* a new key ends the last one's repeat, as on any keyboard */
+    if (key_down(app, key) && in->repeat_rate > 0 && xkb_keymap_key_repeats(in->keymap, key + 8)) {
+        in->repeating = 1;
+        in->repeat_key = key;
+        in->repeat_at = pw_now() + in->repeat_delay / 1000.0;
+    }
 }
 
 static void keyboard_modifiers(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t depressed, uint32_t latched,
@@ -493,7 +521,12 @@ static void keyboard_modifiers(void *data, struct wl_keyboard *k, uint32_t seria
     if (in->state) xkb_state_update_mask(in->state, depressed, latched, locked, 0, 0, group);
 }
 
-static void keyboard_repeat(void *data, struct wl_keyboard *k, int32_t rate, int32_t delay) {}
+static void keyboard_repeat(void *data, struct wl_keyboard *k, int32_t rate, int32_t delay) {
+    pw_input *in = ((pw_app *)data)->input;
+    in->repeat_rate = rate > 0 ? rate : 0;
+    in->repeat_delay = delay > 0 ? delay : 0;
+    if (!in->repeat_rate) stop_repeat(in);
+}
 
 static const struct wl_keyboard_listener keyboard_listener = {
     .keymap = keyboard_keymap,
@@ -630,4 +663,28 @@ void pw_input_screen_gone(pw_app *app, pw_screen *s) {
     for (int i = 0; i < 2; i++)
         if (both[i]->on == s) { both[i]->on = NULL; both[i]->down = both[i]->swiping = 0; }
     if (in->keys_on == s) in->keys_on = NULL;
+}
+
+/* -- Key repeat --------------------------------------------------------------------------------- */
+
+/* Repeats that fell due more than this many at once (the loop was held up) are dropped, and the
+ * repeat goes on from now: a held key never types a burst. */
+#define REPEAT_CATCH_UP 4
+
+void pw_input_tick(pw_app *app) {
+    pw_input *in = app->input;
+    if (!in || !in->repeating) return;
+    double now = pw_now(), period = 1.0 / in->repeat_rate;
+    for (int n = 0; in->repeating && now >= in->repeat_at; n++) {
+        if (n == REPEAT_CATCH_UP) { in->repeat_at = now + period; break; }
+        if (!key_down(app, in->repeat_key)) stop_repeat(in);  /* it no longer edits (the entry left) */
+        in->repeat_at += period;
+    }
+}
+
+int pw_input_timeout(pw_app *app) {
+    pw_input *in = app->input;
+    if (!in || !in->repeating) return -1;
+    double wait = in->repeat_at - pw_now();
+    return wait <= 0 ? 0 : (int)ceil(wait * 1000);
 }

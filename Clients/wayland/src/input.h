@@ -25,6 +25,11 @@ void pw_input_forget(pw_app *app, const char *id);
 /* Screen s's surface goes away: the pointer and keyboard are no longer on it. */
 void pw_input_screen_gone(pw_app *app, pw_screen *s);
 
+/* A held key repeats when it is time to (wl_keyboard.repeat_info); pw_input_timeout: the
+ * milliseconds until then, −1: no key repeats. */
+void pw_input_tick(pw_app *app);
+int pw_input_timeout(pw_app *app);
+
 void pw_input_release(pw_app *app);
 
 #endif

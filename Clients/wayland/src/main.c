@@ -110,6 +110,7 @@ static int run(pw_app *app) {
     app->retry_at = pw_now();  /* connect at the first tick */
     for (;;) {
         pw_link_tick(app);
+        pw_input_tick(app);
         draw(app);
         while (wl_display_prepare_read(app->display) != 0)
             if (wl_display_dispatch_pending(app->display) < 0) return compositor_gone("dispatch");
@@ -123,7 +124,8 @@ static int run(pw_app *app) {
             { .fd = pw_link_fd(app), .events = POLLIN | (pw_link_wants_write(app) ? POLLOUT : 0) },
             { .fd = sfd, .events = POLLIN },
         };
-        int timeout = pw_link_timeout(app);
+        int timeout = pw_link_timeout(app), repeat = pw_input_timeout(app);
+        if (repeat >= 0 && (timeout < 0 || repeat < timeout)) timeout = repeat;
         if (app->kiosk_screen && !app->status_hidden) {
             /* The status bar's clock: a wake-up a minute, at the minute. */
             int clock = (int)(60 - time(NULL) % 60) * 1000;

@@ -73,15 +73,16 @@ def accepts(path: str) -> bool:
 
 
 class Sway:
-    """sway with HEADLESS-1 (width×height, scale) and nothing else; ``create_output`` adds more."""
+    """sway with HEADLESS-1 (width×height, scale) and nothing else (``config``: more lines of its
+    config file); ``create_output`` adds more."""
 
-    def __init__(self, width: int = 1280, height: int = 720, scale: int = 1):
+    def __init__(self, width: int = 1280, height: int = 720, scale: int = 1, config: str = ""):
         self.dir = tempfile.mkdtemp(prefix="presentd-sway-")
         self.runtime = os.path.join(self.dir, "runtime")
         os.mkdir(self.runtime, 0o700)
         config = os.path.join(self.dir, "config")
         with open(config, "w") as f:
-            f.write(f"xwayland disable\noutput HEADLESS-1 mode {width}x{height}@60Hz scale {scale}\n")
+            f.write(f"xwayland disable\noutput HEADLESS-1 mode {width}x{height}@60Hz scale {scale}\n{config}")
         os.chmod(self.dir, 0o755)
         os.chmod(config, 0o644)
         command = ["sway", "-c", config]

@@ -1,11 +1,16 @@
-/* The touch path of src/input.c, fed wl_touch events directly (headless sway cannot make a
- * touch device): a finger is the same gesture as the pointer's button, so a tap, a swipe with
- * its release velocity, a button pressed, a second finger and a cancelled touch each end in
- * what presentd is sent. input.c is included whole, for its static listener; presentd's link
- * is replaced by a recorder of the notifications. Prints "ok N" or what differed, exit 1. */
+/* Unit tests of src/input.c where headless sway cannot drive it, on an injected clock:
+ *   - the touch path, fed wl_touch events directly (sway cannot make a touch device): a finger
+ *     is the same gesture as the pointer's button, so a tap, a swipe with its release velocity,
+ *     a button pressed, a second finger and a cancelled touch each end in what presentd is sent;
+ *   - key repeat by wl_keyboard.repeat_info, to the millisecond.
+ * input.c is included whole, for its static listeners; presentd's link is replaced by a
+ * recorder of the notifications. Prints "ok" or what differed, and exits 1. */
 #include "../src/input.c"
 
 #include <stdarg.h>
+
+static double clock_now;
+double pw_now(void) { return clock_now; }
 
 static char sent[32][1024];
 static int n_sent, failures;
@@ -26,7 +31,7 @@ static void expect(int line, int n, ...) {
     va_end(ap);
     if (!ok) {
         failures++;
-        fprintf(stderr, "gesture_test.c:%d: presentd was sent %d notification(s):\n", line, n_sent);
+        fprintf(stderr, "input_test.c:%d: presentd was sent %d notification(s):\n", line, n_sent);
         for (int i = 0; i < n_sent; i++) fprintf(stderr, "  %s\n", sent[i]);
         va_start(ap, n);
         fprintf(stderr, " expected %d:\n", n);
@@ -47,6 +52,97 @@ static void motion(pw_app *app, int32_t id, uint32_t ms, double x, double y) {
     touch->motion(app, NULL, ms, id, wl_fixed_from_double(x), wl_fixed_from_double(y));
 }
 static void up(pw_app *app, int32_t id, uint32_t ms) { touch->up(app, NULL, 0, ms, id); }
+
+static void key(pw_app *app, uint32_t code, int pressed) {
+    keyboard_listener.key(app, NULL, 0, 0, code, pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED);
+}
+
+static void value_is(int line, pw_record *r, const char *want) {
+    if (strcmp(r->value[0], want) == 0) return;
+    failures++;
+    fprintf(stderr, "input_test.c:%d: the field holds \"%s\", want \"%s\"\n", line, r->value[0], want);
+}
+#define VALUE_IS(r, want) value_is(__LINE__, r, want)
+
+/* At 20 a second after 300 ms (sway's repeat_info), on the injected clock. */
+static void key_repeat(void) {
+    pw_app app = {0};
+    pw_input input = {0};
+    app.input = &input;
+    wl_list_init(&app.screens);
+    pw_screen screen = { .app = &app, .surface = SURFACE, .screen = "main", .top_id = "f" };
+    wl_list_insert(&app.screens, &screen.link);
+    input.keys_on = &screen;
+    input.xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+    struct xkb_rule_names us = { .layout = "us" };
+    input.keymap = xkb_keymap_new_from_names(input.xkb, &us, XKB_KEYMAP_COMPILE_NO_FLAGS);
+    input.state = input.keymap ? xkb_state_new(input.keymap) : NULL;
+    if (!input.state) { failures++; fprintf(stderr, "no us keymap (xkb-data)\n"); return; }
+    json_object *content = json_tokener_parse("{\"title\":\"Name?\",\"fields\":[{\"id\":\"n\",\"kind\":\"text\"}],"
+                                              "\"actions\":[{\"id\":\"no\",\"title\":\"Cancel\",\"role\":\"cancel\",\"dismisses\":true}]}");
+    pw_content_put(&app, "f", 1, content);
+    json_object_put(content);
+    pw_record *r = pw_content_find(&app, "f");
+    keyboard_listener.repeat_info(&app, NULL, 20, 300);
+
+    clock_now = 100;
+    key(&app, KEY_A, 1);
+    VALUE_IS(r, "a");
+    n_sent = 0;  /* the field's focus */
+    clock_now = 100.299;
+    pw_input_tick(&app);
+    VALUE_IS(r, "a");                    /* not before the delay */
+    if (pw_input_timeout(&app) != 1) { failures++; fprintf(stderr, "timeout %d ms, want 1\n", pw_input_timeout(&app)); }
+    clock_now = 100.3001;
+    pw_input_tick(&app);
+    VALUE_IS(r, "aa");                   /* at the delay */
+    clock_now = 100.399;
+    pw_input_tick(&app);
+    VALUE_IS(r, "aaa");                  /* then every 50 ms: at 350 */
+    key(&app, KEY_A, 0);
+    clock_now = 101;
+    pw_input_tick(&app);
+    VALUE_IS(r, "aaa");                  /* released: no more */
+    if (pw_input_timeout(&app) != -1) { failures++; fprintf(stderr, "released: a timeout of %d ms\n", pw_input_timeout(&app)); }
+
+    /* BackSpace held erases on; a loop held up for seconds types no burst. */
+    snprintf(r->value[0], sizeof r->value[0], "%s", "0123456789");
+    key(&app, KEY_BACKSPACE, 1);
+    VALUE_IS(r, "012345678");
+    clock_now = 101.34;
+    pw_input_tick(&app);
+    VALUE_IS(r, "01234567");
+    clock_now = 160;
+    pw_input_tick(&app);
+    VALUE_IS(r, "0123");                 /* REPEAT_CATCH_UP at once, not the thousand that fell due */
+    clock_now = 160.05;
+    pw_input_tick(&app);
+    VALUE_IS(r, "012");                  /* and on from then */
+    key(&app, KEY_BACKSPACE, 0);
+
+    /* Escape held answers once. */
+    key(&app, KEY_ESC, 1);
+    clock_now = 170;
+    pw_input_tick(&app);
+    clock_now = 171;
+    pw_input_tick(&app);
+    key(&app, KEY_ESC, 0);
+    EXPECT(1, "key {\"key\":\"escape\",\"id\":\"f\",\"fields\":{\"n\":\"012\"},\"output\":\"main\"}");
+
+    /* A second key pressed ends the first one's repeat. */
+    key(&app, KEY_C, 1);
+    key(&app, KEY_D, 1);
+    key(&app, KEY_C, 0);
+    clock_now = 171.3;
+    pw_input_tick(&app);
+    VALUE_IS(r, "012cdd");
+    key(&app, KEY_D, 0);
+    n_sent = 0;
+    pw_content_clear(&app);
+    xkb_state_unref(input.state);
+    xkb_keymap_unref(input.keymap);
+    xkb_context_unref(input.xkb);
+}
 
 int main(void) {
     pw_app app = {0};
@@ -127,7 +223,8 @@ int main(void) {
     EXPECT(1, "tap {\"x\":40.0,\"y\":50.0,\"output\":\"main\"}");
 
     pw_content_clear(&app);
-    if (failures) { fprintf(stderr, "gesture_test: %d failure(s)\n", failures); return 1; }
-    printf("ok: the touch path's tap, button, swipe, second finger and cancel\n");
+    key_repeat();
+    if (failures) { fprintf(stderr, "input_test: %d failure(s)\n", failures); return 1; }
+    printf("ok: the touch path's tap, button, swipe, second finger and cancel; key repeat\n");
     return 0;
 }
