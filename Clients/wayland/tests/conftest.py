@@ -89,7 +89,9 @@ class Sway:
         if os.geteuid() == 0:
             os.chown(self.runtime, NOBODY, NOBODY)
             command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"] + command
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("WAYLAND_", "SWAYSOCK", "DISPLAY"))}
+        # No session bus either: a renderer joins the accessibility bus only where a test gives it one.
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("WAYLAND_", "SWAYSOCK", "DISPLAY", "DBUS_SESSION_BUS", "AT_SPI_BUS"))}
         env.update(WLR_BACKENDS="headless", WLR_LIBINPUT_NO_DEVICES="1", WLR_RENDERER="pixman",
                    XDG_RUNTIME_DIR=self.runtime, HOME=self.dir)
         self.log_path = os.path.join(self.dir, "sway.log")
