@@ -73,16 +73,16 @@ def accepts(path: str) -> bool:
 
 
 class Sway:
-    """sway with HEADLESS-1 (width×height, scale) and nothing else (``config``: more lines of its
-    config file); ``create_output`` adds more."""
+    """sway with HEADLESS-1 (width×height, scale) and nothing else (``extra_config``: more lines of
+    its config file); ``create_output`` adds more."""
 
-    def __init__(self, width: int = 1280, height: int = 720, scale: int = 1, config: str = ""):
+    def __init__(self, width: int = 1280, height: int = 720, scale: int = 1, extra_config: str = ""):
         self.dir = tempfile.mkdtemp(prefix="presentd-sway-")
         self.runtime = os.path.join(self.dir, "runtime")
         os.mkdir(self.runtime, 0o700)
         config = os.path.join(self.dir, "config")
         with open(config, "w") as f:
-            f.write(f"xwayland disable\noutput HEADLESS-1 mode {width}x{height}@60Hz scale {scale}\n{config}")
+            f.write(f"xwayland disable\noutput HEADLESS-1 mode {width}x{height}@60Hz scale {scale}\n{extra_config}")
         os.chmod(self.dir, 0o755)
         os.chmod(config, 0o644)
         command = ["sway", "-c", config]

@@ -378,7 +378,7 @@ KEY_Y, KEY_Z, KEY_LEFTBRACE, KEY_SEMICOLON, KEY_APOSTROPHE, KEY_MINUS, KEY_ENTER
 def test_typed_text_with_a_german_layout_is_read_through_that_layout(manual, sway_factory, renderer_factory):
     if not HELPER.exists():
         pytest.skip(f"{HELPER} is not built (make -C Clients/wayland)")
-    sway = sway_factory(width=800, height=600, scale=1, config="input type:keyboard xkb_layout de\n")
+    sway = sway_factory(width=800, height=600, scale=1, extra_config="input type:keyboard xkb_layout de\n")
     helper = Helper(sway, "--layout", "de")
     try:
         keyboards = [i for i in sway.msg("-t", "get_inputs") if i["type"] == "keyboard"]
