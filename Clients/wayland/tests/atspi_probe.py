@@ -6,6 +6,8 @@ $DBUS_SESSION_BUS_ADDRESS (its own process: libatspi keeps one bus per process).
                                     one JSON line: the tree, drawn as accerciser lists it, and
                                     the object (role, name, description, attributes, states,
                                     children with their actions)
+  atspi_probe.py gone ROLE          waits until presentd-wayland's application has no object
+                                    of ROLE; prints {"gone": true} and the tree
   atspi_probe.py press ROLE NAME    does the push button NAME's "click" in that object; prints
                                     {"pressed": true|false}
   atspi_probe.py listen             prints "listening" once its listeners are registered, then
@@ -13,9 +15,11 @@ $DBUS_SESSION_BUS_ADDRESS (its own process: libatspi keeps one bus per process).
                                     object:children-changed, object:state-changed:showing,
                                     window:activate
 
-Every wait has a deadline, and says on stderr what it waited for."""
+Every wait has a deadline ($PROBE_DEADLINE seconds, default 60), and says on stderr what it
+waited for."""
 
 import json
+import os
 import sys
 import time
 
@@ -23,7 +27,7 @@ import pyatspi
 from gi.repository import GLib
 
 APP = "presentd-wayland"
-DEADLINE = int(__import__('os').environ.get('PROBE_DEADLINE', 60))
+DEADLINE = int(os.environ.get("PROBE_DEADLINE", 60))
 
 
 def application():
@@ -117,6 +121,17 @@ def main(argv):
     if argv[1:2] == ["find"]:
         app, acc = find(argv[2])
         print(json.dumps({"tree": dump(app), "found": describe(acc)}))
+    elif argv[1:2] == ["gone"]:
+        until = time.monotonic() + DEADLINE
+        while time.monotonic() < until:
+            app = application()
+            if app is not None:
+                app.clearCache()
+                if not any(acc.getRoleName() == argv[2] for acc in walk(app)):
+                    print(json.dumps({"gone": True, "tree": dump(app)}))
+                    return
+            time.sleep(0.05)
+        sys.exit(f"atspi_probe: the {argv[2]} still in {APP}'s tree after {DEADLINE} s:\n{dump(app) if app else '(none)'}")
     elif argv[1:2] == ["press"]:
         _, acc = find(argv[2])
         button = next((c for c in acc if c is not None and c.getRoleName() == "push button" and c.name == argv[3]), None)

@@ -137,6 +137,7 @@ def test_a_screen_reader_finds_the_alert_reads_it_and_presses_cancel(screen):
     # It leaves the tree with the entry.
     app.call("advance", {"seconds": 1})
     wait_until(lambda: not app.call("stack")["entries"], "the alert dismissed by its action")
+    assert bus.probe("gone", "alert")["gone"]
 
 
 def test_a_dialog_that_is_no_alert_has_the_dialog_role_and_its_fields(screen):

@@ -376,6 +376,10 @@ KEY_Y, KEY_Z, KEY_LEFTBRACE, KEY_SEMICOLON, KEY_APOSTROPHE, KEY_MINUS, KEY_ENTER
 
 
 def test_typed_text_with_a_german_layout_is_read_through_that_layout(manual, sway_factory, renderer_factory):
+    """The seat's keyboard has the German layout, and its keys (codes, as a physical keyboard
+    sends them) reach the owner as German text. sway applies `xkb_layout de` to physical
+    keyboards; a virtual keyboard keeps the keymap it uploads (sway 1.7), so the helper's keyboard
+    uploads the one xkbcommon compiles for `de`, as sway does from that line."""
     if not HELPER.exists():
         pytest.skip(f"{HELPER} is not built (make -C Clients/wayland)")
     sway = sway_factory(width=800, height=600, scale=1, extra_config="input type:keyboard xkb_layout de\n")
