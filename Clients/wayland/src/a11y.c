@@ -218,7 +218,7 @@ typedef struct exposed {
 } exposed;
 
 static exposed *shown;
-static int active;                         /* the bridge is up */
+static int bridged;                        /* the bridge is up */
 
 static exposed *exposed_of(const char *id) {
     for (exposed *e = shown; e; e = e->next)
@@ -363,7 +363,7 @@ static void withdraw(exposed *e) {
 }
 
 void pw_a11y_sync(pw_app *app) {
-    if (!active) return;
+    if (!bridged) return;
     for (exposed **p = &shown; *p;) {
         exposed *e = *p;
         pw_record *r = pw_content_find(app, e->id);
@@ -438,18 +438,19 @@ int pw_a11y_start(pw_app *app) {
         fprintf(stderr, "presentd-wayland: no accessibility bus (%s): screen readers do not see presentations\n",
                 kept->len ? kept->str : "atk-bridge did not start");
         g_string_free(kept, TRUE);
+        atk_bridge_adaptor_cleanup();  /* what it set up before it failed */
         return -1;
     }
     g_string_free(kept, TRUE);
     /* This thread runs GLib's default context (the bridge's D-Bus connections live there). */
     g_main_context_acquire(g_main_context_default());
-    active = 1;
+    bridged = 1;
     fprintf(stderr, "presentd-wayland: on the accessibility bus (AT-SPI): screen readers see presentations\n");
     return 0;
 }
 
 void pw_a11y_stop(pw_app *app) {
-    if (!active) return;
+    if (!bridged) return;
     while (shown) {
         exposed *e = shown;
         shown = e->next;
@@ -458,7 +459,7 @@ void pw_a11y_stop(pw_app *app) {
     }
     atk_bridge_adaptor_cleanup();
     g_main_context_release(g_main_context_default());
-    active = 0;
+    bridged = 0;
 }
 
 /* -- The main loop's turn ----------------------------------------------------------------
@@ -474,7 +475,7 @@ static int n_gfds, gfds_room, max_priority;
 
 int pw_a11y_poll_prepare(struct pollfd *fds, int room, int *timeout) {
     n_gfds = 0;
-    if (!active) return 0;
+    if (!bridged) return 0;
     GMainContext *context = g_main_context_default();
     int wait;
     g_main_context_prepare(context, &max_priority);
@@ -492,7 +493,7 @@ int pw_a11y_poll_prepare(struct pollfd *fds, int room, int *timeout) {
 }
 
 void pw_a11y_poll_done(struct pollfd *fds, int n) {
-    if (!active) return;
+    if (!bridged) return;
     for (int i = 0; i < n_gfds; i++) gfds[i].revents = i < n ? (gushort)fds[i].revents : 0;
     GMainContext *context = g_main_context_default();
     if (g_main_context_check(context, max_priority, gfds, n_gfds)) g_main_context_dispatch(context);

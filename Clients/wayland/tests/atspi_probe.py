@@ -108,6 +108,7 @@ def listen():
                           (event.any_data.name if event.any_data is not None else None),
                           "role": source.getRoleName() if source else None, "name": source.name if source else None,
                           "attributes": attributes(source) if source else {}}), flush=True)
+    # In this order: the tests rely on the announcement listener being registered first.
     for kind in ("object:announcement", "object:children-changed", "object:state-changed:showing", "window:activate"):
         pyatspi.Registry.registerEventListener(heard, kind)
     print("listening", flush=True)

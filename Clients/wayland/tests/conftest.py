@@ -178,7 +178,7 @@ class Renderer:
         self.valgrind_log = os.path.join(self.dir, "valgrind.log") if os.environ.get("PRESENTD_WAYLAND_VALGRIND") else None
         if self.valgrind_log:
             command = ["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite", "--error-exitcode=99",
-                       f"--log-file={self.valgrind_log}"] + command
+                       f"--suppressions={Path(__file__).parent / 'valgrind.supp'}", f"--log-file={self.valgrind_log}"] + command
         self.process = subprocess.Popen(command, env=dict(sway.env, **(env or {})), stdin=subprocess.DEVNULL,
                                         stdout=self._log, stderr=self._log)
 

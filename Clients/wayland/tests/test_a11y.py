@@ -12,16 +12,16 @@ import os
 import queue
 import shutil
 import subprocess
-import sys
 import threading
+import time
 
 import pytest
 
 from presentd import Client
 from presentd.daemon import wait_until
 
-from test_input import is_action, owner_event, present_at_rest
-from test_wayland import screen_ready
+from test_input import HELPER, Helper, is_action, owner_event, present_at_rest, wtype
+from test_wayland import _switches, screen_ready
 
 PROBE = os.path.join(os.path.dirname(__file__), "atspi_probe.py")
 PYTHON = "/usr/bin/python3"   # Debian's, with python3-pyatspi
@@ -112,6 +112,7 @@ def screen(manual, sway_factory, renderer_factory, bus):
         wait_until(lambda: "on the accessibility bus" in renderer.log, "the renderer on the accessibility bus",
                    context=renderer.context)
         yield sway, renderer, app, bus
+    renderer.stop()  # while its buses are still there: it leaves them as it would leave a session
 
 
 ALERT = {"id": "a", "style": "alert", "background": {"color": "#000000", "opacity": 0.4},
@@ -140,8 +141,11 @@ def test_a_screen_reader_finds_the_alert_reads_it_and_presses_cancel(screen):
     assert bus.probe("gone", "alert")["gone"]
 
 
-def test_a_dialog_that_is_no_alert_has_the_dialog_role_and_its_fields(screen):
+def test_a_dialog_that_is_no_alert_has_the_dialog_role_and_its_fields_and_follows_tab(screen):
     sway, renderer, app, bus = screen
+    if not HELPER.exists() or not shutil.which("wtype"):
+        pytest.skip("the input helper or wtype is missing (make -C Clients/wayland; wtype)")
+    helper = Helper(sway)   # the seat's keyboard, for Tab
     present_at_rest(sway, renderer, app, {
         "id": "form", "style": "popup", "background": {"color": "#000000", "opacity": 0.4},
         "content": {"title": "Sign in", "fields": [{"id": "name", "kind": "text", "placeholder": "Name"},
@@ -152,6 +156,16 @@ def test_a_dialog_that_is_no_alert_has_the_dialog_role_and_its_fields(screen):
     assert seen["found"]["name"] == "Sign in"
     assert [(c["role"], c["name"]) for c in seen["found"]["children"]] == \
         [("entry", "Name"), ("password text", "Password"), ("push button", "Sign in")], seen["tree"]
+    assert "active" in seen["found"]["states"], "it has the keyboard: the active window"
+    try:
+        wtype(sway, "-k", "Tab")
+        wtype(sway, "-k", "Tab")
+        wait_until(lambda: next(e for e in app.call("stack")["entries"] if e["id"] == "form").get("focusedField") == "pw",
+                   "Tab, Tab: the password field focused", context=renderer.context)
+        focused = [c["name"] for c in bus.probe("find", "dialog")["found"]["children"] if "focused" in c["states"]]
+        assert focused == ["Password"], f"the screen reader's focus follows Tab: {focused}"
+    finally:
+        helper.stop()
 
 
 @pytest.mark.parametrize("politeness", ["assertive", "polite"])
@@ -159,6 +173,13 @@ def test_an_announced_toast_is_a_live_region_and_is_announced(screen, politeness
     sway, renderer, app, bus = screen
     listener = Listener(bus)
     try:
+        # The bridge sends only the events some listener registered for, and hears of new ones by
+        # a signal, in the order they were registered (announcements first): an entry's
+        # children-changed heard from the renderer means it knows of the announcement listener.
+        present_at_rest(sway, renderer, app, dict(ALERT, id="first"))
+        listener.wait(lambda e: isinstance(e, dict) and e["type"] == "object:children-changed:add"
+                      and e["role"] == "application" and e["name"] == "presentd-wayland",
+                      "the renderer's children-changed for a first entry: it knows of the listeners")
         app.call("present", {"id": "t", "style": "topHalf",
                              "level": "overlay",
                              "content": {"title": "Battery low", "message": "10 % left",
@@ -169,8 +190,9 @@ def test_an_announced_toast_is_a_live_region_and_is_announced(screen, politeness
         assert said["data"] == "Battery low. 10 % left", said
         assert (said["role"], said["attributes"].get("live"), said["attributes"].get("atomic")) == \
             ("notification", politeness, "true"), said
-        added = next(e for e in listener.heard if isinstance(e, dict) and e["type"] == "object:children-changed:add")
-        assert (added["role"], added["data"]) == ("application", "Battery low"), listener.heard
+        added = [e["data"] for e in listener.heard if isinstance(e, dict) and e["type"] == "object:children-changed:add"
+                 and e["role"] == "application"]
+        assert added == ["Delete file?", "Battery low"], listener.heard
         # A change of its content is announced again (a live region speaks its changes).
         app.call("update", {"id": "t", "content": {"title": "Battery low", "message": "5 % left",
                                                    "accessibility": {"announce": politeness}}})
@@ -188,3 +210,21 @@ def test_without_an_accessibility_bus_it_says_so_in_one_line_and_draws(manual, s
         present_at_rest(sway, renderer, app, ALERT)
     lines = [line for line in renderer.log.splitlines() if "accessib" in line.lower() or "dbus" in line.lower()]
     assert len(lines) == 1 and "no accessibility bus" in lines[0], renderer.log
+
+
+def test_on_the_accessibility_bus_at_rest_it_does_not_wake_up(screen):
+    """The bridge's D-Bus connections join the poll() loop without a timer of their own: with an
+    alert at rest that a screen reader has read, 5 s without one context switch."""
+    sway, renderer, app, bus = screen
+    present_at_rest(sway, renderer, app, ALERT)
+    bus.probe("find", "alert")
+    pid = renderer.process.pid
+
+    def settled():
+        first = _switches(pid)
+        time.sleep(0.5)
+        return _switches(pid) == first
+    wait_until(settled, "presentd-wayland to go quiet after the screen reader's questions", context=renderer.context)
+    before = _switches(pid)
+    time.sleep(5)  # the measurement window itself, not a wait for something
+    assert _switches(pid) == before, f"presentd-wayland woke {_switches(pid) - before} times in 5 s at rest"
