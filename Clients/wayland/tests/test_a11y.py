@@ -111,6 +111,7 @@ def screen(manual, sway_factory, renderer_factory, bus):
         screen_ready(app, renderer, "main", 800, 600, 1)
         wait_until(lambda: "on the accessibility bus" in renderer.log, "the renderer on the accessibility bus",
                    context=renderer.context)
+        bus.probe("find", "application")   # its registration with the registry is done
         yield sway, renderer, app, bus
     renderer.stop()  # while its buses are still there: it leaves them as it would leave a session
 
