@@ -83,8 +83,11 @@ TEST_SUITES += test-deploy
 ## test-wayland: it on a real headless sway, read back with grim and tesseract; where sway cannot
 ## run it says why in one line and is reported SKIPPED (never as passed).
 ## install also installs it and its user unit (INSTALL_WAYLAND=no: not; the .deb leaves it out).
-WAYLAND_BUILD_PACKAGES := libwayland-dev wayland-protocols libcairo2-dev libpango1.0-dev librsvg2-dev libxkbcommon-dev
-DEB_PACKAGES += $(WAYLAND_BUILD_PACKAGES) sway grim tesseract-ocr waybar weston adwaita-icon-theme wtype
+WAYLAND_BUILD_PACKAGES := libwayland-dev wayland-protocols libcairo2-dev libpango1.0-dev librsvg2-dev libxkbcommon-dev \
+	libatk1.0-dev libatk-bridge2.0-dev libatspi2.0-dev
+# at-spi2-core (the accessibility bus), dbus and python3-pyatspi: the screen-reader tests (test_a11y.py).
+DEB_PACKAGES += $(WAYLAND_BUILD_PACKAGES) sway grim tesseract-ocr waybar weston adwaita-icon-theme wtype \
+	at-spi2-core dbus python3-pyatspi
 TEST_SUITES += test-wayland
 INSTALL_WAYLAND ?= yes
 .PHONY: wayland deps-wayland test-wayland install-wayland

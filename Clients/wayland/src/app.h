@@ -97,6 +97,8 @@ typedef struct pw_record {
     double bar_x, bar_y, bar_width, bar_height;  /* where it is, card points */
     /* Input (input.c): the entry as the stack describes it, and what the person did to it. */
     int forward;                           /* interaction "forward": taps on its dimming go below */
+    char style[32], level[16];             /* its style's name ("" for a style object) and level, from the
+                                              stack: what a screen reader is told it is (a11y.c) */
     int leaving;                           /* willDismiss came: it takes no more keys */
     int n_actions, n_fields;
     char field_id[PRESENTD_MAX_FIELDS][64];

@@ -94,8 +94,11 @@ void pw_content_take_entries(pw_app *app, json_object *obj) {
         json_object_object_get_ex(e, "content", &content);
         pw_content_put(app, json_object_get_string(id), (int64_t)presentd_number(e, "contentRevision"), content);
         pw_record *r = pw_content_find(app, json_object_get_string(id));
-        json_object *interaction, *state;
+        json_object *interaction, *state, *style, *level;
         if (!r) continue;
+        snprintf(r->style, sizeof r->style, "%s",
+                 json_object_object_get_ex(e, "style", &style) && json_object_is_type(style, json_type_string) ? json_object_get_string(style) : "");
+        snprintf(r->level, sizeof r->level, "%s", json_object_object_get_ex(e, "level", &level) ? json_object_get_string(level) : "");
         r->forward = json_object_object_get_ex(e, "interaction", &interaction) &&
                      strcmp(json_object_get_string(interaction), "forward") == 0;
         r->leaving = json_object_object_get_ex(e, "state", &state) && strcmp(json_object_get_string(state), "dismissing") == 0;

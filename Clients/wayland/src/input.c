@@ -32,23 +32,38 @@
 
 typedef struct { double t, x, y; } sample;
 
-struct pw_input {
-    struct wl_pointer *pointer;
-    struct wl_keyboard *keyboard;
-    struct xkb_context *xkb;
-    struct xkb_keymap *keymap;
-    struct xkb_state *state;
-    pw_screen *pointer_on, *keys_on;
-    double x, y;                /* the pointer, in points of pointer_on (its screen's coordinates) */
-    int down;                   /* the left button is held */
+/* The pointer's left button, or a finger: one gesture code for both, from press to release. */
+typedef struct gesture {
+    pw_screen *on;              /* the screen whose surface it is on, NULL: none of ours */
+    double x, y;                /* in points of `on` (its screen's coordinates) */
+    int down;                   /* the button is held, the finger touches */
     double down_x, down_y;
     char down_id[257];          /* the entry whose card was pressed, "" : none */
     int down_field;             /* the field pressed, −1: none */
     int swiping;
     sample samples[SAMPLES];
     int n_samples;
-    uint32_t serial;            /* the last button or key event's, for an activation token */
-    struct wl_surface *serial_surface;  /* where it happened */
+} gesture;
+
+struct pw_input {
+    struct wl_pointer *pointer;
+    struct wl_keyboard *keyboard;
+    struct wl_touch *touch;
+    struct xkb_context *xkb;
+    struct xkb_keymap *keymap;
+    struct xkb_state *state;
+    pw_screen *keys_on;
+    gesture mouse;
+    gesture finger;             /* the first finger down; the others are not followed (no pinch) */
+    int32_t finger_id;          /* its wl_touch id, while finger.down */
+    /* Key repeat, as the compositor asks (wl_keyboard.repeat_info): a key held in a field types
+     * or erases again after `delay`, then `rate` times a second. */
+    int32_t repeat_rate, repeat_delay;   /* per second (0: no repeat), milliseconds */
+    uint32_t repeat_key;                 /* the evdev code held, while repeating */
+    int repeating;
+    double repeat_at;                    /* when it types again (pw_now) */
+    uint32_t serial;                     /* the last button, touch or key event's, for an activation token */
+    struct wl_surface *serial_surface;   /* where it happened */
 };
 
 /* -- Sending --------------------------------------------------------------------------------- */
@@ -70,7 +85,7 @@ static json_object *fields_of(const pw_record *r) {
     return o;
 }
 
-static void activate(pw_app *app, pw_record *r, int action) {
+void pw_input_activate(pw_app *app, pw_record *r, int action) {
     presentd_content c;
     json_object *holder = json_object_new_object();
     json_object_object_add(holder, "content", json_object_get(r->content));
@@ -164,7 +179,7 @@ static int button_at(pw_app *app, pw_screen *s, pw_record *r, double x, double y
 
 /* -- Pointer ----------------------------------------------------------------------------------- */
 
-static void remember(pw_input *in, uint32_t ms) {
+static void remember(gesture *in, uint32_t ms) {
     if (in->n_samples == SAMPLES) {
         memmove(in->samples, in->samples + 1, (SAMPLES - 1) * sizeof *in->samples);
         in->n_samples--;
@@ -175,7 +190,7 @@ static void remember(pw_input *in, uint32_t ms) {
 /* The finger's velocity at release: over its last step of motion (back to the last sample at
  * an earlier millisecond), so that a drag that turns back before release is thrown back, not
  * forward by where it went before. A pointer still for more than VELOCITY_WINDOW is at 0. */
-static void velocity(const pw_input *in, uint32_t release_ms, double *vx, double *vy) {
+static void velocity(const gesture *in, uint32_t release_ms, double *vx, double *vy) {
     *vx = *vy = 0;
     if (in->n_samples < 2) return;
     const sample *last = &in->samples[in->n_samples - 1];
@@ -189,8 +204,8 @@ static void velocity(const pw_input *in, uint32_t release_ms, double *vx, double
     *vy = (last->y - before->y) / dt;
 }
 
-static void swipe(pw_app *app, pw_screen *s, const char *phase, double vx, double vy) {
-    pw_input *in = app->input;
+static void swipe(pw_app *app, gesture *in, const char *phase, double vx, double vy) {
+    pw_screen *s = in->on;
     json_object *p = json_object_new_object();
     json_object_object_add(p, "phase", json_object_new_string(phase));
     json_object_object_add(p, "dx", json_object_new_double(strcmp(phase, "began") == 0 ? 0 : in->x - in->down_x));
@@ -203,49 +218,36 @@ static void swipe(pw_app *app, pw_screen *s, const char *phase, double vx, doubl
     pw_link_notify(app, "swipe", p);
 }
 
-static void pointer_enter(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *surface, wl_fixed_t x,
-                          wl_fixed_t y) {
-    pw_app *app = data;
-    app->input->pointer_on = screen_of(app, surface);
-    app->input->x = wl_fixed_to_double(x);
-    app->input->y = wl_fixed_to_double(y);
-}
+/* The press, motion, release and cancel of a gesture: the pointer's and a finger's. */
 
-static void pointer_leave(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *surface) {
-    pw_app *app = data;
-    pw_input *in = app->input;
-    /* A drag that leaves (the region moved away under it) is let go where it was. */
-    if (in->swiping && in->pointer_on) swipe(app, in->pointer_on, "cancelled", 0, 0);
+static void let_go(pw_app *app, gesture *in) {
+    /* A drag that is cut short (the region moved away under it, the compositor took the touch)
+     * is let go where it was. */
+    if (in->swiping && in->on) swipe(app, in, "cancelled", 0, 0);
     pw_record *r = in->down_id[0] ? pw_content_find(app, in->down_id) : NULL;
     if (r && r->pressed >= 0) { r->pressed = -1; changed(app, r); }
     in->down = in->swiping = 0;
-    in->pointer_on = NULL;
 }
 
-static void pointer_motion(void *data, struct wl_pointer *p, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
-    pw_app *app = data;
-    pw_input *in = app->input;
-    in->x = wl_fixed_to_double(x);
-    in->y = wl_fixed_to_double(y);
-    if (!in->down || !in->pointer_on) return;
+static void move(pw_app *app, gesture *in, uint32_t time) {
+    if (!in->down || !in->on) return;
     remember(in, time);
     pw_record *r = in->down_id[0] ? pw_content_find(app, in->down_id) : NULL;
     if (r && r->pressed >= 0) {
         /* A held button shows pressed only while the pointer is on it, as buttons do. */
-        int on = button_at(app, in->pointer_on, r, in->x, in->y) == r->pressed;
+        int on = button_at(app, in->on, r, in->x, in->y) == r->pressed;
         if (!on) { r->pressed = -1; changed(app, r); }
         return;
     }
     if (!in->swiping && in->down_field < 0 && hypot(in->x - in->down_x, in->y - in->down_y) > DRAG_SLOP) {
         in->swiping = 1;
-        swipe(app, in->pointer_on, "began", 0, 0);
+        swipe(app, in, "began", 0, 0);
     }
-    if (in->swiping) swipe(app, in->pointer_on, "changed", 0, 0);
+    if (in->swiping) swipe(app, in, "changed", 0, 0);
 }
 
-static void press(pw_app *app, uint32_t time) {
-    pw_input *in = app->input;
-    pw_screen *s = in->pointer_on;
+static void press(pw_app *app, gesture *in, uint32_t time) {
+    pw_screen *s = in->on;
     in->down = 1;
     in->swiping = 0;
     in->down_x = in->x, in->down_y = in->y;
@@ -265,20 +267,19 @@ static void press(pw_app *app, uint32_t time) {
     if (button >= 0) { r->pressed = button; changed(app, r); }
 }
 
-static void release(pw_app *app, uint32_t time) {
-    pw_input *in = app->input;
-    pw_screen *s = in->pointer_on;
+static void release(pw_app *app, gesture *in, uint32_t time) {
+    pw_screen *s = in->on;
     pw_record *r = in->down_id[0] ? pw_content_find(app, in->down_id) : NULL;
     in->down = 0;
     if (r && r->pressed >= 0) {
         int action = r->pressed;
         r->pressed = -1;
         changed(app, r);
-        if (button_at(app, s, r, in->x, in->y) == action) activate(app, r, action);
+        if (button_at(app, s, r, in->x, in->y) == action) pw_input_activate(app, r, action);
     } else if (in->swiping) {
         double vx, vy;
         velocity(in, time, &vx, &vy);
-        swipe(app, s, "ended", vx, vy);
+        swipe(app, in, "ended", vx, vy);
     } else if (r && in->down_field >= 0) {
         move_focus(app, r, in->down_field);
     } else if (!r || hypot(in->x - in->down_x, in->y - in->down_y) <= DRAG_SLOP) {
@@ -291,14 +292,38 @@ static void release(pw_app *app, uint32_t time) {
     in->swiping = 0;
 }
 
+/* -- Pointer ----------------------------------------------------------------------------------- */
+
+static void pointer_enter(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *surface, wl_fixed_t x,
+                          wl_fixed_t y) {
+    pw_app *app = data;
+    app->input->mouse.on = screen_of(app, surface);
+    app->input->mouse.x = wl_fixed_to_double(x);
+    app->input->mouse.y = wl_fixed_to_double(y);
+}
+
+static void pointer_leave(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *surface) {
+    pw_app *app = data;
+    let_go(app, &app->input->mouse);
+    app->input->mouse.on = NULL;
+}
+
+static void pointer_motion(void *data, struct wl_pointer *p, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
+    pw_app *app = data;
+    app->input->mouse.x = wl_fixed_to_double(x);
+    app->input->mouse.y = wl_fixed_to_double(y);
+    move(app, &app->input->mouse, time);
+}
+
 static void pointer_button(void *data, struct wl_pointer *p, uint32_t serial, uint32_t time, uint32_t button,
                            uint32_t state) {
     pw_app *app = data;
-    if (button != BTN_LEFT || !app->input->pointer_on) return;
+    gesture *mouse = &app->input->mouse;
+    if (button != BTN_LEFT || !mouse->on) return;
     app->input->serial = serial;
-    app->input->serial_surface = app->input->pointer_on->surface;
-    if (state == WL_POINTER_BUTTON_STATE_PRESSED) press(app, time);
-    else if (app->input->down) release(app, time);
+    app->input->serial_surface = mouse->on->surface;
+    if (state == WL_POINTER_BUTTON_STATE_PRESSED) press(app, mouse, time);
+    else if (mouse->down) release(app, mouse, time);
 }
 
 static void pointer_axis(void *data, struct wl_pointer *p, uint32_t time, uint32_t axis, wl_fixed_t value) {}
@@ -319,6 +344,61 @@ static const struct wl_pointer_listener pointer_listener = {
     .axis_discrete = pointer_axis_discrete,
 };
 
+/* -- Touch ------------------------------------------------------------------------------------- */
+/* The first finger down is a gesture as the pointer's button is: a tap, a button pressed, a
+ * field focused, a swipe with its release velocity. */
+
+static void touch_down(void *data, struct wl_touch *t, uint32_t serial, uint32_t time, struct wl_surface *surface,
+                       int32_t id, wl_fixed_t x, wl_fixed_t y) {
+    pw_app *app = data;
+    gesture *finger = &app->input->finger;
+    if (finger->down) return;
+    finger->on = screen_of(app, surface);
+    if (!finger->on) return;
+    app->input->finger_id = id;
+    app->input->serial = serial;
+    app->input->serial_surface = surface;
+    finger->x = wl_fixed_to_double(x);
+    finger->y = wl_fixed_to_double(y);
+    press(app, finger, time);
+}
+
+static void touch_up(void *data, struct wl_touch *t, uint32_t serial, uint32_t time, int32_t id) {
+    pw_app *app = data;
+    gesture *finger = &app->input->finger;
+    if (finger->down && id == app->input->finger_id) release(app, finger, time);
+}
+
+static void touch_motion(void *data, struct wl_touch *t, uint32_t time, int32_t id, wl_fixed_t x, wl_fixed_t y) {
+    pw_app *app = data;
+    gesture *finger = &app->input->finger;
+    if (!finger->down || id != app->input->finger_id) return;
+    finger->x = wl_fixed_to_double(x);
+    finger->y = wl_fixed_to_double(y);
+    move(app, finger, time);
+}
+
+static void touch_frame(void *data, struct wl_touch *t) {}
+
+/* The compositor took the touch sequence (a gesture of its own): nothing of it happened. */
+static void touch_cancel(void *data, struct wl_touch *t) {
+    pw_app *app = data;
+    let_go(app, &app->input->finger);
+}
+
+static void touch_shape(void *data, struct wl_touch *t, int32_t id, wl_fixed_t major, wl_fixed_t minor) {}
+static void touch_orientation(void *data, struct wl_touch *t, int32_t id, wl_fixed_t orientation) {}
+
+static const struct wl_touch_listener touch_listener = {
+    .down = touch_down,
+    .up = touch_up,
+    .motion = touch_motion,
+    .frame = touch_frame,
+    .cancel = touch_cancel,
+    .shape = touch_shape,
+    .orientation = touch_orientation,
+};
+
 /* -- Keyboard ---------------------------------------------------------------------------------- */
 
 static void keyboard_keymap(void *data, struct wl_keyboard *k, uint32_t format, int32_t fd, uint32_t size) {
@@ -332,6 +412,7 @@ static void keyboard_keymap(void *data, struct wl_keyboard *k, uint32_t format, 
     if (!keymap) { fprintf(stderr, "presentd-wayland: the compositor's keymap does not compile\n"); return; }
     xkb_state_unref(in->state);
     xkb_keymap_unref(in->keymap);
+    in->repeating = 0;  /* another keyboard's keymap: the key held was the last one's */
     in->keymap = keymap;
     in->state = xkb_state_new(keymap);
 }
@@ -344,6 +425,7 @@ static void keyboard_enter(void *data, struct wl_keyboard *k, uint32_t serial, s
 
 static void keyboard_leave(void *data, struct wl_keyboard *k, uint32_t serial, struct wl_surface *surface) {
     ((pw_app *)data)->input->keys_on = NULL;
+    ((pw_app *)data)->input->repeating = 0;  /* the key's release goes elsewhere */
 }
 
 static void key_request(pw_app *app, pw_screen *s, pw_record *r, const char *key) {
@@ -372,54 +454,76 @@ static void erase(pw_app *app, pw_record *r, int i) {
     changed(app, r);
 }
 
-static void keyboard_key(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t time, uint32_t key, uint32_t state) {
-    pw_app *app = data;
+/* Key `key` (evdev) goes down, or repeats: returns 1 when it edited a field (typed or erased),
+ * which is what repeats while held; the keys that answer or move the focus are said once. */
+static int key_down(pw_app *app, uint32_t key) {
     pw_input *in = app->input;
     pw_screen *s = in->keys_on;
-    if (state != WL_KEYBOARD_KEY_STATE_PRESSED || !s || !in->state || !s->top_id[0]) return;
-    in->serial = serial;
-    in->serial_surface = s->surface;
+    if (!s || !in->state || !s->top_id[0]) return 0;
     pw_record *r = pw_content_find(app, s->top_id);
-    if (!r) return;
+    if (!r) return 0;
     xkb_keycode_t code = key + 8;  /* evdev to xkb */
     xkb_keysym_t sym = xkb_state_key_get_one_sym(in->state, code);
     int n = r->n_fields + r->n_buttons, field = r->focus >= 0 && r->focus < r->n_fields ? r->focus : -1;
     switch (sym) {
-    case XKB_KEY_Escape: key_request(app, s, r, "escape"); return;
-    case XKB_KEY_XF86Back: key_request(app, s, r, "back"); return;
+    case XKB_KEY_Escape: key_request(app, s, r, "escape"); return 0;
+    case XKB_KEY_XF86Back: key_request(app, s, r, "back"); return 0;
     case XKB_KEY_Return:
     case XKB_KEY_KP_Enter:
         /* On a focused button, Enter presses that button; elsewhere it is the default action's. */
-        if (r->focus >= r->n_fields && r->focus < n) activate(app, r, r->buttons[r->focus - r->n_fields].index);
+        if (r->focus >= r->n_fields && r->focus < n) pw_input_activate(app, r, r->buttons[r->focus - r->n_fields].index);
         else key_request(app, s, r, "enter");
-        return;
+        return 0;
     case XKB_KEY_Tab:
     case XKB_KEY_ISO_Left_Tab:
         /* Shift-Tab is ISO_Left_Tab in most keymaps, but Tab with Shift held in one whose Tab key
          * has a single level (a virtual keyboard's). */
-        if (!n) return;
+        if (!n) return 0;
         if (sym == XKB_KEY_ISO_Left_Tab || xkb_state_mod_name_is_active(in->state, XKB_MOD_NAME_SHIFT, XKB_STATE_MODS_EFFECTIVE) > 0)
             move_focus(app, r, r->focus <= 0 ? n - 1 : r->focus - 1);
         else
             move_focus(app, r, (r->focus + 1) % n);
-        return;
+        return 0;
     case XKB_KEY_BackSpace:
-        if (field >= 0) erase(app, r, field);
-        return;
+        if (field < 0) return 0;
+        erase(app, r, field);
+        return 1;
     default:
         break;
     }
     char text[64];
     int len = xkb_state_key_get_utf8(in->state, code, text, sizeof text);
-    if (len <= 0 || (unsigned char)text[0] < 0x20 || text[0] == 0x7f) return;
+    if (len <= 0 || (unsigned char)text[0] < 0x20 || text[0] == 0x7f) return 0;
     if (field < 0) {
         /* Typing with nothing focused types into the first field, as a dialog's first field is
          * where text goes. */
-        if (r->n_fields == 0) return;
+        if (r->n_fields == 0) return 0;
         move_focus(app, r, 0);
         field = 0;
     }
     type_text(app, r, field, text);
+    return 1;
+}
+
+static void stop_repeat(pw_input *in) { in->repeating = 0; }
+
+static void keyboard_key(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t time, uint32_t key, uint32_t state) {
+    pw_app *app = data;
+    pw_input *in = app->input;
+    if (state != WL_KEYBOARD_KEY_STATE_PRESSED) {
+        if (in->repeating && key == in->repeat_key) stop_repeat(in);
+        return;
+    }
+    stop_repeat(in);  /* a new key ends the last one's repeat, as on any keyboard */
+    if (in->keys_on) {
+        in->serial = serial;
+        in->serial_surface = in->keys_on->surface;
+    }
+    if (key_down(app, key) && in->repeat_rate > 0 && xkb_keymap_key_repeats(in->keymap, key + 8)) {
+        in->repeating = 1;
+        in->repeat_key = key;
+        in->repeat_at = pw_now() + in->repeat_delay / 1000.0;
+    }
 }
 
 static void keyboard_modifiers(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t depressed, uint32_t latched,
@@ -428,7 +532,12 @@ static void keyboard_modifiers(void *data, struct wl_keyboard *k, uint32_t seria
     if (in->state) xkb_state_update_mask(in->state, depressed, latched, locked, 0, 0, group);
 }
 
-static void keyboard_repeat(void *data, struct wl_keyboard *k, int32_t rate, int32_t delay) {}
+static void keyboard_repeat(void *data, struct wl_keyboard *k, int32_t rate, int32_t delay) {
+    pw_input *in = ((pw_app *)data)->input;
+    in->repeat_rate = rate > 0 ? rate : 0;
+    in->repeat_delay = delay > 0 ? delay : 0;
+    if (!in->repeat_rate) stop_repeat(in);
+}
 
 static const struct wl_keyboard_listener keyboard_listener = {
     .keymap = keyboard_keymap,
@@ -441,10 +550,13 @@ static const struct wl_keyboard_listener keyboard_listener = {
 
 /* -- The seat ---------------------------------------------------------------------------------- */
 
-static void release_device(struct wl_seat *seat, void *device, int keyboard) {
+enum device { POINTER, KEYBOARD, TOUCH };
+
+static void release_device(struct wl_seat *seat, void *device, enum device kind) {
     if (!device) return;
     if (wl_seat_get_version(seat) >= WL_POINTER_RELEASE_SINCE_VERSION) {
-        if (keyboard) wl_keyboard_release(device);
+        if (kind == KEYBOARD) wl_keyboard_release(device);
+        else if (kind == TOUCH) wl_touch_release(device);
         else wl_pointer_release(device);
     } else {
         wl_proxy_destroy(device);
@@ -456,20 +568,30 @@ static void seat_capabilities(void *data, struct wl_seat *seat, uint32_t caps) {
     pw_app *app = data;
     pw_input *in = app->input;
     int pointer = caps & WL_SEAT_CAPABILITY_POINTER, keyboard = caps & WL_SEAT_CAPABILITY_KEYBOARD;
+    int touch = caps & WL_SEAT_CAPABILITY_TOUCH;
     if (pointer && !in->pointer) {
         in->pointer = wl_seat_get_pointer(seat);
         wl_pointer_add_listener(in->pointer, &pointer_listener, app);
     } else if (!pointer && in->pointer) {
-        release_device(seat, in->pointer, 0);
+        release_device(seat, in->pointer, POINTER);
         in->pointer = NULL;
-        in->pointer_on = NULL;
-        in->down = in->swiping = 0;
+        in->mouse.on = NULL;
+        in->mouse.down = in->mouse.swiping = 0;
+    }
+    if (touch && !in->touch) {
+        in->touch = wl_seat_get_touch(seat);
+        wl_touch_add_listener(in->touch, &touch_listener, app);
+    } else if (!touch && in->touch) {
+        release_device(seat, in->touch, TOUCH);
+        in->touch = NULL;
+        in->finger.on = NULL;
+        in->finger.down = in->finger.swiping = 0;
     }
     if (keyboard && !in->keyboard) {
         in->keyboard = wl_seat_get_keyboard(seat);
         wl_keyboard_add_listener(in->keyboard, &keyboard_listener, app);
     } else if (!keyboard && in->keyboard) {
-        release_device(seat, in->keyboard, 1);
+        release_device(seat, in->keyboard, KEYBOARD);
         in->keyboard = NULL;
         in->keys_on = NULL;
     }
@@ -491,8 +613,9 @@ void pw_input_bind_seat(pw_app *app, struct wl_registry *registry, uint32_t name
 void pw_input_release(pw_app *app) {
     pw_input *in = app->input;
     if (in) {
-        release_device(app->seat, in->pointer, 0);
-        release_device(app->seat, in->keyboard, 1);
+        release_device(app->seat, in->pointer, POINTER);
+        release_device(app->seat, in->keyboard, KEYBOARD);
+        release_device(app->seat, in->touch, TOUCH);
         xkb_state_unref(in->state);
         xkb_keymap_unref(in->keymap);
         xkb_context_unref(in->xkb);
@@ -538,12 +661,41 @@ void pw_input_picture_changed(pw_app *app, pw_screen *s) {
 
 void pw_input_forget(pw_app *app, const char *id) {
     pw_input *in = app->input;
-    if (in && strcmp(in->down_id, id) == 0) { in->down_id[0] = 0; in->swiping = 0; }
+    if (!in) return;
+    gesture *both[] = { &in->mouse, &in->finger };
+    for (int i = 0; i < 2; i++)
+        if (strcmp(both[i]->down_id, id) == 0) { both[i]->down_id[0] = 0; both[i]->swiping = 0; }
 }
 
 void pw_input_screen_gone(pw_app *app, pw_screen *s) {
     pw_input *in = app->input;
     if (!in) return;
-    if (in->pointer_on == s) { in->pointer_on = NULL; in->down = in->swiping = 0; }
+    gesture *both[] = { &in->mouse, &in->finger };
+    for (int i = 0; i < 2; i++)
+        if (both[i]->on == s) { both[i]->on = NULL; both[i]->down = both[i]->swiping = 0; }
     if (in->keys_on == s) in->keys_on = NULL;
+}
+
+/* -- Key repeat --------------------------------------------------------------------------------- */
+
+/* Repeats that fell due more than this many at once (the loop was held up) are dropped, and the
+ * repeat goes on from now: a held key never types a burst. */
+#define REPEAT_CATCH_UP 4
+
+void pw_input_tick(pw_app *app) {
+    pw_input *in = app->input;
+    if (!in || !in->repeating) return;
+    double now = pw_now(), period = 1.0 / in->repeat_rate;
+    for (int n = 0; in->repeating && now >= in->repeat_at; n++) {
+        if (n == REPEAT_CATCH_UP) { in->repeat_at = now + period; break; }
+        if (!key_down(app, in->repeat_key)) stop_repeat(in);  /* it no longer edits (the entry left) */
+        in->repeat_at += period;
+    }
+}
+
+int pw_input_timeout(pw_app *app) {
+    pw_input *in = app->input;
+    if (!in || !in->repeating) return -1;
+    double wait = in->repeat_at - pw_now();
+    return wait <= 0 ? 0 : (int)ceil(wait * 1000);
 }

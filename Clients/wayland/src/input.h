@@ -15,11 +15,20 @@ void pw_input_bind_seat(pw_app *app, struct wl_registry *registry, uint32_t name
  * interactivity follow the picture, before the commit that shows it. */
 void pw_input_picture_changed(pw_app *app, pw_screen *s);
 
+/* Action `action` (its index in r's content) of r is activated: `activate` with the fields'
+ * values, as a click on its button sends (and a screen reader's press, a11y.c). */
+void pw_input_activate(pw_app *app, pw_record *r, int action);
+
 /* Entry id has gone: nothing of it stays pressed or focused. */
 void pw_input_forget(pw_app *app, const char *id);
 
 /* Screen s's surface goes away: the pointer and keyboard are no longer on it. */
 void pw_input_screen_gone(pw_app *app, pw_screen *s);
+
+/* A held key repeats when it is time to (wl_keyboard.repeat_info); pw_input_timeout: the
+ * milliseconds until then, −1: no key repeats. */
+void pw_input_tick(pw_app *app);
+int pw_input_timeout(pw_app *app);
 
 void pw_input_release(pw_app *app);
 

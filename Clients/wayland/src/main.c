@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "a11y.h"
 #include "app.h"
 #include "card.h"
 #include "content.h"
@@ -123,6 +124,7 @@ static void draw(pw_app *app) {
         s->drawn_empty = n == 0;
         s->draws++;
     }
+    pw_a11y_sync(app);  /* the screen reader's tree follows what was drawn */
 }
 
 static int signals(void) {
@@ -146,6 +148,7 @@ static int run(pw_app *app) {
     app->retry_at = pw_now();  /* connect at the first tick */
     for (;;) {
         pw_link_tick(app);
+        pw_input_tick(app);
         draw(app);
         while (wl_display_prepare_read(app->display) != 0)
             if (wl_display_dispatch_pending(app->display) < 0) return compositor_gone("dispatch");
@@ -153,18 +156,21 @@ static int run(pw_app *app) {
             wl_display_cancel_read(app->display);
             return compositor_gone("write");
         }
-        struct pollfd fds[3] = {
+        enum { OWN_FDS = 3, A11Y_FDS = 16 };
+        struct pollfd fds[OWN_FDS + A11Y_FDS] = {
             { .fd = wl_display_get_fd(app->display), .events = POLLIN },
             { .fd = pw_link_fd(app), .events = POLLIN | (pw_link_wants_write(app) ? POLLOUT : 0) },
             { .fd = sfd, .events = POLLIN },
         };
-        int timeout = pw_link_timeout(app);
+        int timeout = pw_link_timeout(app), repeat = pw_input_timeout(app);
+        if (repeat >= 0 && (timeout < 0 || repeat < timeout)) timeout = repeat;
         if (app->kiosk_screen && !app->status_hidden) {
             /* The status bar's clock: a wake-up a minute, at the minute. */
             int clock = (int)(60 - time(NULL) % 60) * 1000;
             if (timeout < 0 || clock < timeout) timeout = clock;
         }
-        int ready = poll(fds, 3, timeout);
+        int n_a11y = pw_a11y_poll_prepare(fds + OWN_FDS, A11Y_FDS, &timeout);
+        int ready = poll(fds, OWN_FDS + n_a11y, timeout);
         if (ready < 0 && errno != EINTR) {
             wl_display_cancel_read(app->display);
             fprintf(stderr, "presentd-wayland: poll: %s\n", strerror(errno));
@@ -178,6 +184,10 @@ static int run(pw_app *app) {
         if (fds[0].revents & (POLLHUP | POLLERR)) { errno = ECONNRESET; return compositor_gone("hang-up"); }
         if (wl_display_dispatch_pending(app->display) < 0) return compositor_gone("dispatch");
         if (ready > 0 && fds[1].revents) pw_link_process(app);
+        /* The screen reader's calls (a button pressed through AT-SPI) run after the compositor's
+         * and presentd's news, out of the Wayland read. */
+        if (ready < 0) for (int i = 0; i < n_a11y; i++) fds[OWN_FDS + i].revents = 0;
+        pw_a11y_poll_done(fds + OWN_FDS, n_a11y);
         if (app->quit) {
             fprintf(stderr, "presentd-wayland: the compositor closed the kiosk window\n");
             close(sfd);
@@ -233,7 +243,9 @@ int main(int argc, char **argv) {
         pw_wayland_disconnect(&app);
         return 1;
     }
+    pw_a11y_start(&app);
     int status = run(&app);
+    pw_a11y_stop(&app);
     pw_link_close(&app);
     pw_wayland_disconnect(&app);
     pw_card_shutdown();

@@ -103,22 +103,25 @@ class Compositor:
 
 
 class Sway(Compositor):
-    """sway with HEADLESS-1 (width×height, scale) and nothing else; ``create_output`` adds more."""
+    """sway with HEADLESS-1 (width×height, scale) and nothing else (``extra_config``: more lines of
+    its config file); ``create_output`` adds more."""
 
-    def __init__(self, width: int = 1280, height: int = 720, scale: int = 1):
+    def __init__(self, width: int = 1280, height: int = 720, scale: int = 1, extra_config: str = ""):
         self.dir = tempfile.mkdtemp(prefix="presentd-sway-")
         self.runtime = os.path.join(self.dir, "runtime")
         os.mkdir(self.runtime, 0o700)
         config = os.path.join(self.dir, "config")
         with open(config, "w") as f:
-            f.write(f"xwayland disable\noutput HEADLESS-1 mode {width}x{height}@60Hz scale {scale}\n")
+            f.write(f"xwayland disable\noutput HEADLESS-1 mode {width}x{height}@60Hz scale {scale}\n{extra_config}")
         os.chmod(self.dir, 0o755)
         os.chmod(config, 0o644)
         command = ["sway", "-c", config]
         if os.geteuid() == 0:
             os.chown(self.runtime, NOBODY, NOBODY)
             command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"] + command
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("WAYLAND_", "SWAYSOCK", "DISPLAY"))}
+        # No session bus either: a renderer joins the accessibility bus only where a test gives it one.
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("WAYLAND_", "SWAYSOCK", "DISPLAY", "DBUS_SESSION_BUS", "AT_SPI_BUS"))}
         env.update(WLR_BACKENDS="headless", WLR_LIBINPUT_NO_DEVICES="1", WLR_RENDERER="pixman",
                    XDG_RUNTIME_DIR=self.runtime, HOME=self.dir)
         self.log_path = os.path.join(self.dir, "sway.log")
@@ -210,7 +213,7 @@ class Weston(Compositor):
 class Renderer:
     """presentd-wayland on a sway (or a Weston), for a daemon's socket; its stderr kept for messages."""
 
-    def __init__(self, sway: Sway | Weston, socket: str, *args: str):
+    def __init__(self, sway: Sway | Weston, socket: str, *args: str, env: dict[str, str] | None = None):
         self.dir = tempfile.mkdtemp(prefix="presentd-wayland-")  # not sway's: it outlives sway
         self.log_path = os.path.join(self.dir, "presentd-wayland.log")
         self._log = open(self.log_path, "wb")
@@ -220,8 +223,9 @@ class Renderer:
         self.valgrind_log = os.path.join(self.dir, "valgrind.log") if os.environ.get("PRESENTD_WAYLAND_VALGRIND") else None
         if self.valgrind_log:
             command = ["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite", "--error-exitcode=99",
-                       f"--log-file={self.valgrind_log}"] + command
-        self.process = subprocess.Popen(command, env=sway.env, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log)
+                       f"--suppressions={Path(__file__).parent / 'valgrind.supp'}", f"--log-file={self.valgrind_log}"] + command
+        self.process = subprocess.Popen(command, env=dict(sway.env, **(env or {})), stdin=subprocess.DEVNULL,
+                                        stdout=self._log, stderr=self._log)
 
     @property
     def log(self) -> str:
@@ -268,8 +272,8 @@ def sway_factory():
 def renderer_factory():
     started: list[Renderer] = []
 
-    def start(sway: Sway, socket: str, *args: str) -> Renderer:
-        r = Renderer(sway, socket, *args)
+    def start(sway: Sway, socket: str, *args: str, env: dict[str, str] | None = None) -> Renderer:
+        r = Renderer(sway, socket, *args, env=env)
         started.append(r)
         return r
 

@@ -9,7 +9,11 @@
  * "move DX DY": its pointer moves by that much (points), as a mouse does, and it prints "moved"
  * once sway has handled it. `swaymsg seat seat0 cursor set|move` cannot drag: sway sends no
  * motion to the surface that holds a pressed button when the cursor is warped, only when a
- * device moves. Test code: no cleanup beyond what exiting does. */
+ * device moves. "key CODE…" presses and releases each evdev key code in turn on its keyboard,
+ * whose keymap is the layout given by `--layout NAME` (default: the default, us), and prints
+ * "keyed": unlike wtype, which uploads a keymap of its own made for the text it types, these
+ * are a physical keyboard's keys, read through that layout. Test code: no cleanup beyond what
+ * exiting does. */
 #include <linux/input-event-codes.h>
 #include <poll.h>
 #include <time.h>
@@ -116,10 +120,10 @@ static void seat_capabilities(void *data, struct wl_seat *s, uint32_t caps) {
 static void seat_name(void *data, struct wl_seat *s, const char *name) {}
 static const struct wl_seat_listener seat_listener = { seat_capabilities, seat_name };
 
-/* The virtual keyboard's keymap: the default one (us), which sway needs before it is a keyboard. */
-static void give_keymap(struct zwp_virtual_keyboard_v1 *k) {
+/* The virtual keyboard's keymap (sway needs one before it is a keyboard): the layout's. */
+static void give_keymap(struct zwp_virtual_keyboard_v1 *k, const char *layout) {
     struct xkb_context *ctx = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-    struct xkb_rule_names names = {0};
+    struct xkb_rule_names names = { .layout = layout };
     struct xkb_keymap *map = xkb_keymap_new_from_names(ctx, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
     char *text = map ? xkb_keymap_get_as_string(map, XKB_KEYMAP_FORMAT_TEXT_V1) : NULL;
     if (!text) { fprintf(stderr, "input-helper: no default keymap\n"); exit(1); }
@@ -133,8 +137,15 @@ static void give_keymap(struct zwp_virtual_keyboard_v1 *k) {
     xkb_context_unref(ctx);
 }
 
-int main(void) {
+static uint32_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint32_t)(ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    const char *layout = argc == 3 && strcmp(argv[1], "--layout") == 0 ? argv[2] : NULL;
     struct wl_display *display = wl_display_connect(NULL);
     if (!display) { fprintf(stderr, "input-helper: no compositor\n"); return 1; }
     struct wl_registry *registry = wl_display_get_registry(display);
@@ -148,7 +159,8 @@ int main(void) {
     wl_seat_add_listener(seat, &seat_listener, NULL);
     xdg_wm_base_add_listener(wm_base, &wm_listener, NULL);
     struct zwlr_virtual_pointer_v1 *mouse = zwlr_virtual_pointer_manager_v1_create_virtual_pointer(pointers, seat);
-    give_keymap(zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(keyboards, seat));
+    struct zwp_virtual_keyboard_v1 *keyboard = zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(keyboards, seat);
+    give_keymap(keyboard, layout);
     surface = wl_compositor_create_surface(compositor);
     struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(wm_base, surface);
     xdg_surface_add_listener(xs, &xdg_surface_listener, NULL);
@@ -173,11 +185,9 @@ int main(void) {
             double dx, dy;
             if (!fgets(line, sizeof line, stdin)) { reading = 0; continue; }
             if (sscanf(line, "move %lf %lf", &dx, &dy) == 2) {
-                struct timespec ts;
-                clock_gettime(CLOCK_MONOTONIC, &ts);
                 /* A mouse reports at most every 8 ms, a finger every 16: the test's moves come
                  * within the same millisecond, so each is stamped 16 ms after the last, or now. */
-                uint32_t ms = (uint32_t)(ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+                uint32_t ms = now_ms();
                 if (stamped && (int32_t)(ms - (last_ms + 16)) < 0) ms = last_ms + 16;
                 last_ms = ms;
                 stamped = 1;
@@ -185,6 +195,14 @@ int main(void) {
                 zwlr_virtual_pointer_v1_frame(mouse);
                 if (wl_display_roundtrip(display) < 0) break;
                 printf("moved\n");
+            } else if (strncmp(line, "key ", 4) == 0) {
+                char *at = line + 4, *end;
+                for (long code; (code = strtol(at, &end, 10)), end != at; at = end) {
+                    zwp_virtual_keyboard_v1_key(keyboard, now_ms(), (uint32_t)code, WL_KEYBOARD_KEY_STATE_PRESSED);
+                    zwp_virtual_keyboard_v1_key(keyboard, now_ms(), (uint32_t)code, WL_KEYBOARD_KEY_STATE_RELEASED);
+                }
+                if (wl_display_roundtrip(display) < 0) break;
+                printf("keyed\n");
             }
         }
     }

@@ -29,8 +29,8 @@ DESTRUCTIVE = hex_rgb("#e01c24")
 class Helper:
     """build/input-helper on a sway: the seat's pointer and keyboard, and the window below."""
 
-    def __init__(self, sway):
-        self.process = subprocess.Popen([str(HELPER)], env=sway.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, sway, *args: str):
+        self.process = subprocess.Popen([str(HELPER), *args], env=sway.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True)
         self.lines: queue.Queue[str] = queue.Queue()
         self.seen: list[str] = []
@@ -58,6 +58,12 @@ class Helper:
         self.process.stdin.write(f"move {dx} {dy}\n")
         self.process.stdin.flush()
         self.wait_line("moved", f"the helper's pointer moved by {dx:g},{dy:g}")
+
+    def keys(self, *codes: int):
+        """Presses and releases these evdev key codes on its keyboard, read through its layout."""
+        self.process.stdin.write(f"key {' '.join(map(str, codes))}\n")
+        self.process.stdin.flush()
+        self.wait_line("keyed", f"the helper's keys {codes} sent")
 
     def stop(self):
         if self.process.poll() is None:
@@ -422,3 +428,47 @@ def test_typed_text_is_drawn_and_a_secure_fields_is_not(screen):
     text = wait_until(read, "the typed name drawn in its field, and the password field no longer showing its placeholder",
                       timeout=60, context=renderer.context)
     assert "hunter" not in text, f"a secure field draws bullets, never the text: {text!r}"
+
+
+def test_backspace_held_in_a_field_repeats_at_the_compositors_rate(screen):
+    """sway's repeat_info (600 ms, then 25 a second): held for 2 s, BackSpace erases some 36
+    characters; without repeat it would erase one of the eleven."""
+    sway, renderer, helper, app = screen
+    present_at_rest(sway, renderer, app, FORM)
+    wtype(sway, "hello world")
+    wait_until(lambda: focused(app) == "name", "the name field focused by typing")
+    wtype(sway, "-P", "BackSpace", "-s", "2000", "-p", "BackSpace")
+    wtype(sway, "-k", "Return")
+    event = owner_event(app, "the owner's action for Enter after BackSpace was held", is_action, renderer)
+    assert dict(event.fields) == {"name": "", "pw": ""}, f"BackSpace held erased everything: {event.fields}"
+
+
+# evdev codes of a physical keyboard (linux/input-event-codes.h): the keys that are Y, Z, [, ;, '
+# and - on a US keyboard, and z, y, ü, ö, ä and ß on a German one.
+KEY_Y, KEY_Z, KEY_LEFTBRACE, KEY_SEMICOLON, KEY_APOSTROPHE, KEY_MINUS, KEY_ENTER = 21, 44, 26, 39, 40, 12, 28
+
+
+def test_typed_text_with_a_german_layout_is_read_through_that_layout(manual, sway_factory, renderer_factory):
+    """The seat's keyboard has the German layout, and its keys (codes, as a physical keyboard
+    sends them) reach the owner as German text. sway applies `xkb_layout de` to physical
+    keyboards; a virtual keyboard keeps the keymap it uploads (sway 1.7), so the helper's keyboard
+    uploads the one xkbcommon compiles for `de`, as sway does from that line."""
+    if not HELPER.exists():
+        pytest.skip(f"{HELPER} is not built (make -C Clients/wayland)")
+    sway = sway_factory(width=800, height=600, scale=1, extra_config="input type:keyboard xkb_layout de\n")
+    helper = Helper(sway, "--layout", "de")
+    try:
+        keyboards = [i for i in sway.msg("-t", "get_inputs") if i["type"] == "keyboard"]
+        assert keyboards and all(k.get("xkb_active_layout_name") == "German" for k in keyboards), \
+            f"the seat's keyboard has the German layout: {keyboards}"
+        renderer = renderer_factory(sway, manual.path)
+        with Client(manual.path) as app:
+            screen_ready(app, renderer, "main", 800, 600, 1)
+            present_at_rest(sway, renderer, app, FORM)
+            helper.keys(KEY_Y, KEY_Z, KEY_LEFTBRACE, KEY_SEMICOLON, KEY_APOSTROPHE, KEY_MINUS)
+            helper.keys(KEY_ENTER)
+            event = owner_event(app, "the owner's action for Enter after the German keys", is_action, renderer)
+            assert dict(event.fields) == {"name": "zyüöäß", "pw": ""}, \
+                f"the keys read through the German layout, not the US one (yz[;'-): {event.fields}"
+    finally:
+        helper.stop()
