@@ -42,11 +42,21 @@ static void expect(int line, int n, ...) {
 }
 #define EXPECT(...) expect(__LINE__, __VA_ARGS__)
 
+/* activation.c without a compositor's xdg-activation: the answer goes at once, as there. The
+ * serial and surface of the input that caused it are kept, for the tests that check them. */
+static uint32_t activation_serial;
+static struct wl_surface *activation_surface;
+void pw_activation_send(pw_app *app, json_object *params, uint32_t serial, struct wl_surface *surface) {
+    activation_serial = serial;
+    activation_surface = surface;
+    pw_link_notify(app, "activate", params);
+}
+
 static struct wl_surface *const SURFACE = (struct wl_surface *)&sent;  /* only compared */
 static const struct wl_touch_listener *touch = &touch_listener;
 
 static void down(pw_app *app, int32_t id, uint32_t ms, double x, double y) {
-    touch->down(app, NULL, 0, ms, SURFACE, id, wl_fixed_from_double(x), wl_fixed_from_double(y));
+    touch->down(app, NULL, ms /* a serial of its own */, ms, SURFACE, id, wl_fixed_from_double(x), wl_fixed_from_double(y));
 }
 static void motion(pw_app *app, int32_t id, uint32_t ms, double x, double y) {
     touch->motion(app, NULL, ms, id, wl_fixed_from_double(x), wl_fixed_from_double(y));
@@ -176,6 +186,11 @@ int main(void) {
     if (r->pressed != 1) { failures++; fprintf(stderr, "a finger on Cancel: pressed %d, want 1\n", r->pressed); }
     up(&app, 3, 2100);
     EXPECT(1, "activate {\"id\":\"a\",\"action\":\"no\",\"fields\":{}}");
+    /* The compositor's activation token is asked for with the press's serial, on its surface. */
+    if (activation_serial != 2000 || activation_surface != SURFACE) {
+        failures++;
+        fprintf(stderr, "a finger's activate: token asked with serial %u, want the press's 2000\n", activation_serial);
+    }
     if (r->pressed != -1) { failures++; fprintf(stderr, "lifted: pressed %d, want -1\n", r->pressed); }
 
     /* Slid off the button before lifting: nothing is activated. */
