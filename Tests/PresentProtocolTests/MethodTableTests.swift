@@ -108,6 +108,45 @@ struct MethodTableTests {
         }
     }
 
+    /// Params each method accepts, to decode every row once.
+    private static let validParams: [String: JSONValue] = [
+        "present": ["style": "alert"], "dismiss": ["id": "a"], "subscribe": ["topics": ["stack"]],
+        "unsubscribe": ["topics": ["stack"]], "setContainer": ["width": 100, "height": 100], "keyboard": ["height": 0],
+        "tap": ["x": 1, "y": 1], "swipe": ["phase": "began", "dx": 0, "dy": 0], "advance": ["seconds": 1],
+        "update": ["id": "a", "cornerRadius": 4], "activate": ["id": "a", "action": "ok"], "key": ["key": "escape"],
+        "focus": ["id": "a"], "presented": ["frames": []],
+        "defineContext": ["name": "c", "frame": ["x": 0, "y": 0, "width": 10, "height": 10]],
+        "removeContext": ["name": "c"], "addOutput": ["name": "o", "width": 100, "height": 100],
+        "removeOutput": ["name": "o"], "explain": ["id": "a"],
+    ]
+
+    /// Each row decodes its params into its own method's request, the case the daemon's
+    /// `execute` runs: a row that made another method's request would run the wrong handler.
+    @Test(arguments: MethodTable.methods.map(\.name))
+    func eachRowDecodesToItsOwnRequest(_ method: String) throws {
+        let spec = try #require(MethodTable.spec(method))
+        let params = Self.validParams[method]
+        #expect(params != nil || !spec.params.contains(where: \.required), "no sample params for \(method)")
+        let request = try RequestDecoder().decode(method: method, params: params)
+        let caseName = String(String(describing: request).prefix { $0 != "(" })
+        #expect(caseName == (method == "rpc.discover" ? "discover" : method))
+    }
+
+    /// A method that a capability announces names one `hello` returns, and OpenRPC says which.
+    @Test func methodFeaturesAreAnnouncedCapabilities() throws {
+        let methods = try #require(OpenRPC.document(version: "1").objectValue?["methods"]?.arrayValue)
+        for (method, spec) in zip(methods, MethodTable.methods) {
+            switch spec.feature {
+            case .core: #expect(method["x-capability"] == nil, "\(spec.name)")
+            case .capability(let capability):
+                #expect(Capability.names.contains(capability.rawValue))
+                #expect(method["x-capability"]?.stringValue == capability.rawValue, "\(spec.name)")
+            }
+        }
+        #expect(MethodTable.spec("rpc.discover")?.feature == .capability(.rpcDiscover))
+        #expect(MethodTable.spec("ping")?.feature == .core)
+    }
+
     @Test func capabilitiesNameMethodsThatExist() {
         #expect(Capability.names.contains("rpc.discover") && MethodTable.spec("rpc.discover") != nil)
         #expect(Capability.names.contains("stats") && MethodTable.spec("stats") != nil)

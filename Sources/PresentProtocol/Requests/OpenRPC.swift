@@ -16,11 +16,15 @@ public enum OpenRPC {
     }
 
     private static func method(_ spec: MethodSpec) -> JSONValue {
-        ["name": .string(spec.name), "summary": .string(spec.summary),
-         // presentd takes named params only.
-         "paramStructure": "by-name",
-         "params": .array(spec.params.map(param)),
-         "result": ["name": .string(spec.name + "Result"), "schema": ["type": "object"]]]
+        var method: JSONObject = [
+            "name": .string(spec.name), "summary": .string(spec.summary),
+            // presentd takes named params only.
+            "paramStructure": "by-name",
+            "params": .array(spec.params.map(param)),
+            "result": ["name": .string(spec.name + "Result"), "schema": ["type": "object"]]]
+        // An OpenRPC extension field: the `hello` capability a client probes before calling it.
+        if case .capability(let capability) = spec.feature { method["x-capability"] = .string(capability.rawValue) }
+        return .object(method)
     }
 
     private static func param(_ spec: ParamSpec) -> JSONValue {
