@@ -132,6 +132,29 @@ struct MethodTableTests {
         #expect(caseName == (method == "rpc.discover" ? "discover" : method))
     }
 
+    /// A param's declared names are the ones its decoder takes: a name outside them is
+    /// refused with a reason that lists every one of them, and each of them is accepted
+    /// (whatever else the decoder then says, it is not that refusal).
+    @Test(arguments: MethodTable.methods.map(\.name))
+    func declaredNamesAreTheOnesTheDecoderTakes(_ method: String) throws {
+        let spec = try #require(MethodTable.spec(method))
+        for param in spec.params where !param.names.isEmpty {
+            let isArray = param.types == [.array]
+            let field = isArray ? "\(param.name)[0]" : param.name
+            func value(_ name: String) -> JSONValue { isArray ? [.string(name)] : .string(name) }
+            var params = Self.validParams[method]?.objectValue ?? [:]
+            params[param.name] = value("noSuchName")
+            let refusal = try #require(decodeError(method, .object(params)), "\(method) takes \(param.name) \"noSuchName\"")
+            #expect(refusal.data?["field"]?.stringValue == field, "\(refusal.message)")
+            for name in param.names {
+                #expect(refusal.message.contains(name), "\(method).\(param.name)'s refusal does not list \(name): \(refusal.message)")
+                params[param.name] = value(name)
+                let error = decodeError(method, .object(params))
+                #expect(error?.message != refusal.message, "\(method) refuses \(param.name) \(name)")
+            }
+        }
+    }
+
     /// A method that a capability announces names one `hello` returns, and OpenRPC says which.
     @Test func methodFeaturesAreAnnouncedCapabilities() throws {
         let methods = try #require(OpenRPC.document(version: "1").objectValue?["methods"]?.arrayValue)

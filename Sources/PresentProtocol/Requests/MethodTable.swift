@@ -84,14 +84,20 @@ public struct ParamSpec: Sendable, Hashable {
     /// The JSON types it may have; empty: any JSON value.
     public let types: [ParamType]
     public let required: Bool
+    /// The names it takes as a string (of an array: as its elements), from the enum the
+    /// decoder reads it as; empty: any.
+    public let names: [String]
 
-    static func req(_ name: String, _ types: ParamType...) -> ParamSpec {
-        ParamSpec(name: name, types: types, required: true)
+    static func req(_ name: String, _ types: ParamType..., names: [String] = []) -> ParamSpec {
+        ParamSpec(name: name, types: types, required: true, names: names)
     }
-    static func opt(_ name: String, _ types: ParamType...) -> ParamSpec {
-        ParamSpec(name: name, types: types, required: false)
+    static func opt(_ name: String, _ types: ParamType..., names: [String] = []) -> ParamSpec {
+        ParamSpec(name: name, types: types, required: false, names: names)
     }
 }
+
+/// The names of an enum the decoder reads a param as.
+private func names<E: RawRepresentable<String> & CaseIterable>(_: E.Type) -> [String] { E.allCases.map(\.rawValue) }
 
 /// Turns a method's params (already checked against its `params` names) into its request.
 public typealias ParamsDecoder = @Sendable (RequestDecoder, ParamReader) throws(RPCError) -> Request
@@ -140,10 +146,14 @@ public final class MethodSpec: Sendable {
 
 public enum MethodTable {
     private static let output = ParamSpec.opt("output", .string)
+    /// The styles a plain name gives (the others are objects, `{"type": …}`).
+    private static let styleNames = PresentationStyle.named.map(\.name)
     /// A container's members, as setContainer and addOutput take them.
     private static let container: [ParamSpec] = [
         .req("width", .number), .req("height", .number), .opt("safeArea", .object), .opt("scale", .number),
-        .opt("horizontalSizeClass", .string), .opt("verticalSizeClass", .string), .opt("layoutDirection", .string),
+        .opt("horizontalSizeClass", .string, names: names(SizeClass.self)),
+        .opt("verticalSizeClass", .string, names: names(SizeClass.self)),
+        .opt("layoutDirection", .string, names: names(LayoutDirection.self)),
     ]
 
     /// The methods, in the order the protocol lists them (docs/PROTOCOL.md, section 5).
@@ -161,14 +171,14 @@ public enum MethodTable {
         MethodSpec("ping", .everyone, .core, "Answers {} at once.", []) { _, _ throws(RPCError) in .ping },
         MethodSpec("present", .roles(.app), .core, "Presents (or queues) an entry on a screen's modal stack.", [
             .opt("id", .string), .opt("kind", .string), .opt("deduplicate", .boolean), .opt("content", .string, .object),
-            .req("style", .string, .object), .opt("respectsSafeArea", .boolean), .opt("transition", .object),
+            .req("style", .string, .object, names: styleNames), .opt("respectsSafeArea", .boolean), .opt("transition", .object),
             .opt("dismissTransition", .object), .opt("background", .object), .opt("cornerRadius", .number),
             .opt("shadow", .object), .opt("dismissOnTap", .boolean), .opt("dismissOnSwipe", .boolean),
-            .opt("confirmDismiss", .boolean), .opt("keyboard", .string), .opt("statusBar", .object),
-            .opt("adaptive", .string, .object), .opt("priority", .integer), .opt("precedence", .string),
+            .opt("confirmDismiss", .boolean), .opt("keyboard", .string, names: names(KeyboardAvoidance.self)), .opt("statusBar", .object),
+            .opt("adaptive", .string, .object), .opt("priority", .integer), .opt("precedence", .string, names: names(Precedence.self)),
             .opt("dimsPresenterTint", .boolean), .opt("preferredContentSize", .object), .opt("autoDismiss", .object),
-            .opt("dismissOnEscape", .boolean), .opt("level", .string), .opt("interaction", .string),
-            .opt("position", .string), .opt("margin", .number), .opt("context", .string), output,
+            .opt("dismissOnEscape", .boolean), .opt("level", .string, names: names(Level.self)),
+            .opt("interaction", .string, names: names(Interaction.self)), .opt("position", .string, names: names(OverlayPosition.self)), .opt("margin", .number), .opt("context", .string), output,
             .opt("droppable", .boolean), .opt("dryRun", .boolean),
         ]) { d, p throws(RPCError) in .present(try d.presentRequest(p)) },   // PresentationDecoding.swift
         MethodSpec("dismiss", .roles(.app), .core, "Dismisses an entry and those above it.",
@@ -185,18 +195,18 @@ public enum MethodTable {
         },
         MethodSpec("subscribe", .roles([.app, .renderer]), .core,
                    "Starts notifications of some topics; returns a snapshot and the event sequence.",
-                   [.req("topics", .array), .opt("outputs", .array)]) { d, p throws(RPCError) in
+                   [.req("topics", .array, names: names(Topic.self)), .opt("outputs", .array)]) { d, p throws(RPCError) in
             .subscribe(try d.topics(p), outputs: try p.optionalField("outputs").map { v throws(RPCError) in
                 try v.array(count: 1...d.limits.maxOutputs, each: d.name) })
         },
         MethodSpec("unsubscribe", .everyone, .core, "Stops notifications of some topics.",
-                   [.req("topics", .array)]) { d, p throws(RPCError) in .unsubscribe(try d.topics(p)) },
+                   [.req("topics", .array, names: names(Topic.self))]) { d, p throws(RPCError) in .unsubscribe(try d.topics(p)) },
         MethodSpec("setContainer", .roles(.shell), .core, "Resizes a screen (size, safe area, scale, size classes).",
                    container + [.opt("duration", .number), output]) { d, p throws(RPCError) in
             .setContainer(try d.containerChange(p), output: try d.output(p))
         },
         MethodSpec("keyboard", .roles(.shell), .core, "Shows, moves or hides the on-screen keyboard.",
-                   [.req("height", .number), .opt("duration", .number), .opt("curve", .string, .object), output]) { d, p throws(RPCError) in
+                   [.req("height", .number), .opt("duration", .number), .opt("curve", .string, .object, names: names(TimingName.self)), output]) { d, p throws(RPCError) in
             .keyboard(height: try p.double("height", range: d.dimensions, unit: "points"),
                       duration: try p.optionalDouble("duration", range: d.durations, unit: "seconds"),
                       curve: try p.optionalField("curve").map(d.timing), output: try d.output(p))
@@ -207,7 +217,7 @@ public enum MethodTable {
                  output: try d.output(p))
         },
         MethodSpec("swipe", .roles(.shell), .core, "One phase of a swipe gesture.", [
-            .req("phase", .string), .req("dx", .number), .req("dy", .number), .opt("vx", .number),
+            .req("phase", .string, names: names(SwipePhase.self)), .req("dx", .number), .req("dy", .number), .opt("vx", .number),
             .opt("vy", .number), output,
         ]) { d, p throws(RPCError) in
             .swipe(try p.enumValue("phase"),
@@ -223,10 +233,10 @@ public enum MethodTable {
         MethodSpec("sync", .everyone, .core, "Echoes its nonce after everything sent before it.",
                    [.opt("nonce")]) { _, p throws(RPCError) in .sync(nonce: p.value("nonce") ?? .null) },
         MethodSpec("update", .roles(.app), .capability(.update), "Changes an entry in place.", [
-            .req("id", .string), .opt("content", .string, .object), .opt("style", .string, .object),
+            .req("id", .string), .opt("content", .string, .object), .opt("style", .string, .object, names: styleNames),
             .opt("background", .object), .opt("cornerRadius", .number), .opt("shadow", .object),
             .opt("preferredContentSize", .object), .opt("autoDismiss", .object), .opt("duration", .number),
-            .opt("timing", .string, .object), .opt("selectedDetent", .string),
+            .opt("timing", .string, .object, names: names(TimingName.self)), .opt("selectedDetent", .string),
         ]) { d, p throws(RPCError) in try d.update(p) },   // ContentDecoding.swift
         MethodSpec("activate", .roles(.shell), .capability(.content), "Presses one of an entry's buttons.",
                    [.req("id", .string), .req("action", .string), .opt("fields", .object)]) { d, p throws(RPCError) in
@@ -234,7 +244,7 @@ public enum MethodTable {
                       fields: try d.fieldValues(p))
         },
         MethodSpec("key", .roles(.shell), .core, "Escape, Enter or back, for the topmost entry.",
-                   [.req("key", .string), .opt("id", .string), .opt("fields", .object), output]) { d, p throws(RPCError) in
+                   [.req("key", .string, names: names(Key.self)), .opt("id", .string), .opt("fields", .object), output]) { d, p throws(RPCError) in
             .key(try p.enumValue("key"), id: try p.optionalField("id").map(d.name), fields: try d.fieldValues(p),
                  output: try d.output(p))
         },
