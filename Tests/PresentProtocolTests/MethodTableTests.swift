@@ -108,26 +108,35 @@ struct MethodTableTests {
         }
     }
 
-    /// Params each method accepts, to decode every row once.
-    private static let validParams: [String: JSONValue] = [
-        "present": ["style": "alert"], "dismiss": ["id": "a"], "subscribe": ["topics": ["stack"]],
-        "unsubscribe": ["topics": ["stack"]], "setContainer": ["width": 100, "height": 100], "keyboard": ["height": 0],
-        "tap": ["x": 1, "y": 1], "swipe": ["phase": "began", "dx": 0, "dy": 0], "advance": ["seconds": 1],
-        "update": ["id": "a", "cornerRadius": 4], "activate": ["id": "a", "action": "ok"], "key": ["key": "escape"],
-        "focus": ["id": "a"], "presented": ["frames": []],
+    /// Params a method accepts, made from its row: each required param with its first name,
+    /// or a plain value of its type. The few whose required params need more say so here.
+    private static let sampleOverrides: [String: JSONValue] = [
+        "update": ["id": "a", "cornerRadius": 4],
         "defineContext": ["name": "c", "frame": ["x": 0, "y": 0, "width": 10, "height": 10]],
-        "removeContext": ["name": "c"], "addOutput": ["name": "o", "width": 100, "height": 100],
-        "removeOutput": ["name": "o"], "explain": ["id": "a"],
     ]
+
+    static func sampleParams(_ spec: MethodSpec) -> JSONObject {
+        if let params = sampleOverrides[spec.name]?.objectValue { return params }
+        var params: JSONObject = [:]
+        for param in spec.params where param.required {
+            let name = JSONValue.string(param.names.first ?? "a")
+            switch param.types.first {
+            case .array: params[param.name] = param.names.isEmpty ? [] : [name]
+            case .number, .integer: params[param.name] = 1
+            case .boolean: params[param.name] = true
+            case .object: params[param.name] = [:]
+            case .string, nil: params[param.name] = name
+            }
+        }
+        return params
+    }
 
     /// Each row decodes its params into its own method's request, the case the daemon's
     /// `execute` runs: a row that made another method's request would run the wrong handler.
     @Test(arguments: MethodTable.methods.map(\.name))
     func eachRowDecodesToItsOwnRequest(_ method: String) throws {
         let spec = try #require(MethodTable.spec(method))
-        let params = Self.validParams[method]
-        #expect(params != nil || !spec.params.contains(where: \.required), "no sample params for \(method)")
-        let request = try RequestDecoder().decode(method: method, params: params)
+        let request = try RequestDecoder().decode(method: method, params: .object(Self.sampleParams(spec)))
         let caseName = String(String(describing: request).prefix { $0 != "(" })
         #expect(caseName == (method == "rpc.discover" ? "discover" : method))
     }
@@ -142,7 +151,7 @@ struct MethodTableTests {
             let isArray = param.types == [.array]
             let field = isArray ? "\(param.name)[0]" : param.name
             func value(_ name: String) -> JSONValue { isArray ? [.string(name)] : .string(name) }
-            var params = Self.validParams[method]?.objectValue ?? [:]
+            var params = Self.sampleParams(spec)
             params[param.name] = value("noSuchName")
             let refusal = try #require(decodeError(method, .object(params)), "\(method) takes \(param.name) \"noSuchName\"")
             #expect(refusal.data?["field"]?.stringValue == field, "\(refusal.message)")
