@@ -2,7 +2,7 @@
 // (the daemon's `rpc.discover`); `presentctl --commands` prints this table, and
 // PresentctlCommandTests fails when the daemon has a method it does not list, or lists a
 // command that presentctl does not accept, so no method can be left reachable only
-// through `call`. (Issue 25 will derive the commands themselves from the method table.)
+// through `call`.
 
 /// How presentctl reaches a method.
 enum Reach {

@@ -33,7 +33,8 @@ Commands:
       --level LEVEL              normal (the modal stack, default), overlay (banners, toasts:
                                  no dimming, no taps outside itself), alert (above everything)
       --interaction WHAT         a tap outside it: absorb, dismiss, forward (passes through)
-      --position WHERE           an overlay's place: top (default), bottom, center
+      --position WHERE           an overlay's place: top (default), bottom, center, leading,
+                                 trailing (the top corner of that side)
       --margin PT                an overlay's distance from the safe area's edge (default 8)
       --context NAME             lay it out, dim and clip it in a context (see context)
       --droppable                refused, not held, while do not disturb holds it
@@ -69,7 +70,7 @@ Commands:
                                  Prints {id, state} and returns; a background presentctl
                                  holds the toast (it belongs to its connection) until it goes
       --after S                  leave S seconds after presenting (default 2)
-      --position top|bottom|center   where it sits (default top), --margin PT from the edge
+      --position WHERE           where it sits, as for present; --margin PT from the edge
       --wait                     stay until it has gone, as present --wait: exit 4 when it
                                  leaves without an action (its time ran out)
                                  also: present's options (--id, --kind, --context, --style,

@@ -108,6 +108,77 @@ struct MethodTableTests {
         }
     }
 
+    /// Params a method accepts, made from its row: each required param with its first name,
+    /// or a plain value of its type. The few whose required params need more say so here.
+    private static let sampleOverrides: [String: JSONValue] = [
+        "update": ["id": "a", "cornerRadius": 4],
+        "defineContext": ["name": "c", "frame": ["x": 0, "y": 0, "width": 10, "height": 10]],
+    ]
+
+    static func sampleParams(_ spec: MethodSpec) -> JSONObject {
+        if let params = sampleOverrides[spec.name]?.objectValue { return params }
+        var params: JSONObject = [:]
+        for param in spec.params where param.required {
+            let name = JSONValue.string(param.names.first ?? "a")
+            switch param.types.first {
+            case .array: params[param.name] = param.names.isEmpty ? [] : [name]
+            case .number, .integer: params[param.name] = 1
+            case .boolean: params[param.name] = true
+            case .object: params[param.name] = [:]
+            case .string, nil: params[param.name] = name
+            }
+        }
+        return params
+    }
+
+    /// Each row decodes its params into its own method's request, the case the daemon's
+    /// `execute` runs: a row that made another method's request would run the wrong handler.
+    @Test(arguments: MethodTable.methods.map(\.name))
+    func eachRowDecodesToItsOwnRequest(_ method: String) throws {
+        let spec = try #require(MethodTable.spec(method))
+        let request = try RequestDecoder().decode(method: method, params: .object(Self.sampleParams(spec)))
+        let caseName = String(String(describing: request).prefix { $0 != "(" })
+        #expect(caseName == (method == "rpc.discover" ? "discover" : method))
+    }
+
+    /// A param's declared names are the ones its decoder takes: a name outside them is
+    /// refused with a reason that lists every one of them, and each of them is accepted
+    /// (whatever else the decoder then says, it is not that refusal).
+    @Test(arguments: MethodTable.methods.map(\.name))
+    func declaredNamesAreTheOnesTheDecoderTakes(_ method: String) throws {
+        let spec = try #require(MethodTable.spec(method))
+        for param in spec.params where !param.names.isEmpty {
+            let isArray = param.types == [.array]
+            let field = isArray ? "\(param.name)[0]" : param.name
+            func value(_ name: String) -> JSONValue { isArray ? [.string(name)] : .string(name) }
+            var params = Self.sampleParams(spec)
+            params[param.name] = value("noSuchName")
+            let refusal = try #require(decodeError(method, .object(params)), "\(method) takes \(param.name) \"noSuchName\"")
+            #expect(refusal.data?["field"]?.stringValue == field, "\(refusal.message)")
+            for name in param.names {
+                #expect(refusal.message.contains(name), "\(method).\(param.name)'s refusal does not list \(name): \(refusal.message)")
+                params[param.name] = value(name)
+                let error = decodeError(method, .object(params))
+                #expect(error?.message != refusal.message, "\(method) refuses \(param.name) \(name)")
+            }
+        }
+    }
+
+    /// A method that a capability announces names one `hello` returns, and OpenRPC says which.
+    @Test func methodFeaturesAreAnnouncedCapabilities() throws {
+        let methods = try #require(OpenRPC.document(version: "1").objectValue?["methods"]?.arrayValue)
+        for (method, spec) in zip(methods, MethodTable.methods) {
+            switch spec.feature {
+            case .core: #expect(method["x-capability"] == nil, "\(spec.name)")
+            case .capability(let capability):
+                #expect(Capability.names.contains(capability.rawValue))
+                #expect(method["x-capability"]?.stringValue == capability.rawValue, "\(spec.name)")
+            }
+        }
+        #expect(MethodTable.spec("rpc.discover")?.feature == .capability(.rpcDiscover))
+        #expect(MethodTable.spec("ping")?.feature == .core)
+    }
+
     @Test func capabilitiesNameMethodsThatExist() {
         #expect(Capability.names.contains("rpc.discover") && MethodTable.spec("rpc.discover") != nil)
         #expect(Capability.names.contains("stats") && MethodTable.spec("stats") != nil)

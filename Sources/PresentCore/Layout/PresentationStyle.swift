@@ -107,6 +107,35 @@ public struct CustomLayout: Hashable, Sendable {
     }
 }
 
+/// Every style's name, the one list of them: the decoder, its error texts, `rpc.discover`'s
+/// and the clients' lists follow it (a test holds presentctl's help and the clients to it).
+public enum StyleName: String, Sendable, CaseIterable {
+    case fullScreen, overFullScreen, alert, popup, topHalf, bottomHalf, slideIn, custom, sheet
+
+    /// The style its plain name (`"style": "popup"`) gives; nil when it can only be given as
+    /// an object of its options.
+    public var plainStyle: PresentationStyle? {
+        switch self {
+        case .fullScreen: return .fullScreen
+        case .overFullScreen: return .overFullScreen
+        case .alert: return .alert
+        case .popup: return .popup
+        case .topHalf: return .topHalf
+        case .bottomHalf: return .bottomHalf
+        case .slideIn: return .slideIn(edge: .left, fraction: PresentationStyle.defaultSlideInFraction)
+        case .custom, .sheet: return nil
+        }
+    }
+
+    /// Whether an object `{"type": name, …}` gives it, with options.
+    public var takesOptions: Bool {
+        switch self {
+        case .slideIn, .custom, .sheet: return true
+        case .fullScreen, .overFullScreen, .alert, .popup, .topHalf, .bottomHalf: return false
+        }
+    }
+}
+
 /// A presentation style: a function from the container to the presented view's frame.
 public enum PresentationStyle: Hashable, Sendable {
     /// The whole container; the presenter is removed from the screen underneath (UIKit).
@@ -136,25 +165,25 @@ public enum PresentationStyle: Hashable, Sendable {
 
     /// The styles a plain name gives (`"popup"`), in the order the protocol lists them; the
     /// others take an object with their options.
-    public static let named: [PresentationStyle] = [
-        .fullScreen, .overFullScreen, .alert, .popup, .topHalf, .bottomHalf,
-        .slideIn(edge: .left, fraction: defaultSlideInFraction),
-    ]
+    public static let named: [PresentationStyle] = StyleName.allCases.compactMap(\.plainStyle)
 
-    /// The name used on the wire and in logs.
-    public var name: String {
+    /// Its name, on the wire and in logs.
+    public var styleName: StyleName {
         switch self {
-        case .fullScreen: return "fullScreen"
-        case .overFullScreen: return "overFullScreen"
-        case .alert: return "alert"
-        case .popup: return "popup"
-        case .topHalf: return "topHalf"
-        case .bottomHalf: return "bottomHalf"
-        case .slideIn: return "slideIn"
-        case .custom: return "custom"
-        case .sheet: return "sheet"
+        case .fullScreen: return .fullScreen
+        case .overFullScreen: return .overFullScreen
+        case .alert: return .alert
+        case .popup: return .popup
+        case .topHalf: return .topHalf
+        case .bottomHalf: return .bottomHalf
+        case .slideIn: return .slideIn
+        case .custom: return .custom
+        case .sheet: return .sheet
         }
     }
+
+    /// The name used on the wire and in logs.
+    public var name: String { styleName.rawValue }
 
     /// Whether the presenter's content is hidden while this style is on screen
     /// (UIKit removes the presenter's view for .fullScreen).

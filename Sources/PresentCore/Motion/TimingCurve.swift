@@ -1,6 +1,23 @@
 // How an animation's progress runs over time: Core Animation's named curves, any cubic
 // Bézier, or a spring. Every animation in presentd asks one of these for its progress.
 
+/// The curves a name gives (`"timing": "easeOut"`), the one list of them: the decoder,
+/// its error text and the clients' lists follow it.
+public enum TimingName: String, Sendable, CaseIterable {
+    case linear, easeIn, easeOut, easeInEaseOut, `default`, system
+
+    public var curve: TimingCurve {
+        switch self {
+        case .linear: return .linear
+        case .easeIn: return .easeIn
+        case .easeOut: return .easeOut
+        case .easeInEaseOut: return .easeInEaseOut
+        case .default: return .default
+        case .system: return .system
+        }
+    }
+}
+
 /// A timing curve: maps elapsed time to progress (0 at the start, 1 at the end).
 ///
 /// Bézier curves are stretched over the animation's duration. A spring has its own

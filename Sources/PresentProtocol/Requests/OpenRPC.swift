@@ -16,15 +16,29 @@ public enum OpenRPC {
     }
 
     private static func method(_ spec: MethodSpec) -> JSONValue {
-        ["name": .string(spec.name), "summary": .string(spec.summary),
-         // presentd takes named params only.
-         "paramStructure": "by-name",
-         "params": .array(spec.params.map(param)),
-         "result": ["name": .string(spec.name + "Result"), "schema": ["type": "object"]]]
+        var method: JSONObject = [
+            "name": .string(spec.name), "summary": .string(spec.summary),
+            // presentd takes named params only.
+            "paramStructure": "by-name",
+            "params": .array(spec.params.map(param)),
+            "result": ["name": .string(spec.name + "Result"), "schema": ["type": "object"]]]
+        // An OpenRPC extension field: the `hello` capability a client probes before calling it.
+        if case .capability(let capability) = spec.feature { method["x-capability"] = .string(capability.rawValue) }
+        return .object(method)
     }
 
     private static func param(_ spec: ParamSpec) -> JSONValue {
-        ["name": .string(spec.name), "required": .bool(spec.required), "schema": schema(spec.types)]
+        ["name": .string(spec.name), "required": .bool(spec.required), "schema": schema(spec.types, names: spec.names)]
+    }
+
+    /// JSON Schema for a param of `types` that takes `names` as a string (as an array: as
+    /// its elements); with other types besides a string, one of them.
+    private static func schema(_ types: [ParamType], names: [String]) -> JSONValue {
+        guard !names.isEmpty else { return schema(types) }
+        let enumerated: JSONValue = ["type": "string", "enum": .array(names.map { .string($0) })]
+        if types == [.array] { return ["type": "array", "items": enumerated] }
+        if types == [.string] { return enumerated }
+        return ["anyOf": .array([enumerated] + types.filter { $0 != .string }.map { schema([$0]) })]
     }
 
     /// JSON Schema for a param of `types`: one type, a list, or `{}` for any value.

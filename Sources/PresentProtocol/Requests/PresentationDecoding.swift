@@ -59,10 +59,10 @@ extension RequestDecoder {
 
     // MARK: Style
 
-    /// The styles by their plain names (PresentationStyle.named).
+    /// The styles by their plain names (StyleName.plainStyle).
     static let styleNames = Dictionary(uniqueKeysWithValues: PresentationStyle.named.map { ($0.name, $0) })
     /// The styles an object names with `type`, each with its options.
-    static let styleTypes = ["slideIn", "custom", "sheet"]
+    static let styleTypes = StyleName.allCases.filter(\.takesOptions).map(\.rawValue)
 
     /// A style name, or `{"type":"slideIn",…}` / `{"type":"custom",…}`.
     func style(_ v: ParamValue) throws(RPCError) -> PresentationStyle {
@@ -226,18 +226,14 @@ extension RequestDecoder {
                                   timing: try o.optionalField("timing").map(timing))
     }
 
-    static let timingNames: [String: TimingCurve] = [
-        "linear": .linear, "easeIn": .easeIn, "easeOut": .easeOut, "easeInEaseOut": .easeInEaseOut,
-        "default": .default, "system": .system,
-    ]
-
     /// A curve name, `{"bezier":[x1,y1,x2,y2]}` or `{"spring":{…}}`.
     public func timing(_ v: ParamValue) throws(RPCError) -> TimingCurve {
         if case .string(let name) = v.value {
-            guard let curve = Self.timingNames[name] else {
-                throw v.invalid("must be linear, easeIn, easeOut, easeInEaseOut, default, system, {\"bezier\":[…]} or {\"spring\":{…}}")
+            guard let named = TimingName(rawValue: name) else {
+                throw v.invalid("must be \(TimingName.allCases.map(\.rawValue).joined(separator: ", ")), "
+                                + "{\"bezier\":[…]} or {\"spring\":{…}}")
             }
-            return curve
+            return named.curve
         }
         let (o, key) = try soleKey(v, of: ["bezier", "spring"])
         return key == "bezier" ? .bezier(try bezier(try o.field(key))) : .spring(try spring(try o.object(key)))

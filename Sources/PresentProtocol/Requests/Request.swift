@@ -1,10 +1,14 @@
-// presentd's requests as typed values: what the decoder produces from JSON-RPC and
-// what the server executes. One case per method of docs/PROTOCOL.md.
+// The values requests carry (the `Request` enum itself sits beside the method table,
+// MethodTable.swift), the subscription topics, and the limits every value is checked
+// against.
 
 import PresentCore
 import PresentJSON
 
-/// The subscription topics.
+/// The subscription topics, each declared once: its name here, who may subscribe to it
+/// (`access`, whose switch the compiler holds to every case), and the notifications
+/// the daemon broadcasts on it. Nothing else lists them: the Broadcaster keeps one member
+/// list per case, and `rpc.discover`, the role table and the clients' lists follow.
 public enum Topic: String, Sendable, CaseIterable {
     /// `frame` notifications while anything moves.
     case frames
@@ -19,6 +23,17 @@ public enum Topic: String, Sendable, CaseIterable {
     case animations
     /// `mode` notifications (do not disturb on, changed, off).
     case modes
+
+    /// Who may subscribe to it (`subscribe` itself needs app or renderer).
+    public var access: MethodAccess {
+        switch self {
+        case .frames, .stack, .statusBar, .animations, .modes: return .roles(.renderer)
+        case .lifecycle: return .roles([.app, .renderer])
+        }
+    }
+
+    /// Its place among `allCases`, 0..<allCases.count: the Broadcaster's member list for it.
+    public var slot: Int { Self.allCases.firstIndex(of: self)! }
 }
 
 /// A present request: the core's presentation plus what only the daemon cares about.
@@ -90,67 +105,6 @@ public struct OutputDefinition: Hashable, Sendable {
     public init(name: String, container: ContainerChange, fps: Int? = nil) {
         self.name = name; self.container = container; self.fps = fps
     }
-}
-
-/// Every request a client can make. `output`: the screen a request concerns; nil means
-/// `main` (the screen every daemon has from the start), except where a case says otherwise.
-public enum Request: Sendable {
-    /// `resume`: the token an earlier `hello` returned, to take back that client's
-    /// presentations after the daemon restarted.
-    case hello(client: String?, protocolVersion: Int, resume: String?)
-    case ping
-    case present(PresentRequest)
-    case dismiss(id: String, animated: Bool, transition: TransitionOverride?)
-    /// `output` nil: every screen's entries.
-    case dismissAll(animated: Bool, output: String?)
-    case stack(output: String?)
-    /// `outputs`: only these screens' frame, status-bar, lifecycle and stack
-    /// notifications (names of screens that do not exist yet included); nil: every screen.
-    case subscribe([Topic], outputs: [String]?)
-    case unsubscribe([Topic])
-    case setContainer(ContainerChange, output: String?)
-    case keyboard(height: Double, duration: Double?, curve: TimingCurve?, output: String?)
-    case tap(Point, output: String?)
-    case swipe(SwipePhase, translation: Point, velocity: Point, output: String?)
-    case advance(seconds: Double)
-    case sync(nonce: JSONValue)
-    /// Changes an entry in place.
-    case update(id: String, EntryUpdate)
-    /// A renderer or shell pressed one of an entry's buttons; `fields` holds the values
-    /// the renderer has for the entry's fields; `activationToken` the compositor's
-    /// xdg-activation token for the press, passed on to the owner.
-    case activate(id: String, action: String, fields: [String: String], activationToken: String?)
-    /// Escape, Enter or back, for the topmost entry; `id`: only if it is that entry (the
-    /// one whose fields the renderer sends); `fields` as for activate. `output` nil: the
-    /// screen holding `id`, else `main`.
-    case key(Key, id: String?, fields: [String: String], output: String?)
-    /// A renderer says which field of an entry has focus (nil: none).
-    case focus(id: String, field: String?)
-    /// A renderer reports frames of a screen that reached the glass (the compositor's
-    /// presentation feedback), batched, and how many since the last report were discarded.
-    case presented(frames: [ShownFrame], discarded: Int, output: String?)
-    /// The shell names a rectangle entries can be presented in (or moves it).
-    case defineContext(name: String, frame: Rect, duration: Double?, output: String?)
-    case removeContext(name: String)
-    /// A screen of its own; an existing name takes the new container and frame rate.
-    case addOutput(OutputDefinition)
-    /// Takes a screen away; its entries leave with reason `outputGone`.
-    case removeOutput(name: String)
-    case outputs
-    /// `rpc.discover`: the OpenRPC document of every method.
-    case discover
-    /// The daemon's counters: clients, queues, frames, requests per method, uptime.
-    case stats
-    /// The modes of one screen (nil: `main`): do not disturb on (or changed) or, with
-    /// .some(nil), off; reduced motion on or off. Nil: left as it is (at least one is given).
-    case setMode(doNotDisturb: ModeRequest??, reducedMotion: Bool?, output: String?)
-    /// Why an entry is where it is.
-    case explain(id: String)
-    /// The flight recorder: written to `path` (absolute) by the daemon, else returned.
-    case recordDump(path: String?)
-
-    /// The method names, as on the wire (MethodTable's, in its order).
-    public static let methods = MethodTable.methods.map(\.name)
 }
 
 /// One frame a renderer drew and the compositor showed: `time` is the daemon time it was

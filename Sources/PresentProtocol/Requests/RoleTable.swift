@@ -10,9 +10,10 @@
 //   admin     everything, and what only an operator does: the manual clock, modes, the
 //             recorder, statistics
 //
-// `admin` may call every method, so the table lists the other roles only; a method listed
-// with no role is the administrator's alone. Every method has its access by construction:
-// MethodSpec cannot be made without one.
+// `admin` may call every method, so the table lists the other roles only; a method that is
+// the administrator's alone says so (`.administrator`). Every method and topic has its
+// access by construction: MethodSpec cannot be made without one, and `Topic.access` is a
+// switch the compiler holds to every topic, so none falls to admin-only by omission.
 
 import PresentJSON
 
@@ -51,6 +52,9 @@ public enum MethodAccess: Sendable, Hashable {
     /// Connections holding one of these roles, and administrators.
     case roles(RoleSet)
 
+    /// Administrators only.
+    public static let administrator = MethodAccess.roles([])
+
     /// Whether a connection holding `granted` may call it.
     public func allows(_ granted: RoleSet) -> Bool {
         switch self {
@@ -75,22 +79,15 @@ public enum RoleTable {
         MethodTable.methods.map { ($0.name, $0.access) }
     }
 
-    /// Which roles may subscribe to which topic (`subscribe` itself needs app or renderer).
-    public static let topics: [(topic: Topic, access: MethodAccess)] = [
-        (.frames, .roles(.renderer)),
-        (.lifecycle, .roles([.app, .renderer])),
-        (.stack, .roles(.renderer)),
-        (.statusBar, .roles(.renderer)),
-        (.animations, .roles(.renderer)),
-        (.modes, .roles(.renderer)),
-    ]
+    /// Which roles may subscribe to which topic (a property of each `Topic`).
+    public static var topics: [(topic: Topic, access: MethodAccess)] {
+        Topic.allCases.map { ($0, $0.access) }
+    }
 
     /// Who may call `method`; nil for a method that does not exist.
     public static func access(for method: String) -> MethodAccess? { MethodTable.spec(method)?.access }
 
-    public static func access(for topic: Topic) -> MethodAccess {
-        topics.first { $0.topic == topic }?.access ?? .roles([])
-    }
+    public static func access(for topic: Topic) -> MethodAccess { topic.access }
 
     /// The roles that may present, and so have a priority ceiling.
     public static var presentingRoles: [Role] { access(for: "present")?.allowingRoles ?? [.admin] }

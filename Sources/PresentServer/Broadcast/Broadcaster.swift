@@ -14,42 +14,36 @@ import PresentCore
 import PresentJSON
 import PresentProtocol
 
-/// The topics a client subscribed to, as a bitmask. Asked per subscriber and message (the
-/// frame fan-out: 120 000 times a second for 1000 subscribers at 120 fps): a bit test costs
-/// nothing there, where hashing into a `Set<Topic>` was the loop's largest cost.
-struct Topics: Equatable {
-    private var bits: UInt8 = 0
+/// The topics a client subscribed to: read from its place in each topic's member list
+/// (a topic it is not in has place -1), so there is one fact, not a second set that could
+/// disagree with the lists, and no ceiling on how many topics there are.
+struct Topics {
+    fileprivate var positions: [Int]
 
     /// How many topics there are: the Broadcaster keeps one member list per topic.
-    static let count = Topic.allCases.count
+    static var count: Int { Topic.allCases.count }
 
-    /// A topic's place, 0..<count: its bit, and its member list in the Broadcaster.
-    static func slot(_ topic: Topic) -> Int {
-        switch topic {
-        case .frames: return 0
-        case .lifecycle: return 1
-        case .stack: return 2
-        case .statusBar: return 3
-        case .animations: return 4
-        case .modes: return 5
-        }
-    }
+    /// A topic's place, 0..<count: its member list in the Broadcaster.
+    static func slot(_ topic: Topic) -> Int { topic.slot }
 
-    var isEmpty: Bool { bits == 0 }
-    func contains(_ topic: Topic) -> Bool { bits & (1 << Self.slot(topic)) != 0 }
-    mutating func insert(_ topic: Topic) { bits |= 1 << Self.slot(topic) }
-    mutating func remove(_ topic: Topic) { bits &= ~(1 << Self.slot(topic)) }
+    fileprivate init() { positions = [Int](repeating: -1, count: Self.count) }
+
+    var isEmpty: Bool { !positions.contains { $0 >= 0 } }
+    func contains(_ topic: Topic) -> Bool { positions[topic.slot] >= 0 }
 }
 
 /// What one client hears. Only the Broadcaster changes it (the setters are private to
 /// this file), so it always agrees with the Broadcaster's member lists.
 final class Subscription {
-    /// The topics subscribed to.
+    /// The topics subscribed to, with its index in each topic's member list (by
+    /// `Topic.slot`; -1 where it is not a member).
     fileprivate(set) var topics = Topics()
     /// The screens whose notifications it takes (`subscribe {outputs}`); nil: every one.
     fileprivate(set) var outputs: Set<String>?
-    /// Its index in each topic's member list (by `Topics.slot`); -1 where it is not a member.
-    fileprivate var positions = [Int](repeating: -1, count: Topics.count)
+    fileprivate var positions: [Int] {
+        get { topics.positions }
+        _modify { yield &topics.positions }
+    }
 
     /// Whether a message about screen `output` (nil: about none) passes the screens
     /// `outputs` (nil: every one).
@@ -110,7 +104,6 @@ final class Broadcaster {
             let slot = Topics.slot(topic)
             subscription.positions[slot] = members[slot].count
             members[slot].append(Member(client))
-            subscription.topics.insert(topic)
         }
         checkMembership(of: client)
     }
@@ -121,7 +114,6 @@ final class Broadcaster {
         let wasSubscriber = !subscription.topics.isEmpty
         for topic in topics where subscription.topics.contains(topic) {
             leave(Topics.slot(topic), client)
-            subscription.topics.remove(topic)
         }
         if wasSubscriber && subscription.topics.isEmpty { subscriberCount -= 1 }
         checkMembership(of: client)
@@ -149,12 +141,11 @@ final class Broadcaster {
         client.subscription.positions[slot] = -1
     }
 
-    /// Debug builds: the client's topics and the member lists agree.
+    /// Debug builds: where the client's topics place it in a member list, the list holds it.
     private func checkMembership(of client: Client) {
         assert(Topic.allCases.allSatisfy { topic in
             let slot = Topics.slot(topic), index = client.subscription.positions[slot]
-            return client.topics.contains(topic) == (index >= 0)
-                && (index < 0 || members[slot][index].client === client && members[slot][index].outputs == client.outputs)
+            return index < 0 || members[slot][index].client === client && members[slot][index].outputs == client.outputs
         }, "\(client.label)'s subscription disagrees with the Broadcaster's member lists")
     }
 

@@ -19,7 +19,8 @@ from typing import Any, Iterable, Literal, Mapping, TypedDict, Union
 
 # MARK: - What clients send
 
-StyleName = Literal["fullScreen", "overFullScreen", "alert", "popup", "topHalf", "bottomHalf", "sheet"]
+#: The styles a plain name gives (a sheet, a custom layout, or a slide-in with options: an object).
+StyleName = Literal["fullScreen", "overFullScreen", "alert", "popup", "topHalf", "bottomHalf", "slideIn"]
 TransitionType = Literal["coverVertical", "coverVerticalFromTop", "coverHorizontalFromLeft",
                          "coverHorizontalFromRight", "slide", "crossDissolve", "flipHorizontal", "zoom"]
 TimingName = Literal["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "system"]
@@ -31,8 +32,9 @@ LEVELS: tuple[Level, ...] = ("normal", "overlay", "alert")
 #: What a tap outside an entry does: swallowed, dismisses it (reason ``tap``), or passes
 #: through to what lies below (the dimming still draws).
 Interaction = Literal["absorb", "dismiss", "forward"]
-#: Where an overlay sits in the safe area.
-OverlayPosition = Literal["top", "bottom", "center"]
+#: Where an overlay sits in the safe area: ``leading``/``trailing`` are the top corner of that
+#: side, which the container's layout direction resolves.
+OverlayPosition = Literal["top", "bottom", "center", "leading", "trailing"]
 #: Every topic the daemon has.
 ALL_TOPICS: tuple[Topic, ...] = ("frames", "lifecycle", "stack", "statusBar", "modes", "animations")
 #: What ``subscribe()`` asks for when not told: what a renderer or a watcher draws from. Not
@@ -40,7 +42,7 @@ ALL_TOPICS: tuple[Topic, ...] = ("frames", "lifecycle", "stack", "statusBar", "m
 #: renderer that interpolates them itself instead of drawing frames).
 DEFAULT_TOPICS: tuple[Topic, ...] = ("frames", "lifecycle", "stack", "statusBar")
 STYLE_NAMES: tuple[StyleName, ...] = ("fullScreen", "overFullScreen", "alert", "popup", "topHalf", "bottomHalf",
-                                      "sheet")
+                                      "slideIn")
 #: A container's reading direction, which says which edge is leading (``setContainer``,
 #: ``addOutput``): ``slideIn``'s ``leading``/``trailing`` resolve to the mirrored edge in
 #: right-to-left; ``left``/``right`` keep their physical meaning.
