@@ -304,6 +304,15 @@ bench bench-quick: release $(BENCH_BIN)/baseline $(BENCH_BIN)/loadgen
 	  --baseline $(BENCH_BIN)/baseline --loadgen $(BENCH_BIN)/loadgen \
 	  $(if $(filter bench-quick,$@),--quick --out bench/out/results-quick.json) $(BENCH_ARGS)
 
+## soak-memory: presentd (release) under churn for SOAK_MEMORY_SECONDS (default 600): its private
+## dirty memory and PSS sampled after every round, and their slope over the second half
+## (bench/out/soak-memory.json; docs/BENCHMARKS.md). Not in `make test`: it is the length that counts.
+SOAK_MEMORY_SECONDS ?= 600
+.PHONY: soak-memory
+soak-memory: release $(BENCH_BIN)/baseline $(BENCH_BIN)/loadgen
+	python3 bench/bench.py --presentd "$$($(SWIFT) build -c release --show-bin-path)/presentd" \
+	  --baseline $(BENCH_BIN)/baseline --loadgen $(BENCH_BIN)/loadgen --soak $(SOAK_MEMORY_SECONDS) $(BENCH_ARGS)
+
 ## openrpc: docs/openrpc.json, the OpenRPC document rpc.discover returns (generated from
 ## the method table the decoder uses; SelfDescriptionTests fails when it is stale).
 .PHONY: openrpc
