@@ -48,10 +48,11 @@ build: deps-build
 # its libstdc++.a, so STATIC_CXX holds the archive alone, searched first.
 #
 # And they are fixed-position executables (PIE=no): a position-independent one has its
-# pointers written at every start (28,000 relocations), which left 244 KiB of the daemon's
-# read-only data as private dirty memory in every process, a third of its idle footprint, and
-# a fifth of a `presentctl ping`. The price is address-space randomisation of the executable's
-# own code and data (the libraries, heap, stack and mappings stay randomised).
+# pointers written at every start, which turns its relocated read-only data into private
+# dirty memory in every process (most of the daemon's idle footprint) and costs every
+# `presentctl` that work (docs/BENCHMARKS.md, issue 28). The price is address-space
+# randomisation of the executable's own code and data (the libraries, heap, stack and
+# mappings stay randomised).
 # `make release PIE=yes` keeps it. presentctl is linked statically whatever PIE says
 # (Package.swift: no dynamic loader at all for a process that lives a millisecond).
 STATIC_CXX    := .build/static-cxx

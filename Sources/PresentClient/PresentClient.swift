@@ -171,7 +171,7 @@ public final class PresentClient {
         }
         guard ready > 0 else { throw .timedOut }
         // Uninitialised room, not a zeroed array: zeroing 64 KiB (and faulting its pages in)
-        // for a reply of a few bytes was a fifth of a short command's work.
+        // for a reply of a few bytes was a large part of a short command's work.
         let n = withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 1) { chunk in
             let n = read(fd, chunk.baseAddress, chunk.count)
             if n > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<n])) }

@@ -202,8 +202,8 @@ public struct JSONWriter {
     private mutating func write(double value: Double) {
         // A whole number below 2^53 is spelled as the integer and ".0" (`390.0`, `-0.0`;
         // larger ones may take an exponent): written so, without the shortest-digits search,
-        // which costs ten times as much, and most of a frame's numbers (sizes, positions at
-        // rest, scale, rotation) are whole.
+        // which costs far more, and many of a frame's numbers (sizes, positions at rest,
+        // scale, rotation) are whole.
         if value.magnitude < 0x1p53, value.rounded(.towardZero) == value {
             if value.sign == .minus { put(UInt8(ascii: "-")) }
             write(integer: Int64(value.magnitude))

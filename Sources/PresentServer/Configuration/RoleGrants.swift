@@ -48,8 +48,8 @@ public struct RoleGrants: Sendable, Equatable {
     static let defaults = RoleGrants()
 
     /// Every role set's ceiling, at its raw value: every connection reads its own, and
-    /// working it out from the grants (a dictionary of structs) each time was a tenth of a
-    /// connect + close. Derived from `grants` wherever they change.
+    /// working it out from the grants (a dictionary of structs) each time was a large part
+    /// of a connect + close. Derived from `grants` wherever they change.
     private var ceilings: [Int?] = []
 
     public init() {
