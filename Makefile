@@ -46,8 +46,18 @@ build: deps-build
 # most of a `presentctl ping` (2.8 M instructions, 2.1 M in the dynamic loader; 1.1 M
 # without it). swiftc asks for -lstdc++ itself, and ld takes a directory's libstdc++.so over
 # its libstdc++.a, so STATIC_CXX holds the archive alone, searched first.
+#
+# And they are fixed-position executables (PIE=no): a position-independent one has its
+# pointers written at every start, which turns its relocated read-only data into private
+# dirty memory in every process (most of the daemon's idle footprint) and costs every
+# `presentctl` that work (docs/BENCHMARKS.md, issue 28). The price is address-space
+# randomisation of the executable's own code and data (the libraries, heap, stack and
+# mappings stay randomised).
+# `make release PIE=yes` keeps it. presentctl is linked statically whatever PIE says
+# (Package.swift: no dynamic loader at all for a process that lives a millisecond).
 STATIC_CXX    := .build/static-cxx
-RELEASE_FLAGS := --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_CXX)
+PIE           ?= no
+RELEASE_FLAGS := --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_CXX) $(if $(filter no,$(PIE)),-Xlinker -no-pie)
 
 $(STATIC_CXX)/libstdc++.a:
 	@mkdir -p $(STATIC_CXX)
@@ -317,6 +327,15 @@ bench bench-quick: release $(BENCH_BIN)/baseline $(BENCH_BIN)/loadgen
 	  $(if $(filter bench-quick,$@),--quick --out bench/out/results-quick.json) $(BENCH_ARGS)
 	$(MAKE) --no-print-directory bench-notify$(if $(filter bench-quick,$@),-quick)
 	$(if $(filter bench,$@),@$(MAKE) --no-print-directory bench-glass)
+
+## soak-memory: presentd (release) under churn for SOAK_MEMORY_SECONDS (default 600): its private
+## dirty memory and PSS sampled after every round, and their slope over the second half
+## (bench/out/soak-memory.json; docs/BENCHMARKS.md). Not in `make test`: it is the length that counts.
+SOAK_MEMORY_SECONDS ?= 600
+.PHONY: soak-memory
+soak-memory: release $(BENCH_BIN)/baseline $(BENCH_BIN)/loadgen
+	python3 bench/bench.py --presentd "$$($(SWIFT) build -c release --show-bin-path)/presentd" \
+	  --baseline $(BENCH_BIN)/baseline --loadgen $(BENCH_BIN)/loadgen --soak $(SOAK_MEMORY_SECONDS) $(BENCH_ARGS)
 
 ## openrpc: docs/openrpc.json, the OpenRPC document rpc.discover returns (generated from
 ## the method table the decoder uses; SelfDescriptionTests fails when it is stale).

@@ -38,8 +38,11 @@ let package = Package(
         .target(name: "PresentCommandLine"),
 
         .executableTarget(name: "presentd", dependencies: ["PresentServer", "PresentProtocol", "PresentCommandLine"]),
+        // Released statically linked: a `presentctl ping` lives about a millisecond, and loading
+        // and relocating its shared libraries was most of it (docs/BENCHMARKS.md, issue 28).
         .executableTarget(name: "presentctl",
-                          dependencies: ["PresentClient", "PresentJSON", "PresentProtocol", "PresentCommandLine"]),
+                          dependencies: ["PresentClient", "PresentJSON", "PresentProtocol", "PresentCommandLine"],
+                          linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]),
         // libFuzzer over the protocol layer (make fuzz); a plain build makes a corpus replayer.
         .executableTarget(name: "ProtocolFuzzer", dependencies: ["PresentProtocol", "PresentCore", "PresentJSON"],
                           path: "Tests/Fuzz/ProtocolFuzzer"),

@@ -18,6 +18,11 @@ which server goes first; every figure is the median of its rounds:
             frame's `time` to its receipt (split into the first copy's delay and the
             spread to the last copy), pacing jitter (inter-arrival time against 1/120 s),
             frame times off the k/120 grid, server RSS and CPU (also per tick)
+  split     the fan-out's delay in two, for both servers alike, from the kernel's record of
+            when the server's thread is put on a CPU (perf, sched:sched_switch, on the
+            monotonic clock; left out where perf cannot record it): the tick's lateness (from
+            the k/120 deadline to the server running) and its delivery (from the server
+            running to the subscriber's read returning, for the first and the last copy)
   memory    private dirty memory and PSS (/proc/PID/smaps_rollup) of a fresh server 0.2 s
             after one ping, and after 2 s with no client; per subscriber: the slope of the
             private dirty memory between the two largest fan-outs. Not VmRSS: it also counts
@@ -27,6 +32,10 @@ which server goes first; every figure is the median of its rounds:
             per second over a window (10 s; quick 2 s), summed over its threads: times put
             on a CPU (/proc/PID/task/*/schedstat, third field) and context switches
             (voluntary + nonvoluntary in .../status); nothing should wake it then
+
+`--soak SECONDS` runs only the memory soak instead (`make soak-memory`: 600 s): presentd
+under churn (connections, sessions, subscribers coming and going) with its private dirty
+memory and PSS sampled every few seconds, and the slope of each over the second half.
 
 and a machine floor: how late this machine wakes a sleeping thread for a 120 Hz deadline
 (no server involved), so that absolute figures can be read against what the host allows.
@@ -74,6 +83,9 @@ def parse_args():
     p.add_argument("--nice", type=int, default=0,
                    help="run the servers and the load generator at this niceness (negative needs root): "
                         "shields both from other work on a shared machine")
+    p.add_argument("--no-split", action="store_true", help="leave out the split of the fan-out's delay (which needs perf)")
+    p.add_argument("--soak", type=float, metavar="SECONDS",
+                   help="only the memory soak: presentd under churn for SECONDS, its memory sampled")
     return p.parse_args()
 
 
@@ -332,6 +344,9 @@ def run(args):
     started = time.time()
 
     floor = loadgen(args, "wake", "--count", 240 if quick else 1200, "--fps", FPS)
+    split = not args.no_split and SchedTrace.works()
+    if not args.no_split and not split:
+        print("bench: the fan-out's delay is not split: perf cannot record sched:sched_switch here", file=sys.stderr)
 
     def each(fn, order):
         for kind in order:
@@ -403,11 +418,21 @@ def run(args):
     for n in sizes:
         def fanout(kind, server, n=n):
             server.after_one_ping()
-            f = loadgen(args, "fanout", "--socket", server.socket, "--subscribers", n, "--fps", FPS,
-                        "--duration", duration, "--warmup", 0.5, "--pid", server.pid)
+            trace = os.path.join(server.dir, "ticks")
+            switches = SchedTrace(server.pid, os.path.join(server.dir, "perf.data")) if split else None
+            try:
+                f = loadgen(args, "fanout", "--socket", server.socket, "--subscribers", n, "--fps", FPS,
+                            "--duration", duration, "--warmup", 0.5, "--pid", server.pid, "--trace", trace)
+            finally:
+                times = switches.stop() if switches else None
             f["server_ms_per_tick"] = f["server_cpu"] * 1000 / FPS
+            if times is not None:
+                f |= split_delay(times, read_ticks(trace), FPS)
             progress(kind, f"{n} subscribers: {100 * f['delivered_ratio']:.2f} % delivered, "
-                           f"p99 delay {f['delay_p99_ms']:.2f} ms")
+                           f"p99 delay {f['delay_p99_ms']:.2f} ms"
+                           + (f" (tick late p99 {f['tick_lateness_p99_ms']:.3f} ms, delivery p99 "
+                              f"{f['delivery_first_p99_ms']:.3f} ms first copy, {f['delivery_last_p99_ms']:.3f} ms last)"
+                              if f.get("ticks_timed") else ""))
             return f
 
         for kind, figures in in_rounds(fanout).items():
@@ -448,7 +473,102 @@ def run(args):
         "timer_wake_latency": floor,
     }
     conditions["peers"] = list(peers)
+    conditions["delay_split"] = split
     return conditions, sizes, results
+
+
+class SchedTrace:
+    """The kernel's record of when one process's main thread is put on a CPU and taken off
+    (perf, sched:sched_switch, stamped on CLOCK_MONOTONIC like the load generator's reads)."""
+
+    def __init__(self, pid, path):
+        self.pid, self.path = pid, path
+        # Its answer to a ping on its control FIFO says it is recording (perf takes a while
+        # to start on a busy machine). On this VM it misses some of the switches onto a CPU
+        # (never the switches off): the ticks without one are counted, not timed.
+        control, ack = path + ".ctl", path + ".ack"
+        os.mkfifo(control)
+        os.mkfifo(ack)
+        self.process = subprocess.Popen(
+            ["perf", "record", "-q", "-a", "-k", "mono", "-e", "sched:sched_switch",
+             f"--control=fifo:{control},{ack}", "--filter", f"prev_pid == {pid} || next_pid == {pid}", "-o", path],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(control, "w") as c, open(ack) as a:
+            c.write("ping\n")
+            c.flush()
+            if not a.readline().startswith("ack"):
+                sys.exit("bench: perf record did not answer a ping on its control FIFO")
+
+    @staticmethod
+    def works():
+        """Whether perf can record the tracepoint here (root, or a permissive perf_event_paranoid)."""
+        if not shutil.which("perf"):
+            return False
+        with tempfile.TemporaryDirectory() as d:
+            done = subprocess.run(["perf", "record", "-q", "-k", "mono", "-e", "sched:sched_switch", "-o",
+                                   os.path.join(d, "p"), "true"], capture_output=True)
+            return done.returncode == 0
+
+    def stop(self):
+        """[(time, on)]: when the thread went on (True) or off (False) a CPU, in time order."""
+        self.process.send_signal(signal.SIGINT)
+        self.process.wait(30)
+        text = subprocess.run(["perf", "script", "-i", self.path, "-F", "time,trace"],
+                              capture_output=True, text=True).stdout
+        events = []
+        for line in text.splitlines():
+            stamp, _, trace = line.partition(":")
+            fields = dict(f.split("=", 1) for f in trace.split() if "=" in f)
+            try:
+                t = float(stamp)
+            except ValueError:
+                continue
+            if fields.get("next_pid") == str(self.pid):
+                events.append((t, True))
+            elif fields.get("prev_pid") == str(self.pid):
+                events.append((t, False))
+        return sorted(events)
+
+
+def read_ticks(path):
+    """The load generator's --trace: (k, copies, first copy's delay, spread to the last), in ms."""
+    with open(path) as f:
+        rows = [line.split() for line in f.readlines()[1:]]
+    return [(int(k), int(c), float(d), float(s)) for k, c, d, s in rows if int(c) > 0]
+
+
+def split_delay(switches, ticks, fps):
+    """Each tick's delay, split where the server's thread went on a CPU after the deadline:
+    lateness (deadline to running) and delivery (running to the first and the last copy
+    read). A tick whose deadline found the thread already on a CPU (still busy) has no
+    wake-up to time and is counted apart, as is one the record does not cover."""
+    lateness, first, last = [], [], []
+    busy = uncovered = 0
+    i, running = 0, False
+    for k, _, first_delay_ms, spread_ms in ticks:
+        deadline = k / fps
+        while i < len(switches) and switches[i][0] < deadline:
+            running = switches[i][1]
+            i += 1
+        first_read = deadline + first_delay_ms / 1e3
+        if running:
+            busy += 1
+            continue
+        if i >= len(switches) or not switches[i][1] or switches[i][0] > first_read:
+            uncovered += 1
+            continue
+        woke = switches[i][0]
+        lateness.append((woke - deadline) * 1e3)
+        first.append((first_read - woke) * 1e3)
+        last.append((first_read - woke) * 1e3 + spread_ms)
+
+    def pct(values, p):
+        values = sorted(values)
+        return values[min(len(values) - 1, int(p / 100 * len(values)))] if values else None
+    return {"ticks_timed": len(lateness), "ticks_busy_at_deadline": busy, "ticks_untraced": uncovered,
+            "tick_lateness_p50_ms": pct(lateness, 50), "tick_lateness_p99_ms": pct(lateness, 99),
+            "delivery_first_p50_ms": pct(first, 50), "delivery_first_p99_ms": pct(first, 99),
+            "delivery_last_p50_ms": pct(last, 50), "delivery_last_p99_ms": pct(last, 99)}
 
 
 def spawn_times(args, count, commands):
@@ -521,6 +641,13 @@ def metrics(sizes):
             (f"{n} sub: delay p99", (k, "delay_p99_ms"), "ms", "{:.3f}", "lower"),
             (f"{n} sub: first copy delay p99", (k, "first_delay_p99_ms"), "ms", "{:.3f}", "lower"),
             (f"{n} sub: fan-out spread p99", (k, "spread_p99_ms"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: tick lateness p50", (k, "tick_lateness_p50_ms"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: tick lateness p99", (k, "tick_lateness_p99_ms"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: delivery p50 (first copy)", (k, "delivery_first_p50_ms"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: delivery p99 (first copy)", (k, "delivery_first_p99_ms"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: delivery p99 (last copy)", (k, "delivery_last_p99_ms"), "ms", "{:.3f}", "lower"),
+            (f"{n} sub: ticks timed (lateness, delivery)", (k, "ticks_timed"), "", "{:.0f}", "higher"),
+            (f"{n} sub: ticks without a switch recorded", (k, "ticks_untraced"), "", "{:.0f}", "lower"),
             (f"{n} sub: jitter p99", (k, "jitter_p99_ms"), "ms", "{:.3f}", "lower"),
             (f"{n} sub: time off grid max", (k, "offgrid_max_us"), "us", "{:.3f}", "lower"),
             (f"{n} sub: server CPU", (k, "server_cpu"), "core", "{:.3f}", "lower"),
@@ -571,6 +698,10 @@ def targets(sizes, results):
         if n in sizes:
             relative += [(f"{n} subscribers: p99 delay <= the baseline's", ratio(f"fanout_{n}", "delay_p99_ms"), 1.0, False),
                          (f"{n} subscribers: CPU per tick <= 1.2x the baseline", ratio(f"fanout_{n}", "server_ms_per_tick"), 1.2, False)]
+    for n in sizes:
+        if lookup(p, (f"fanout_{n}", "delivery_last_p99_ms")) and lookup(b, (f"fanout_{n}", "delivery_last_p99_ms")):
+            relative.append((f"{n} subscribers: delivery p99 (tick to the last copy read) <= the baseline's",
+                             ratio(f"fanout_{n}", "delivery_last_p99_ms"), 1.0, False))
     for name, value, bound, higher in relative:
         add(name, "presentd", value, value >= bound if higher else value <= bound)
     if 500 in sizes:
@@ -644,8 +775,80 @@ def report(conditions, sizes, results):
     return rows, checks
 
 
+# ---- the memory soak ----
+
+def slope_per_minute(points):
+    """The least-squares slope of (seconds, KiB) points, in KiB per minute."""
+    n = len(points)
+    mean_t = sum(t for t, _ in points) / n
+    mean_v = sum(v for _, v in points) / n
+    spread = sum((t - mean_t) ** 2 for t, _ in points)
+    return 60 * sum((t - mean_t) * (v - mean_v) for t, v in points) / spread if spread else 0.0
+
+
+def soak(args):
+    """presentd under churn for args.soak seconds: rounds of short connections (with and
+    without a ping), sessions (hello, present, dismiss) and a short fan-out whose
+    subscribers then leave, its memory read after every round."""
+    args.max_subscribers = 32
+    raise_fd_limit(256)
+    with open(args.presentd, "rb") as f:
+        os.fsync(f.fileno())   # a binary just built would count as dirty (see run())
+    server = Server("presentd", args, args.pin)
+    samples, connections, sessions = [], 0, 0
+    start = time.monotonic()
+    load_before = loadavg()
+    try:
+        samples.append({"t_s": 0.0, **rollup(server.pid)})
+        while time.monotonic() - start < args.soak:
+            loadgen(args, "connect", "--socket", server.socket, "--count", 2000, "--pid", server.pid)
+            loadgen(args, "connect", "--socket", server.socket, "--count", 500, "--ping", "--pid", server.pid)
+            loadgen(args, "session", "--socket", server.socket, "--count", 100, "--pid", server.pid)
+            loadgen(args, "fanout", "--socket", server.socket, "--subscribers", 16, "--fps", FPS,
+                    "--duration", 0.5, "--warmup", 0.1, "--pid", server.pid)
+            connections += 2500 + 100 + 17
+            sessions += 100
+            t = time.monotonic() - start
+            samples.append({"t_s": round(t, 1), **rollup(server.pid)})
+            if int(t / 60) != int(samples[-2]["t_s"] / 60):
+                last = samples[-1]
+                progress("soak", f"{t:.0f} s: private dirty {last['private_dirty_kib']} KiB, PSS {last['pss_kib']} KiB, "
+                                 f"{connections} connections")
+    finally:
+        server.stop()
+    half = [x for x in samples if x["t_s"] >= args.soak / 2]
+    result = {
+        "seconds": args.soak, "connections": connections, "sessions": sessions,
+        "loadavg_before": load_before, "loadavg_after": loadavg(), "revision": git_revision(),
+        "private_dirty_kib": {"start": samples[0]["private_dirty_kib"], "max": max(x["private_dirty_kib"] for x in samples),
+                              "end": samples[-1]["private_dirty_kib"],
+                              "second_half_slope_kib_per_min": round(slope_per_minute(
+                                  [(x["t_s"], x["private_dirty_kib"]) for x in half]), 3)},
+        "pss_kib": {"start": samples[0]["pss_kib"], "end": samples[-1]["pss_kib"],
+                    "second_half_slope_kib_per_min": round(slope_per_minute([(x["t_s"], x["pss_kib"]) for x in half]), 3)},
+        "samples": samples,
+    }
+    d = result["private_dirty_kib"]
+    print(f"\nmemory soak: {args.soak:.0f} s, {connections} connections, {sessions} sessions, load "
+          f"{load_before[0]:.2f} -> {result['loadavg_after'][0]:.2f}")
+    print(f"private dirty: {d['start']} KiB at start, {d['max']} KiB at most, {d['end']} KiB at the end; "
+          f"second half's slope {d['second_half_slope_kib_per_min']:+.2f} KiB/min")
+    print(f"PSS: {result['pss_kib']['start']} -> {result['pss_kib']['end']} KiB; "
+          f"second half's slope {result['pss_kib']['second_half_slope_kib_per_min']:+.2f} KiB/min")
+    return result
+
+
 def main():
     args = parse_args()
+    if args.soak:
+        result = soak(args)
+        out = args.out if args.out != "bench/out/results.json" else "bench/out/soak-memory.json"
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        with open(out, "w") as f:
+            json.dump(result, f, indent=2)
+            f.write("\n")
+        print(f"\nwritten: {out}")
+        return
     conditions, sizes, results = run(args)
     rows, checks = report(conditions, sizes, results)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

@@ -170,11 +170,15 @@ public final class PresentClient {
             return
         }
         guard ready > 0 else { throw .timedOut }
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        // Uninitialised room, not a zeroed array: zeroing 64 KiB (and faulting its pages in)
+        // for a reply of a few bytes was a large part of a short command's work.
+        let n = withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 1) { chunk in
+            let n = read(fd, chunk.baseAddress, chunk.count)
+            if n > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<n])) }
+            return n
+        }
         if n < 0 && errno == EINTR { return }
         guard n > 0 else { throw .io(n == 0 ? "the daemon closed the connection" : "read failed: \(Self.errnoText())") }
-        buffer.append(contentsOf: chunk[..<n])
     }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }

@@ -200,6 +200,15 @@ public struct JSONWriter {
 
     /// A finite double in Swift's shortest round-trip spelling (`description`'s).
     private mutating func write(double value: Double) {
+        // A whole number below 2^53 is spelled as the integer and ".0" (`390.0`, `-0.0`;
+        // larger ones may take an exponent): written so, without the shortest-digits search,
+        // which costs far more, and many of a frame's numbers (sizes, positions at rest,
+        // scale, rotation) are whole.
+        if value.magnitude < 0x1p53, value.rounded(.towardZero) == value {
+            if value.sign == .minus { put(UInt8(ascii: "-")) }
+            write(integer: Int64(value.magnitude))
+            return append(".0")
+        }
         var text = DoubleText()
         value.write(to: &text)
         withUnsafeBytes(of: &text.storage) { put(UnsafeRawBufferPointer(rebasing: $0[..<text.count])) }

@@ -96,13 +96,21 @@ func contextRequest(_ s: inout ArgumentScanner) throws -> PlannedRequest {
 }
 
 /// The commands that concern one screen, and so take `--output NAME` (default `main`).
-let outputCommands: Set<String> = ["present", "toast", "container", "keyboard", "tap", "swipe", "key", "stack",
-                                   "watch", "context", "dnd", "mode"]
+/// A switch, not a Set: every command asks, and building a Set<String> (its type's
+/// metadata, made from its mangled name) was a large part of a `presentctl ping`.
+func concernsOneScreen(_ command: String) -> Bool {
+    switch command {
+    case "present", "toast", "container", "keyboard", "tap", "swipe", "key", "stack", "watch", "context", "dnd", "mode":
+        return true
+    default:
+        return false
+    }
+}
 
 /// Takes `--output NAME` (or `--output=NAME`) out of a command's words, for the commands
 /// that concern one screen: the screen, or nil for the default one.
 func takeOutput(_ command: String, _ words: inout [String]) throws -> String? {
-    guard outputCommands.contains(command) else { return nil }
+    guard concernsOneScreen(command) else { return nil }
     var output: String?
     var kept: [String] = []
     var i = 0

@@ -91,6 +91,8 @@ import PresentCore
         _ = stack.drainEvents(); _ = stack.drainRetargets(); unchanged("drains")
         stack.advance(to: 1); stack.advance(to: 0.5); unchanged("advance to a time already reached")
         #expect(stack.removeAll(ownedBy: 9, at: 1).isEmpty); unchanged("an owner with nothing left")
+        #expect(stack.removeAll(ownedBy: 9, at: 3).isEmpty); unchanged("an owner with nothing, leaving later")
+        #expect(stack.time == 1, "an owner with nothing moved the stack's time to \(stack.time)")
         #expect(stack.transferOwnership(from: 9, to: 10).isEmpty); unchanged("a transfer of nothing")
         #expect(throws: StackError.notFound(id: "z")) { _ = try stack.dismiss(id: "z", at: 1) }
         #expect(throws: StackError.notFound(id: "z")) { _ = try stack.update(id: "z", EntryUpdate(cornerRadius: 1), at: 1) }

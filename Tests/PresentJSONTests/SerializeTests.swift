@@ -14,6 +14,18 @@ struct SerializeTests {
         #expect(value.serializedString == text)
     }
 
+    /// Whole numbers below 2^53 take a shorter path than other doubles: the same text as
+    /// json-c's, the reference, on both sides of that bound and of zero.
+    @Test func wholeDoublesAreSpelledAsTheReferenceSpellsThem() {
+        let wholes: [Double] = [0, -0.0, 1, -1, 390, -844, 4503599627370496, 123456789012345, 1e15,
+                                9007199254740991, -9007199254740991, 9007199254740992, 9007199254740994,
+                                9999999999999998, -9999999999999998, 1e16, -1e16, 2e16]
+        for d in wholes {
+            let value = JSONValue.double(d)
+            #expect(value.serializedString == String(decoding: value.serializedByJSONC(), as: UTF8.self), "\(d)")
+        }
+    }
+
     @Test func nonFiniteDoublesBecomeNull() {
         let value: JSONValue = [.double(.nan), .double(.infinity), .double(-.infinity)]
         #expect(value.serializedString == "[null,null,null]")

@@ -109,6 +109,35 @@ struct DaemonProtocolTests {
         #expect(try watcher.call("stack")["entries"] == [])
     }
 
+    /// Most connections present nothing (a `presentctl ping`, a renderer that reconnects):
+    /// their leaving is nothing a subscriber hears of. The stack keeps its time and state
+    /// (RevisionTests), so the daemon has nothing to publish.
+    @Test func aConnectionThatPresentedNothingLeavesWithoutAWord() throws {
+        let daemon = try DaemonHarness([])
+        let watcher = try daemon.connect()
+        try watcher.call("subscribe", ["topics": ["lifecycle", "stack", "statusBar", "animations", "frames"]])
+        let app = try daemon.connect()
+        try app.call("present", ["style": "popup", "transition": ["duration": 0.05]])
+        _ = try watcher.awaitNotification("lifecycle") { $0["event"] == "didPresent" }
+        _ = try watcher.awaitNotification("frame") { $0["animating"] == false }   // the last until something changes
+        watcher.clearNotifications()
+        for kind in ["hello", "subscribe", "ping"] {
+            let passer = try daemon.connect()
+            switch kind {
+            case "hello": try passer.call("hello", ["client": "passer-by"])
+            case "subscribe": try passer.call("subscribe", ["topics": ["lifecycle", "frames"]])
+            default: try passer.call("ping")
+            }
+        }   // each closes as it goes out of scope
+        try waitUntil("the three passers-by to be gone from stats") {
+            try watcher.call("stats")["clients"]?.arrayValue?.count == 2
+        }
+        let heard = try watcher.messagesBeforeSync(after: Array(#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#.utf8),
+                                                   marker: "s")
+        #expect(heard == [["jsonrpc": "2.0", "id": "p", "result": [:]]], "heard \(heard)")
+        #expect(watcher.notifications.isEmpty, "notifications while they left: \(watcher.notifications)")
+    }
+
     @Test func everyErrorCode() throws {
         let daemon = try DaemonHarness(["--dismiss-policy", "owner"])
         let c = try daemon.connect(), other = try daemon.connect()

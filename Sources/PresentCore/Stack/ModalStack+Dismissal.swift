@@ -76,7 +76,10 @@ extension ModalStack {
 
     /// Removes everything `owner` presented (its connection went away). Only the owner's
     /// entries leave — others' entries above or below stay; the topmost animates out.
+    /// An owner with nothing on the stack changes nothing, the stack's time included:
+    /// most connections never present, and each one's leaving must not cost a publish.
     public mutating func removeAll(ownedBy owner: OwnerID, reason: DismissReason = .ownerGone, at t: Double) -> [String] {
+        guard entries.contains(where: { $0.owner == owner }) || queue.contains(where: { $0.owner == owner }) else { return [] }
         advance(to: t)
         return removeAll(where: { $0.owner == owner }, reason: reason)
     }

@@ -101,6 +101,18 @@ extension Daemon {
         return fields
     }
 
+    /// The same members, written straight into `writer` (every connection's first record):
+    /// a role set's names are the same text for every connection that holds it.
+    func writeRoleFields(of client: Client, to writer: inout JSONWriter) {
+        Self.roleNamesText[Int(client.roles.rawValue)].withUnsafeBytes { writer.member("roles", json: $0) }
+        if let ceiling = client.maxPriority { writer.member("maxPriority", .int(Int64(ceiling))) }
+    }
+
+    /// Every role set's names as a JSON array, at the set's raw value.
+    private static let roleNamesText: [[UInt8]] = (0..<(1 << Role.allCases.count)).map { raw in
+        JSONValue.array(RoleSet(rawValue: UInt8(raw)).names.map { .string($0) }).serialized()
+    }
+
     // MARK: The peer's systemd unit
 
     /// The unit of process `pid`: the last .service or .scope of its cgroup path.

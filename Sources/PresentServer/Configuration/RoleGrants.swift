@@ -47,14 +47,23 @@ public struct RoleGrants: Sendable, Equatable {
     /// reads its ceiling here (building it was a fifth of a connect + close's instructions).
     static let defaults = RoleGrants()
 
+    /// Every role set's ceiling, at its raw value: every connection reads its own, and
+    /// working it out from the grants (a dictionary of structs) each time was a large part
+    /// of a connect + close. Derived from `grants` wherever they change.
+    private var ceilings: [Int?] = []
+
     public init() {
         for role in Role.allCases { grants[role] = RoleGrant() }
         for role in RoleTable.presentingRoles { grants[role]?.maxPriority = Self.defaultMaxPriority[role] ?? Presentation.priorityRange.upperBound }
+        ceilings = allCeilings()
     }
 
     public subscript(role: Role) -> RoleGrant {
         get { grants[role] ?? RoleGrant() }
-        set { grants[role] = newValue }
+        set {
+            grants[role] = newValue
+            ceilings = allCeilings()
+        }
     }
 
     /// Whether a grant names units (then the peer's cgroup is read at connect()).
@@ -68,8 +77,12 @@ public struct RoleGrants: Sendable, Equatable {
 
     /// The highest priority a connection holding `roles` may present at: the highest
     /// ceiling among them; nil when none of them may present.
-    func maxPriority(for roles: RoleSet) -> Int? {
-        roles.roles.compactMap { self[$0].maxPriority }.max()
+    func maxPriority(for roles: RoleSet) -> Int? { ceilings[Int(roles.rawValue)] }
+
+    private func allCeilings() -> [Int?] {
+        (0..<(1 << Role.allCases.count)).map { raw in
+            RoleSet(rawValue: UInt8(raw)).roles.compactMap { self[$0].maxPriority }.max()
+        }
     }
 
     var fileJSON: JSONValue {

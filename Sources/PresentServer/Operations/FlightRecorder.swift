@@ -269,6 +269,13 @@ final class FlightRecorder {
         }
     }
 
+    /// Records an event whose members are `members`, JSON text written out in the code
+    /// (`"event":"disconnect"`): no writer at all.
+    func record(event members: StaticString, connection: UInt64, time: Double, limit: Int) {
+        append(.event, UnsafeRawBufferPointer(start: members.utf8Start, count: members.utf8CodeUnitCount),
+               connection: connection, time: time, limit: limit)
+    }
+
     /// Makes `limit` the ring's bound (a reload may have changed it): the oldest records
     /// that no longer fit leave.
     func resize(to limit: Int) { ring.resize(to: limit) }
@@ -345,7 +352,7 @@ extension Daemon {
             writer.member("pid", .int(Int64(client.peer.pid)))
             writer.member("uid", .int(Int64(client.peer.uid)))
             writer.member("gid", .int(Int64(client.peer.gid)))
-            for (key, value) in roleFields(of: client) { writer.member(JSONKey(key), value) }
+            writeRoleFields(of: client, to: &writer)
             if let unit = client.unit { writer.member("unit", .string(unit)) }
         }, connection: client.id, time: now, limit: configuration.recorderBytes)
     }
@@ -357,7 +364,7 @@ extension Daemon {
 
     func recordDisconnect(_ client: Client) {
         guard isRecording else { return }
-        record(event: ["event": "disconnect"], conn: client.id)
+        recorder.record(event: #""event":"disconnect""#, connection: client.id, time: now, limit: configuration.recorderBytes)
     }
 
     /// An owner did not answer `shouldDismiss` in time (a timer: the one thing that happens
