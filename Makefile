@@ -47,16 +47,15 @@ build: deps-build
 # without it). swiftc asks for -lstdc++ itself, and ld takes a directory's libstdc++.so over
 # its libstdc++.a, so STATIC_CXX holds the archive alone, searched first.
 #
-# And they are fixed-position executables (PIE=no): a position-independent one has its
-# pointers written at every start, which turns its relocated read-only data into private
-# dirty memory in every process (most of the daemon's idle footprint) and costs every
-# `presentctl` that work (docs/BENCHMARKS.md, issue 28). The price is address-space
-# randomisation of the executable's own code and data (the libraries, heap, stack and
-# mappings stay randomised).
-# `make release PIE=yes` keeps it. presentctl is linked statically whatever PIE says
-# (Package.swift: no dynamic loader at all for a process that lives a millisecond).
+# The daemon stays a position-independent executable (PIE=yes): it serves every local user,
+# and keeps the randomised addresses of its own code, the statically linked runtime included.
+# `make release PIE=no` links it at a fixed position instead, for memory-bound devices: a
+# position-independent executable has its pointers written at every start, which leaves its
+# relocated read-only data private and dirty in every process (docs/BENCHMARKS.md has both
+# figures). presentctl is linked statically whatever PIE says (Package.swift): a process that
+# lives a millisecond and runs with its user's rights starts with no dynamic loader at all.
 STATIC_CXX    := .build/static-cxx
-PIE           ?= no
+PIE           ?= yes
 RELEASE_FLAGS := --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_CXX) $(if $(filter no,$(PIE)),-Xlinker -no-pie)
 
 $(STATIC_CXX)/libstdc++.a:
