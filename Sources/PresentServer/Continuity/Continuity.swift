@@ -23,6 +23,7 @@ import Glibc
 import PresentCore
 import PresentJSON
 import PresentProtocol
+import PresentSystem
 
 /// Who made a presentation, as the state file remembers it.
 struct OwnerRecord: Hashable {
@@ -115,7 +116,10 @@ extension Daemon {
         let bytes = stateJSON().serializedLine()
         guard bytes != continuity.lastSaved else { return }
         do {
-            try Self.writeAtomically(bytes, to: path)
+            // Not durable: the file lives in the runtime directory, a tmpfs, and needs to
+            // survive a crash of this process, which the rename alone ensures; a flush per
+            // stack change would stall the loop.
+            try writeFileAtomically(bytes, to: path)
             continuity.lastSaved = bytes
         } catch {
             log.error("cannot save the stack to \(path): \(error)")
@@ -155,40 +159,14 @@ extension Daemon {
         }
         return continuity.orphans[owner]
     }
-
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(StateFileError) {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .system("open \(temporary)", errno) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let code = errno
-                close(fd)
-                unlink(temporary)
-                throw .system("write \(temporary)", code)
-            }
-            offset += n
-        }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw .system("rename to \(path)", code)
-        }
-    }
 }
 
 /// Why the state file could not be written or read.
 enum StateFileError: Error, CustomStringConvertible {
-    case system(String, Int32)
     case invalid(String)
 
     var description: String {
         switch self {
-        case .system(let what, let code): return "\(what): \(String(cString: strerror(code)))"
         case .invalid(let why): return why
         }
     }

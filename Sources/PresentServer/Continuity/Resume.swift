@@ -9,6 +9,7 @@ import Glibc
 import PresentCore
 import PresentJSON
 import PresentProtocol
+import PresentSystem
 
 extension Daemon {
     // MARK: Restoring
@@ -18,7 +19,7 @@ extension Daemon {
     /// not read is set aside (renamed `.bad`) with a warning.
     func restoreState() {
         guard let path = continuity.path else { return }
-        let read = readWholeFile(path, limit: Self.maxSavedBytes)
+        let read = Result { () throws(SystemCallError) in try readWholeFile(path, limit: Self.maxSavedBytes) }
         if case .failure(let error) = read, error.code != EFBIG { return }   // none (or unreadable): a first start
         let started = loop.monotonicNow()
         do {
@@ -48,7 +49,9 @@ extension Daemon {
             for screen in screens { scheduleNextDeadline(on: screen) }
         } catch {
             log.warning("ignoring the saved stack in \(path): \(error)")
-            _ = rename(path, path + ".bad")
+            do { _ = try valueOrErrno("rename", path: path) { rename(path, path + ".bad") } } catch {
+                log.warning("cannot set aside \(path) as \(path).bad: \(error.reason)")
+            }
         }
     }
 

@@ -25,6 +25,7 @@ import Glibc
 import PresentCore
 import PresentJSON
 import PresentProtocol
+import PresentSystem
 
 /// A bounded FIFO of variable-length records in one contiguous byte buffer: each record is
 /// its payload's length (32 bits), a fixed `Header` and the payload, back to back, wrapping
@@ -478,9 +479,10 @@ extension Daemon {
          "dropped": .int(Int64(truncatingIfNeeded: recorder.dropped))]
     }
 
-    /// Writes the recording to `path` atomically (a temporary file renamed over it, mode 0600).
-    func writeRecording(to path: String) throws(StateFileError) {
-        try Self.writeAtomically(recordingNDJSON(), to: path)
+    /// Writes the recording to `path` atomically (a temporary file renamed over it, mode 0600),
+    /// flushed to disk: it is written seldom, and often just before the process dies.
+    func writeRecording(to path: String) throws(SystemCallError) {
+        try writeFileAtomically(recordingNDJSON(), to: path, durable: true)
     }
 
     /// `recordDump {path?}`: with a path, the daemon writes the file; without, the reply

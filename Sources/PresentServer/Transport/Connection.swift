@@ -1,5 +1,6 @@
 import CLibUV
 import Glibc
+import PresentSystem
 
 /// One client on the socket: incoming bytes become lines, outgoing bytes go through an
 /// outbound queue the connection owns, so a client that stops reading never blocks the loop.
@@ -367,11 +368,12 @@ final class Connection: LoopOwned {
         // Closing: libuv has closed the descriptor already, and its number may be reused.
         guard isLive else { return nil }
         guard queue.isEmpty else { return 0 }
-        let written = Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-        if written >= 0 { return written }
-        if errno == EAGAIN || errno == EINTR { return 0 }
-        fail(.posix("send"))
-        return nil
+        do {
+            return try valueOrWouldBlock("send") { Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) } ?? 0
+        } catch {
+            fail(TransportError(error))
+            return nil
+        }
     }
 
     /// Starts a `uv_write` of the queue's head unless one is in flight.
