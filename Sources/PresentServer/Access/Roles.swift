@@ -5,7 +5,8 @@
 // Without `roles` in the configuration the socket's owner — the daemon's own euid when it
 // binds the socket, the socket file's owner when it adopts one — and root (unless
 // rootIsAdmin is false) get every role, and any other connection app, renderer and shell:
-// everything but the administrator's methods, as before there were roles. Members of
+// everything but the administrator's methods, so a daemon nobody configured serves every
+// local app. Members of
 // adminGroup, and root unless rootIsAdmin is false, are administrators in every case.
 //
 // A connection's roles, its unit and its ceiling are fixed when it connects: a reload

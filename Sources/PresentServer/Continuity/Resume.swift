@@ -99,7 +99,7 @@ extension Daemon {
         func bringBack(_ record: JSONValue, _ put: (Presentation, OwnerID) throws(StackError) -> String) {
             do {
                 let (request, params) = try decodeSaved(record)
-                // Ids are the daemon's: a file written before they were (two screens' `p1`)
+                // Ids are the daemon's: a file from a presentd that let screens share ids (two screens' `p1`)
                 // brings back the first and names the other.
                 if let id = request.presentation.id, let holder = screens.holding(entry: id) {
                     throw StateFileError.invalid("output \"\(holder.name)\" already holds \"\(id)\"")

@@ -1,6 +1,6 @@
 // The three sd-daemon protocols presentd speaks with systemd, in Swift instead of libsystemd
-// (which brought 0.8 MiB of resident crypto and compression libraries for a few lines of
-// protocol each). Each function does what its libsystemd namesake (systemd 252) does for
+// (which brings resident crypto and compression libraries for a few lines of protocol
+// each). Each function does what its libsystemd namesake (systemd 252) does for
 // the arguments presentd passed it:
 //
 //   sd_listen_fds_with_names(1, …)  →  SDDaemon.listenFDs(unsetEnvironment: true)

@@ -20,8 +20,8 @@ extension Daemon {
         recorder.record(line: line, connection: client.id, time: now, limit: configuration.recorderBytes)
     }
 
-    /// Every connection's first record, so it is written straight into bytes (building
-    /// and serializing an object was a third of a connect + close's instructions).
+    /// Every connection's first record, so it is written straight into bytes: building and
+    /// serializing an object would be a large part of a connect + close.
     func recordConnect(_ client: Client) {
         guard isRecording else { return }
         recorder.record(event: { writer in

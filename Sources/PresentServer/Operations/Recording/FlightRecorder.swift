@@ -6,9 +6,8 @@
 //
 // - Bounded: the records take at most `recorderBytes` bytes of memory, each a 29-byte
 //   header (payload length, number, time, connection, kind) and its payload; the oldest
-//   leave first and are counted as `dropped`. 0 turns it off. A dump is somewhat larger:
-//   its lines spell the header's numbers in some 50 bytes of text (a third more than the
-//   ring for lines as short as `ping`'s, a few percent for a `present`).
+//   leave first and are counted as `dropped`. 0 turns it off. A dump is larger than the
+//   ring, most so for short lines: its lines spell the header's numbers as text.
 // - Cheap: recording a line is copying it, with its header, into one contiguous byte ring
 //   (RecordRing): no formatting, and no allocation but the ring's, made with the first
 //   record (an idle daemon does not hold it). The NDJSON is written only for a dump, in
