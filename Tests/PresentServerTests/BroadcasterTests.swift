@@ -110,7 +110,7 @@ struct BroadcasterTests {
         let loop = try EventLoop()
         let broadcaster = Broadcaster()
         let everywhere = try Peer(loop: loop), side = try Peer(loop: loop), renderer = try Peer(loop: loop)
-        renderer.client.roles = .renderer
+        renderer.client.grant(.renderer, maxPriority: nil, unit: nil)
         broadcaster.subscribe(everywhere.client, to: [.lifecycle, .frames], outputs: nil)
         broadcaster.subscribe(side.client, to: [.lifecycle, .frames], outputs: ["side"])
         broadcaster.subscribe(renderer.client, to: [.lifecycle], outputs: ["main"])

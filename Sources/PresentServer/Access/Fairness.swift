@@ -16,19 +16,12 @@ extension Daemon {
 
     /// Counts `requests` against the client's turn; at the end of its turn it yields.
     func charge(_ client: Client, requests: Int = 1) {
-        if client.turn != loop.turn {
-            client.turn = loop.turn
-            client.requestsThisTurn = 0
-        }
-        client.requestsThisTurn += requests
-        guard client.requestsThisTurn >= Self.requestsPerTurn, !client.isYielding else { return }
-        client.isYielding = true
-        client.yields += 1
+        guard client.charge(requests, inTurn: loop.turn, share: Self.requestsPerTurn) else { return }
         client.connection.pauseReading()
         let id = client.id
         loop.post { [unowned self] in
             guard let client = self.clients[id] else { return }
-            client.isYielding = false
+            client.endYield()
             client.connection.resumeReading()
         }
     }

@@ -36,17 +36,17 @@ extension Daemon {
     func assignRoles(_ client: Client) {
         let peer = client.peer
         var roles: RoleSet
+        var unit: String?
         if let grants = configuration.roles {
-            if grants.usesUnits { client.unit = Self.systemdUnit(ofPID: peer.pid) }
+            if grants.usesUnits { unit = Self.systemdUnit(ofPID: peer.pid) }
             let groups = grants.usesGIDs ? Self.peerGroups(of: client.connection) : []
-            roles = grants.roles(uid: peer.uid, gids: [peer.gid] + groups, unit: client.unit)
+            roles = grants.roles(uid: peer.uid, gids: [peer.gid] + groups, unit: unit)
         } else {
             roles = peer.uid == socketOwnerUID ? .all : Self.defaultRoles
         }
         if isAdministrator(client) { roles.insert(.admin) }
         if roles.contains(.admin) { roles = .all }   // admin: everything
-        client.roles = roles
-        client.maxPriority = (configuration.roles ?? RoleGrants.defaults).maxPriority(for: roles)
+        client.grant(roles, maxPriority: (configuration.roles ?? RoleGrants.defaults).maxPriority(for: roles), unit: unit)
         log.debug("\(client.label): roles \(roles)" + (client.unit.map { " (unit \($0))" } ?? ""))
     }
 

@@ -105,12 +105,10 @@ extension Daemon {
                     throw StateFileError.invalid("output \"\(holder.name)\" already holds \"\(id)\"")
                 }
                 let owner = Self.ownerRecord(record["owner"])
-                // One stand-in per owner, across screens.
-                let standIn = continuity.orphans.first { $0.value == owner }?.key
-                    ?? Continuity.firstOrphanID + OwnerID(continuity.orphans.count)
+                let standIn = continuity.standIn(for: owner)
                 let id = try put(request.presentation, standIn)
-                continuity.params[id] = params
-                continuity.orphans[standIn] = owner
+                continuity.remember(params, for: id)
+                continuity.adopt(owner, as: standIn)
                 count += 1
             } catch {
                 log.warning("not restoring \(record["id"]?.stringValue ?? "an entry"): \(error)")
@@ -159,8 +157,8 @@ extension Daemon {
             return []
         }
         let resumed = screens.flatMap { $0.stack.transferOwnership(from: standIn, to: client.id) }
-        continuity.orphans[standIn] = nil
-        client.resumeToken = token
+        continuity.release(standIn)
+        client.holdResumeToken(token)
         log.info("\(client.label) resumed \(resumed.joined(separator: ", "))")
         if continuity.orphans.isEmpty { stopGracePeriod() }
         return resumed
@@ -171,23 +169,19 @@ extension Daemon {
         guard let timer = try? Timer(loop: loop) else { return expireOrphans() }
         timer.onFire = { [unowned self] in self.expireOrphans() }
         timer.start(after: configuration.resumeGrace)
-        continuity.graceTimer = timer
+        continuity.startGrace(timer)
     }
 
-    func stopGracePeriod() {
-        continuity.graceTimer?.close()
-        continuity.graceTimer = nil
-    }
+    func stopGracePeriod() { continuity.stopGrace() }
 
     /// The grace period is over: entries nobody reclaimed leave as if their owner had
     /// disconnected.
     private func expireOrphans() {
         stopGracePeriod()
-        for standIn in continuity.orphans.keys.sorted() {
+        for standIn in continuity.removeAllOrphans() {
             let removed = screens.flatMap { $0.stack.removeAll(ownedBy: standIn, at: now) }
             if !removed.isEmpty { log.info("not resumed in time; dismissing \(removed.joined(separator: ", "))") }
         }
-        continuity.orphans.removeAll()
         publishEvents()
     }
 }

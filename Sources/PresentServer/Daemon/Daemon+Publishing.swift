@@ -26,9 +26,8 @@ extension Daemon {
     private func publishEvents(of screen: Screen) {
         // Saved when the picture changed since the last publish; a screen's first publish
         // is of the stack it started with (new, or read from the state file): nothing to save.
-        let pictureChanged = screen.published.map { $0.scene != screen.stack.sceneRevision } ?? false
         // Before the rest: anything publishing itself caused is published next time.
-        screen.published = (screen.stack.stateRevision, screen.stack.sceneRevision)
+        let pictureChanged = screen.notePublished()
         checkInvariantsIfEnabled(on: screen)
         let events = screen.stack.drainEvents()
         if !events.isEmpty || pictureChanged { saveStateSoon() }
@@ -51,8 +50,7 @@ extension Daemon {
         }
         publishMotion(of: screen, announced: announced)
         if stackChanged { broadcast(.stack, method: "stack", on: screen) { stackListing(of: screen) } }
-        if let deadline = screen.publishedDeadline, deadline <= screen.stack.time { screen.clock.deadlinePassed() }
-        screen.publishedDeadline = screen.stack.nextDeadline
+        screen.notePublishedDeadline()
         if screen.isFrameDue { startFrames(of: screen) }
         scheduleNextDeadline(on: screen)
     }
@@ -73,12 +71,11 @@ extension Daemon {
             }
         }
         guard broadcaster.isWatched(.animations) else {
-            screen.announcedMotion = nil   // a newcomer gets the motion in its snapshot
+            screen.assumeAnnounced(nil)   // a newcomer gets the motion in its snapshot
             return
         }
         let motion = screen.stack.animations(at: screen.stack.time)
-        if let last = screen.announcedMotion, motion.describesTheSameMotion(as: last) { return }
-        screen.announcedMotion = motion
+        guard screen.announce(motion) else { return }
         broadcast(.animations, method: "animations", on: screen) { AnimationEncoding.animations(motion) }
     }
 
@@ -102,7 +99,7 @@ extension Daemon {
         if motion {
             snapshot["animations"] = AnimationEncoding.animations(main.stack.animations(at: now))
             // What the snapshot shows need not be announced again.
-            for screen in screens { screen.announcedMotion = screen.stack.animations(at: screen.stack.time) }
+            for screen in screens { screen.assumeAnnounced(screen.stack.animations(at: screen.stack.time)) }
         }
         if client.topics.contains(.modes) { addModes(to: &snapshot) }   // Daemon+Modes
         return ["seq": .int(Int64(truncatingIfNeeded: broadcaster.seq)), "snapshot": .object(snapshot)]

@@ -244,7 +244,7 @@ extension Daemon {
     }
 
     private func counted(_ outcome: Outcome, for client: Client) -> Outcome {
-        if case .deferred = outcome { client.deferredReplies += 1 }
+        if case .deferred = outcome { client.deferReply() }
         return outcome
     }
 
@@ -253,7 +253,7 @@ extension Daemon {
     private func countedReply(for client: Client, _ later: PendingReply) -> (JSONValue) -> Void {
         let id = client.id
         return { [unowned self] result in
-            self.clients[id]?.deferredReplies -= 1
+            self.clients[id]?.replyDelivered()
             self.publishEvents()
             self.deliver(.success(result), to: later)
         }

@@ -14,29 +14,31 @@ final class Screen {
     static let mainName = "main"
 
     let name: String
+    /// The screen's model. Writable: its mutating methods keep the stack's own rules, and
+    /// every request that changes a screen changes it through them.
     var stack: ModalStack
     /// The screen's own frame rate; nil follows the daemon's `fps` (and its reloads).
-    var ownFPS: Int?
+    private(set) var ownFPS: Int?
     /// When its frames tick and whether one is owed (FrameClock.swift).
     let clock: FrameClock
 
     /// The stack's revisions when its events were last published (Daemon+Publishing):
     /// while the stack's `stateRevision` is the same, there is nothing new to publish.
     /// Nil: never published.
-    var published: (state: UInt64, scene: UInt64)?
+    private(set) var published: (state: UInt64, scene: UInt64)?
     /// The motion its last `animations` notification announced (time aside): the next
     /// one is sent when the motion in force differs.
-    var announcedMotion: AnimationSnapshot?
+    private(set) var announcedMotion: AnimationSnapshot?
 
-    /// Wakes the loop at the next auto-dismiss deadline (Daemon+Conversation).
-    var deadlineTimer: Timer?
-    var scheduledDeadline: Double?
+    /// Wakes the loop at the next auto-dismiss deadline (`scheduleDeadline`).
+    private var deadlineTimer: Timer?
+    private(set) var scheduledDeadline: Double?
     /// The stack's `nextDeadline` at its last publish: once its time has passed it, the
     /// frame clock owes a frame (`FrameClock.deadlinePassed`), on either clock.
-    var publishedDeadline: Double?
+    private(set) var publishedDeadline: Double?
 
     /// What `--check-invariants` last logged for this screen.
-    var reportedInvariantProblems: [String] = []
+    private(set) var reportedInvariantProblems: [String] = []
 
     init(name: String, stack: ModalStack, fps: Int? = nil) {
         self.name = name
@@ -54,6 +56,77 @@ final class Screen {
     /// or the resting frame is owed.
     var isFrameDue: Bool {
         clock.isFrameDue(revision: stack.sceneRevision, moving: stack.isMoving)
+    }
+
+    /// A new frame rate of its own (nil: the daemon's); whether it changed, in which case
+    /// the caller restarts its frames.
+    func setOwnFPS(_ fps: Int?) -> Bool {
+        guard fps != ownFPS else { return false }
+        ownFPS = fps
+        return true
+    }
+
+    // MARK: Publishing
+
+    /// Notes that what the stack holds now is published. Returns whether the picture
+    /// changed since the last publish (false for the first: it shows what the screen
+    /// started with).
+    func notePublished() -> Bool {
+        let pictureChanged = published.map { $0.scene != stack.sceneRevision } ?? false
+        published = (stack.stateRevision, stack.sceneRevision)
+        return pictureChanged
+    }
+
+    /// Once the stack's time has passed the deadline it had at the last publish, a frame
+    /// is owed (the dismissal it caused); then the next deadline is the one to watch.
+    func notePublishedDeadline() {
+        if let deadline = publishedDeadline, deadline <= stack.time { clock.deadlinePassed() }
+        publishedDeadline = stack.nextDeadline
+    }
+
+    /// Whether `motion` needs announcing: it differs from the last one announced. If so,
+    /// it is the one announced from now on.
+    func announce(_ motion: AnimationSnapshot) -> Bool {
+        if let last = announcedMotion, motion.describesTheSameMotion(as: last) { return false }
+        announcedMotion = motion
+        return true
+    }
+
+    /// The motion in force was shown some other way (a snapshot), or nobody watches it:
+    /// `motion` (nil: nothing) is what a newcomer already knows.
+    func assumeAnnounced(_ motion: AnimationSnapshot?) { announcedMotion = motion }
+
+    /// Whether `problems` differ from those last reported; they are the ones reported
+    /// from now on.
+    func noteInvariantProblems(_ problems: [String]) -> Bool {
+        defer { reportedInvariantProblems = problems }
+        return problems != reportedInvariantProblems
+    }
+
+    // MARK: The auto-dismiss deadline
+
+    /// Arms the wake-up for the stack's next auto-dismiss deadline, or disarms it when there
+    /// is none. Frames run only while something moves, so an entry at rest counting down
+    /// needs a timer of its own; the stack itself places the dismissal at the exact
+    /// deadline, however late the timer fires. `makeTimer` is asked once, for the timer
+    /// whose `onFire` handles the deadline.
+    func scheduleDeadline(now: Double, makeTimer: () -> Timer?) {
+        guard let deadline = stack.nextDeadline else {
+            deadlineTimer?.cancel()
+            scheduledDeadline = nil
+            return
+        }
+        guard deadline != scheduledDeadline else { return }
+        if deadlineTimer == nil, let timer = makeTimer() {
+            let handle = timer.onFire
+            timer.onFire = { [unowned self] in
+                self.scheduledDeadline = nil
+                handle()
+            }
+            deadlineTimer = timer
+        }
+        scheduledDeadline = deadline
+        deadlineTimer?.start(after: max(0, deadline - now))
     }
 
     /// Releases the timers: the screen was removed, or the daemon shuts down.

@@ -201,9 +201,8 @@ extension Daemon {
         connection.maxQueuedBytes = 1 << 30
         // The roles the original granted (its unit and groups were read from the living peer).
         if let names = record["roles"]?.arrayValue {
-            client.roles = RoleSet(names.compactMap { $0.stringValue.flatMap(Role.init(rawValue:)) })
-            client.maxPriority = record["maxPriority"]?.int64Value.map { Int($0) }
-            client.unit = record["unit"]?.stringValue
+            client.grant(RoleSet(names.compactMap { $0.stringValue.flatMap(Role.init(rawValue:)) }),
+                         maxPriority: record["maxPriority"]?.int64Value.map { Int($0) }, unit: record["unit"]?.stringValue)
         }
     }
 }
