@@ -140,10 +140,10 @@ extension Daemon {
     /// `run`, or for a screen `addOutput` just made), so the picture as it stands is owed
     /// to nobody: a subscriber gets it in its snapshot.
     func startClock(of screen: Screen) throws {
-        screen.clock.settle(at: screen.stack.sceneRevision)
-        guard configuration.clock == .monotonic, !screen.clock.hasTimer else { return }
+        screen.scheduler.settle(at: screen.stack.sceneRevision)
+        guard configuration.clock == .monotonic, !screen.scheduler.hasTimer else { return }
         let timer = try FrameTimer(loop: loop)
-        screen.clock.attach(timer) { [unowned self, unowned screen] deadline in self.frameTick(of: screen, deadline: deadline) }
+        screen.scheduler.attach(timer) { [unowned self, unowned screen] deadline in self.frameTick(of: screen, deadline: deadline) }
         if screen.isFrameDue { startFrames(of: screen) }
     }
 
@@ -151,7 +151,7 @@ extension Daemon {
     func startFrames(of screen: Screen) {
         guard configuration.clock == .monotonic, !shuttingDown else { return }
         do {
-            try screen.clock.start(fps: screen.fps(daemonFPS: configuration.fps), now: loop.monotonicNow())
+            try screen.scheduler.start(fps: screen.fps(daemonFPS: configuration.fps), now: loop.monotonicNow())
         } catch {
             log.error("cannot start the frame clock of output \(screen.name): \(error)")
         }
@@ -159,9 +159,9 @@ extension Daemon {
 
     /// Restarts `screen`'s frames at its current rate, on that rate's phase.
     func restartFrames(of screen: Screen) {
-        guard !shuttingDown else { return screen.clock.stop() }
+        guard !shuttingDown else { return screen.scheduler.stop() }
         do {
-            try screen.clock.restart(fps: screen.fps(daemonFPS: configuration.fps), now: loop.monotonicNow())
+            try screen.scheduler.restart(fps: screen.fps(daemonFPS: configuration.fps), now: loop.monotonicNow())
         } catch {
             log.error("cannot start the frame clock of output \(screen.name): \(error)")
         }
@@ -170,7 +170,7 @@ extension Daemon {
     /// One tick of a screen's monotonic frame clock; the clock stops when the screen is idle.
     func frameTick(of screen: Screen, deadline: Double) {
         tick([screen], at: deadline)
-        if !screen.isFrameDue { screen.clock.stop() }
+        if !screen.isFrameDue { screen.scheduler.stop() }
     }
 
     /// The manual clock: moves time forward, producing every screen's frame ticks on the
@@ -179,7 +179,7 @@ extension Daemon {
     func advanceManualClock(by seconds: Double) {
         let start = manualClock.time, target = start + seconds
         let rates = screens.map { $0.fps(daemonFPS: configuration.fps) }
-        for (t, due) in FrameClock.manualTicks(after: start, through: target, rates: rates) {
+        for (t, due) in ScreenScheduler.manualTicks(after: start, through: target, rates: rates) {
             manualClock.move(to: t)
             tick(due.map { screens[$0] }, at: t)
         }
@@ -208,11 +208,11 @@ extension Daemon {
     private func drawFrame(of screen: Screen, at t: Double) {
         var saidMoving = false
         broadcaster.broadcastFrame(of: screen.name) {
-            let seq = screen.clock.nextFrameSeq()
+            let seq = screen.scheduler.nextFrameSeq()
             let scene = screen.stack.scene(at: t)
             saidMoving = scene.isAnimating
             return CoreEncoding.frameLine(scene, seq: seq, output: screen.name)
         }
-        screen.clock.drewFrame(revision: screen.stack.sceneRevision, saidMoving: saidMoving)
+        screen.scheduler.drewFrame(revision: screen.stack.sceneRevision, saidMoving: saidMoving)
     }
 }

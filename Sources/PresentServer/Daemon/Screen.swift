@@ -7,7 +7,7 @@
 
 import PresentCore
 
-/// A screen: its stack, its frame clock and what was last published of it. Owned by the
+/// A screen: its stack, its scheduler and what was last published of it. Owned by the
 /// daemon's loop.
 final class Screen {
     /// The screen every daemon has from the start; requests that name none mean it.
@@ -19,8 +19,9 @@ final class Screen {
     var stack: ModalStack
     /// The screen's own frame rate; nil follows the daemon's `fps` (and its reloads).
     private(set) var ownFPS: Int?
-    /// When its frames tick and whether one is owed (FrameClock.swift).
-    let clock: FrameClock
+    /// When its frames tick, whether one is owed, and its deadline wake-up
+    /// (ScreenScheduler.swift).
+    let scheduler: ScreenScheduler
 
     /// The stack's revisions when its events were last published (Daemon+Publishing):
     /// while the stack's `stateRevision` is the same, there is nothing new to publish.
@@ -30,13 +31,6 @@ final class Screen {
     /// one is sent when the motion in force differs.
     private(set) var announcedMotion: AnimationSnapshot?
 
-    /// Wakes the loop at the next auto-dismiss deadline (`scheduleDeadline`).
-    private var deadlineTimer: Timer?
-    private(set) var scheduledDeadline: Double?
-    /// The stack's `nextDeadline` at its last publish: once its time has passed it, the
-    /// frame clock owes a frame (`FrameClock.deadlinePassed`), on either clock.
-    private(set) var publishedDeadline: Double?
-
     /// What `--check-invariants` last logged for this screen.
     private(set) var reportedInvariantProblems: [String] = []
 
@@ -44,7 +38,7 @@ final class Screen {
         self.name = name
         self.stack = stack
         self.ownFPS = fps
-        self.clock = FrameClock(showing: stack.sceneRevision)
+        self.scheduler = ScreenScheduler(showing: stack.sceneRevision)
     }
 
     var isMain: Bool { name == Self.mainName }
@@ -55,7 +49,7 @@ final class Screen {
     /// Whether its next tick owes a frame: the picture changed since the last one, moves,
     /// or the resting frame is owed.
     var isFrameDue: Bool {
-        clock.isFrameDue(revision: stack.sceneRevision, moving: stack.isMoving)
+        scheduler.isFrameDue(revision: stack.sceneRevision, moving: stack.isMoving)
     }
 
     /// A new frame rate of its own (nil: the daemon's); whether it changed, in which case
@@ -77,11 +71,9 @@ final class Screen {
         return pictureChanged
     }
 
-    /// Once the stack's time has passed the deadline it had at the last publish, a frame
-    /// is owed (the dismissal it caused); then the next deadline is the one to watch.
+    /// Tells the scheduler what this publish leaves: the stack's time and next deadline.
     func notePublishedDeadline() {
-        if let deadline = publishedDeadline, deadline <= stack.time { clock.deadlinePassed() }
-        publishedDeadline = stack.nextDeadline
+        scheduler.notePublishedDeadline(next: stack.nextDeadline, time: stack.time)
     }
 
     /// Whether `motion` needs announcing: it differs from the last one announced. If so,
@@ -105,35 +97,14 @@ final class Screen {
 
     // MARK: The auto-dismiss deadline
 
-    /// Arms the wake-up for the stack's next auto-dismiss deadline, or disarms it when there
-    /// is none. Frames run only while something moves, so an entry at rest counting down
-    /// needs a timer of its own; the stack itself places the dismissal at the exact
-    /// deadline, however late the timer fires. `makeTimer` is asked once, for the timer
-    /// whose `onFire` handles the deadline.
+    /// Arms the scheduler's wake-up for the stack's next auto-dismiss deadline (none:
+    /// disarms it); `makeTimer` is asked once, for the timer that handles a deadline.
     func scheduleDeadline(now: Double, makeTimer: () -> Timer?) {
-        guard let deadline = stack.nextDeadline else {
-            deadlineTimer?.cancel()
-            scheduledDeadline = nil
-            return
-        }
-        guard deadline != scheduledDeadline else { return }
-        if deadlineTimer == nil, let timer = makeTimer() {
-            let handle = timer.onFire
-            timer.onFire = { [unowned self] in
-                self.scheduledDeadline = nil
-                handle()
-            }
-            deadlineTimer = timer
-        }
-        scheduledDeadline = deadline
-        deadlineTimer?.start(after: max(0, deadline - now))
+        scheduler.scheduleDeadline(stack.nextDeadline, now: now, makeTimer: makeTimer)
     }
 
     /// Releases the timers: the screen was removed, or the daemon shuts down.
     func close() {
-        clock.close()
-        deadlineTimer?.close()
-        deadlineTimer = nil
-        scheduledDeadline = nil
+        scheduler.close()
     }
 }
