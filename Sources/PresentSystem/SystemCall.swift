@@ -16,26 +16,36 @@ public func valueOrErrno<Result: FixedWidthInteger & SignedInteger>(
     _ call: @autoclosure () -> String, path: @autoclosure () -> String? = nil,
     retryOnInterrupt: Bool = true, _ body: () -> Result
 ) throws(SystemCallError) -> Result {
-    while true {
-        let result = body()
-        if result != -1 { return result }
-        let code = errno
-        if retryOnInterrupt && code == EINTR { continue }
-        throw SystemCallError(call(), path: path(), code: code)
-    }
+    let (result, code) = callRetrying(onInterrupt: retryOnInterrupt, body)
+    if code == 0 { return result }
+    throw SystemCallError(call(), path: path(), code: code)
 }
 
 /// `valueOrErrno` for a descriptor in non-blocking mode: nil when the call would block
-/// (EAGAIN), which is not a failure but "try again when it is ready".
+/// (EAGAIN), which is not a failure but "try again when it is ready". Checked before any
+/// error is made: a loop that drains a socket ends every wake-up with EAGAIN.
 @inlinable
 public func valueOrWouldBlock<Result: FixedWidthInteger & SignedInteger>(
     _ call: @autoclosure () -> String, path: @autoclosure () -> String? = nil,
     _ body: () -> Result
 ) throws(SystemCallError) -> Result? {
-    do {
-        return try valueOrErrno(call(), path: path(), body)
-    } catch where error.code == EAGAIN || error.code == EWOULDBLOCK {
-        return nil
+    let (result, code) = callRetrying(onInterrupt: true, body)
+    if code == 0 { return result }
+    if code == EAGAIN || code == EWOULDBLOCK { return nil }
+    throw SystemCallError(call(), path: path(), code: code)
+}
+
+/// Makes `body` until it returns something other than -1, or fails other than with EINTR
+/// (or with EINTR too, unless `onInterrupt`): its result, and errno when it failed (0 when
+/// it did not).
+@inlinable
+func callRetrying<Result: FixedWidthInteger & SignedInteger>(onInterrupt retry: Bool, _ body: () -> Result) -> (Result, Int32) {
+    while true {
+        let result = body()
+        if result != -1 { return (result, 0) }
+        let code = errno
+        if retry && code == EINTR { continue }
+        return (result, code)
     }
 }
 

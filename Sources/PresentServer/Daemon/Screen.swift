@@ -99,8 +99,8 @@ final class Screen {
 
     /// Arms the scheduler's wake-up for the stack's next auto-dismiss deadline (none:
     /// disarms it); `makeTimer` is asked once, for the timer that handles a deadline.
-    func scheduleDeadline(now: Double, makeTimer: () -> Timer?) {
-        scheduler.scheduleDeadline(stack.nextDeadline, now: now, makeTimer: makeTimer)
+    func scheduleDeadline(now: @autoclosure () -> Double, makeTimer: () -> Timer?) {
+        scheduler.scheduleDeadline(stack.nextDeadline, now: now(), makeTimer: makeTimer)
     }
 
     /// Releases the timers: the screen was removed, or the daemon shuts down.

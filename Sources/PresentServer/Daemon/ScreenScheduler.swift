@@ -91,8 +91,9 @@ final class ScreenScheduler {
 
     /// Arms the wake-up for `deadline`, the stack's next auto-dismiss deadline, or disarms
     /// it when there is none. `makeTimer` is asked once, for the timer whose `onFire`
-    /// handles a deadline.
-    func scheduleDeadline(_ deadline: Double?, now: Double, makeTimer: () -> Timer?) {
+    /// handles a deadline. `now` is read only when a timer is armed (most publishes change
+    /// no deadline).
+    func scheduleDeadline(_ deadline: Double?, now: @autoclosure () -> Double, makeTimer: () -> Timer?) {
         guard let deadline else {
             deadlineTimer?.cancel()
             scheduledDeadline = nil
@@ -108,7 +109,7 @@ final class ScreenScheduler {
             deadlineTimer = timer
         }
         scheduledDeadline = deadline
-        deadlineTimer?.start(after: max(0, deadline - now))
+        deadlineTimer?.start(after: max(0, deadline - now()))
     }
 
     /// A publish at stack time `time`, whose next deadline is `next`. If the time passed
