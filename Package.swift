@@ -4,6 +4,7 @@
 // frame updates for renderers, UIKit's custom-presentation model over JSON-RPC.
 //
 // Layers, bottom to top (each depends only on those below it):
+//   PresentSystem    C calls: the errno error, the EINTR-retrying call wrapper, whole files
 //   PresentCore      pure, deterministic model: geometry, layout, motion, stack, scene (no I/O)
 //   PresentJSON      JSON values: a one-pass strict parser and a streaming writer, each
 //                    checked against json-c (the only json-c user, kept as the reference)
@@ -28,29 +29,31 @@ let package = Package(
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
 
+        .target(name: "PresentSystem"),
         .target(name: "PresentCore"),
         .target(name: "PresentJSON", dependencies: ["CJSONC"]),
         .target(name: "PresentProtocol", dependencies: ["PresentCore", "PresentJSON"]),
         .target(name: "PresentServer",
-                dependencies: ["PresentCore", "PresentJSON", "PresentProtocol", "PresentCommandLine", "CLibUV"]),
-        .target(name: "PresentClient", dependencies: ["PresentJSON", "PresentProtocol"]),
+                dependencies: ["PresentCore", "PresentJSON", "PresentProtocol", "PresentCommandLine", "PresentSystem", "CLibUV"]),
+        .target(name: "PresentClient", dependencies: ["PresentJSON", "PresentProtocol", "PresentSystem"]),
 
-        .target(name: "PresentCommandLine"),
+        .target(name: "PresentCommandLine", dependencies: ["PresentSystem"]),
 
-        .executableTarget(name: "presentd", dependencies: ["PresentServer", "PresentProtocol", "PresentCommandLine"]),
+        .executableTarget(name: "presentd", dependencies: ["PresentServer", "PresentProtocol", "PresentCommandLine", "PresentSystem"]),
         // Released statically linked: a `presentctl ping` lives about a millisecond, and loading
-        // and relocating its shared libraries was most of it (docs/BENCHMARKS.md, issue 28).
+        // and relocating shared libraries would be most of it.
         .executableTarget(name: "presentctl",
-                          dependencies: ["PresentClient", "PresentJSON", "PresentProtocol", "PresentCommandLine"],
+                          dependencies: ["PresentClient", "PresentJSON", "PresentProtocol", "PresentCommandLine", "PresentSystem"],
                           linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]),
         // libFuzzer over the protocol layer (make fuzz); a plain build makes a corpus replayer.
         .executableTarget(name: "ProtocolFuzzer", dependencies: ["PresentProtocol", "PresentCore", "PresentJSON"],
                           path: "Tests/Fuzz/ProtocolFuzzer"),
 
+        .testTarget(name: "PresentSystemTests", dependencies: ["PresentSystem"]),
         .testTarget(name: "PresentCoreTests", dependencies: ["PresentCore"]),
         .testTarget(name: "PresentJSONTests", dependencies: ["PresentJSON"]),
         .testTarget(name: "PresentProtocolTests", dependencies: ["PresentProtocol", "PresentCore", "PresentJSON"]),
         .testTarget(name: "PresentServerTests",
-                    dependencies: ["PresentClient", "PresentJSON", "PresentCore", "presentd", "presentctl"]),
+                    dependencies: ["PresentClient", "PresentJSON", "PresentCore", "PresentSystem", "presentd", "presentctl"]),
     ]
 )

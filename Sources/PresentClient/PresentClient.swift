@@ -7,6 +7,7 @@ import Glibc
 #endif
 import PresentJSON
 import PresentProtocol
+import PresentSystem
 
 /// Why a call failed.
 public enum ClientError: Error, CustomStringConvertible {
@@ -51,20 +52,24 @@ public final class PresentClient {
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .cannotConnect(path: path, reason: Self.errnoText()) }
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard status == 0 else {
-            let reason = Self.errnoText()
-            Glibc.close(fd)
-            throw .cannotConnect(path: path, reason: reason)
+        let fd: Int32
+        do {
+            fd = try valueOrErrno("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        } catch { throw .cannotConnect(path: path, reason: error.reason) }
+        do {
+            _ = try valueOrErrno("connect") {
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                }
+            }
+        } catch {
+            closeDescriptor(fd)
+            throw .cannotConnect(path: path, reason: error.reason)
         }
         self.fd = fd
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { closeDescriptor(fd) }
 
     // MARK: Calls
 
@@ -105,14 +110,10 @@ public final class PresentClient {
 
     /// Writes bytes as they are.
     public func sendRaw(_ bytes: [UInt8]) throws(ClientError) {
-        var offset = 0
-        while offset < bytes.count {
-            // MSG_NOSIGNAL: a daemon that went away is an error here, not a SIGPIPE that
-            // kills the program this library lives in.
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw .io("write failed: \(Self.errnoText())") }
-            offset += n
+        // MSG_NOSIGNAL: a daemon that went away is an error here, not a SIGPIPE that
+        // kills the program this library lives in.
+        do { try writeAll(bytes, to: fd, call: "send", sendFlags: Int32(MSG_NOSIGNAL)) } catch {
+            throw .io("write failed: \(error.reason)")
         }
     }
 
@@ -164,22 +165,29 @@ public final class PresentClient {
     /// `interruptible`: a signal ends the wait as a timeout does.
     private func fill(timeout: Double, interruptible: Bool = false) throws(ClientError) {
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&p, 1, Int32(min(timeout * 1000, Double(Int32.max))))
-        if ready < 0 && errno == EINTR {
+        let ready: Int32
+        do {
+            // Not retried: a signal starts the wait again from the caller's loop (or ends it).
+            ready = try valueOrErrno("poll", retryOnInterrupt: false) { poll(&p, 1, Int32(min(timeout * 1000, Double(Int32.max)))) }
+        } catch where error.code == EINTR {
             if interruptible { throw .timedOut }
             return
+        } catch {
+            throw .io("poll failed: \(error.reason)")
         }
         guard ready > 0 else { throw .timedOut }
         // Uninitialised room, not a zeroed array: zeroing 64 KiB (and faulting its pages in)
-        // for a reply of a few bytes was a large part of a short command's work.
-        let n = withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 1) { chunk in
-            let n = read(fd, chunk.baseAddress, chunk.count)
-            if n > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<n])) }
-            return n
+        // for a reply of a few bytes would be most of a short command's work.
+        let n: Int
+        do {
+            n = try withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 1) { chunk throws(SystemCallError) in
+                let n = try valueOrErrno("read") { read(fd, chunk.baseAddress, chunk.count) }
+                if n > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<n])) }
+                return n
+            }
+        } catch {
+            throw .io("read failed: \(error.reason)")
         }
-        if n < 0 && errno == EINTR { return }
-        guard n > 0 else { throw .io(n == 0 ? "the daemon closed the connection" : "read failed: \(Self.errnoText())") }
+        guard n > 0 else { throw .io("the daemon closed the connection") }
     }
-
-    static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -1,7 +1,7 @@
 // The key of a member that the code writes: nearly always a string literal, whose bytes
 // the binary holds already. Writing one is then a copy of those bytes, where a String key
-// costs a String (retained, released, walked through `withUTF8`): a frame has some thirty
-// keys, and that was a quarter of a 120 Hz tick's instructions.
+// costs a String (retained, released, walked through `withUTF8`), and a frame has some
+// thirty keys, written on every tick.
 
 /// An object member's key, as `JSONMemberSink` takes it.
 ///

@@ -22,6 +22,7 @@ import Glibc
 #endif
 import PresentClient
 import PresentJSON
+import PresentSystem
 
 /// Points to terminal cells: the container's box and its scale.
 struct CellMapping: Equatable {
@@ -369,14 +370,7 @@ func fixed(_ value: Double, places: Int) -> String {
 /// Writes `text` to stdout in one write(2) when it can, so that a terminal reading it gets a
 /// whole picture at once rather than half of the new one over the old.
 func writeOut(_ text: String) {
-    let bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return }
-        offset += n
-    }
+    try? writeAll(Array(text.utf8), to: STDOUT_FILENO)   // a closed terminal has nobody to show
 }
 
 /// The terminal's size, or 80×24 when stdout is not a terminal.

@@ -8,6 +8,7 @@ import Glibc
 import PresentClient
 import PresentCommandLine
 import PresentJSON
+import PresentSystem
 
 /// What `toast` presents unless told otherwise: the safe area's width less 16 points a
 /// side, 56 points tall, gone 2 s after it presented, coming in from its edge.
@@ -50,11 +51,11 @@ func presentInBackground(_ client: PresentClient, _ params: JSONValue) throws ->
     printJSON(result)
     fflush(nil)
     guard let id = result["id"], result["deduplicated"] != true else { return .ok }
-    switch fork() {
-    case -1: throw ClientError.io("fork failed (errno \(errno)): the toast would go as presentctl exits")
-    case 0: break
-    default: return .ok
+    let child: pid_t
+    do { child = try valueOrErrno("fork") { fork() } } catch {
+        throw ClientError.io("fork failed (\(error.reason)): the toast would go as presentctl exits")
     }
+    guard child == 0 else { return .ok }
     _ = setsid()
     let null = open("/dev/null", O_RDWR)
     for fd: Int32 in 0...2 { dup2(null, fd) }

@@ -259,8 +259,8 @@ func presentParams(_ scanner: inout ArgumentScanner, toast: String? = nil) throw
 /// The protocol field each of present's and update's flags sets, so that an error the daemon
 /// finds in a field is reported as the flag's (`--style: must be one of …`): the daemon
 /// checks the values, and the user should hear about what they typed. A static, not a
-/// global: main.swift's globals are built before anything runs, and this one cost every
-/// command a tenth of its instructions (a dictionary's first use) that only present and
+/// global: main.swift's globals are built before anything runs, and building this one (a
+/// dictionary's first use) is a noticeable part of a short command that only present and
 /// update need; a static is built on first use.
 enum PresentFlag {
     static let fields: [String: String] = [

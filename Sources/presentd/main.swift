@@ -9,6 +9,7 @@ import PresentCore
 import PresentJSON
 import PresentProtocol
 import PresentServer
+import PresentSystem
 
 /// The settings table's flags (Settings.swift), as `--help` lists them: the text from
 /// column 27, wrapped at 88.
@@ -192,7 +193,7 @@ func replay(_ path: String, _ source: ConfigurationSource) throws -> Int32 {
     // The recording says when an owner's time to answer ran out; the replay's timer must not.
     config.shouldDismissTimeout = 1e6
     let daemon = try Daemon(configuration: config)
-    _ = try daemon.replay(recordingAt: path) { writeAll($0, to: 1) }
+    _ = try daemon.replay(recordingAt: path) { try? writeAll($0, to: 1) }   // a closed stdout has nobody to tell
     return 0
 }
 

@@ -108,7 +108,7 @@ struct BroadcasterTests {
         let loop = try EventLoop()
         let broadcaster = Broadcaster()
         let everywhere = try Peer(loop: loop), side = try Peer(loop: loop), renderer = try Peer(loop: loop)
-        renderer.client.roles = .renderer
+        renderer.client.grant(.renderer, maxPriority: nil, unit: nil)
         broadcaster.subscribe(everywhere.client, to: [.lifecycle, .frames], outputs: nil)
         broadcaster.subscribe(side.client, to: [.lifecycle, .frames], outputs: ["side"])
         broadcaster.subscribe(renderer.client, to: [.lifecycle], outputs: ["main"])
@@ -139,7 +139,7 @@ struct BroadcasterTests {
     }
 
     @Test func aFrameIsOwedForAChangeForMotionAndForTheRestingFrame() {
-        let clock = FrameClock(showing: 3)
+        let clock = ScreenScheduler(showing: 3)
         #expect(!clock.isFrameDue(revision: 3, moving: false), "nothing changed, nothing moves")
         #expect(clock.isFrameDue(revision: 4, moving: false), "the picture changed")
         #expect(clock.isFrameDue(revision: 3, moving: true), "it moves")
@@ -152,12 +152,56 @@ struct BroadcasterTests {
         #expect(!clock.isFrameDue(revision: 9, moving: false), "settled: nobody is owed that picture")
         #expect(!clock.hasTimer && !clock.isRunning)
         // The manual clock's phase: a time that is a tick does not count again.
-        #expect(FrameClock.nextTickIndex(after: 0, fps: 60) == 1)
-        #expect(FrameClock.nextTickIndex(after: 5.0 / 60, fps: 60) == 6)
-        #expect(FrameClock.nextTickIndex(after: 0.1, fps: 30) == 4)
+        #expect(ScreenScheduler.nextTickIndex(after: 0, fps: 60) == 1)
+        #expect(ScreenScheduler.nextTickIndex(after: 5.0 / 60, fps: 60) == 6)
+        #expect(ScreenScheduler.nextTickIndex(after: 0.1, fps: 30) == 4)
         // Two screens stepped together: in time order, coinciding ticks at once.
-        let ticks = Array(FrameClock.manualTicks(after: 0, through: 0.1, rates: [30, 20]))
+        let ticks = Array(ScreenScheduler.manualTicks(after: 0, through: 0.1, rates: [30, 20]))
         #expect(ticks.map(\.time) == [1.0 / 30, 0.05, 2.0 / 30, 0.1])
         #expect(ticks.map(\.due) == [[0], [1], [0], [0, 1]])
+    }
+}
+
+/// The scheduler's deadline half: one wake-up timer per screen, armed for the stack's next
+/// deadline, and a frame owed once a publish finds that deadline passed.
+@Suite struct ScreenSchedulerDeadlineTests {
+    @Test func aPassedDeadlineOwesAFrameOnce() {
+        let scheduler = ScreenScheduler(showing: 1)
+        scheduler.notePublishedDeadline(next: 5, time: 0)
+        #expect(!scheduler.isFrameDue(revision: 1, moving: false), "the deadline is still ahead")
+        scheduler.notePublishedDeadline(next: nil, time: 4.9)
+        #expect(!scheduler.isFrameDue(revision: 1, moving: false), "published before the deadline")
+        scheduler.notePublishedDeadline(next: 8, time: 5)
+        scheduler.notePublishedDeadline(next: 8, time: 6)
+        #expect(!scheduler.isFrameDue(revision: 1, moving: false), "no deadline was in force at 4.9, so none passed")
+        scheduler.notePublishedDeadline(next: nil, time: 8)
+        #expect(scheduler.isFrameDue(revision: 1, moving: false), "time reached the published deadline: a frame is owed")
+        scheduler.drewFrame(revision: 1, saidMoving: false)
+        scheduler.notePublishedDeadline(next: nil, time: 9)
+        #expect(!scheduler.isFrameDue(revision: 1, moving: false), "owed once, drawn once")
+    }
+
+    @Test func oneTimerIsArmedForTheNextDeadlineAndFires() throws {
+        let loop = try EventLoop()
+        let scheduler = ScreenScheduler(showing: 0)
+        var made = 0, fired = 0
+        func makeTimer() -> Timer? {
+            made += 1
+            let timer = try? Timer(loop: loop)
+            timer?.onFire = { fired += 1 }
+            return timer
+        }
+        let now = loop.monotonicNow()
+        scheduler.scheduleDeadline(now + 0.05, now: now, makeTimer: makeTimer)
+        scheduler.scheduleDeadline(now + 0.05, now: now, makeTimer: makeTimer)
+        #expect(made == 1 && scheduler.scheduledDeadline == now + 0.05)
+        scheduler.scheduleDeadline(nil, now: now, makeTimer: makeTimer)
+        #expect(scheduler.scheduledDeadline == nil, "no deadline: disarmed")
+        scheduler.scheduleDeadline(now + 0.02, now: now, makeTimer: makeTimer)
+        #expect(made == 1, "the screen's one timer is armed again, not made anew")
+        #expect(loop.run(until: { fired == 1 }, nowait: false), "the deadline's wake-up fired within the loop's wait")
+        #expect(scheduler.scheduledDeadline == nil, "a fired deadline is no longer scheduled")
+        scheduler.close()
+        #expect(loop.close() == 0)
     }
 }

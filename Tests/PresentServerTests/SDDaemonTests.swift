@@ -8,6 +8,7 @@
 import Glibc
 #endif
 @testable import PresentServer
+import PresentSystem
 import Testing
 
 @Suite("sd-daemon")
@@ -84,7 +85,7 @@ struct SDDaemonTests {
         #expect(fcntl(fds[0], F_GETFD) & FD_CLOEXEC != 0)
         try SDDaemon.setCloseOnExec(fds[0])   // already set: unchanged, no error
         #expect(fcntl(fds[0], F_GETFD) & FD_CLOEXEC != 0)
-        #expect(throws: SDDaemonError.systemCall("fcntl(-1, F_GETFD)", EBADF)) { try SDDaemon.setCloseOnExec(-1) }
+        #expect(throws: SDDaemonError.system(SystemCallError("fcntl(-1, F_GETFD)", code: EBADF))) { try SDDaemon.setCloseOnExec(-1) }
     }
 
     // MARK: The passed fd: a listening AF_UNIX stream socket
@@ -125,7 +126,7 @@ struct SDDaemonTests {
         #expect(throws: SDDaemonError.unsuitableSocket(tcp, "an IP socket")) {
             try SDDaemon.checkUnixStreamListener(tcp)
         }
-        #expect(throws: SDDaemonError.systemCall("fstat(-1)", EBADF)) { try SDDaemon.checkUnixStreamListener(-1) }
+        #expect(throws: SDDaemonError.system(SystemCallError("fstat(-1)", code: EBADF))) { try SDDaemon.checkUnixStreamListener(-1) }
         let refusal = SocketActivationError.notAUnixStreamListener(3, "it is a datagram socket").description
         #expect(refusal.contains("fd 3 from systemd is not a listening Unix stream socket (it is a datagram socket)"))
     }
@@ -184,10 +185,10 @@ struct SDDaemonTests {
 
     @Test func notifyToNobodyIsAnErrorNotACrash() {
         let path = "/tmp/presentd-sdd-\(getpid())-absent.sock"
-        #expect(throws: SDDaemonError.systemCall("sendto(\(path))", ENOENT)) {
+        #expect(throws: SDDaemonError.system(SystemCallError("sendto(\(path))", code: ENOENT))) {
             try SDDaemon.notify("READY=1", socket: path)
         }
-        #expect(throws: SDDaemonError.systemCall("sendto(@presentd-sdd-nobody-\(getpid()))", ECONNREFUSED)) {
+        #expect(throws: SDDaemonError.system(SystemCallError("sendto(@presentd-sdd-nobody-\(getpid()))", code: ECONNREFUSED))) {
             try SDDaemon.notify("READY=1", socket: "@presentd-sdd-nobody-\(getpid())")
         }
     }

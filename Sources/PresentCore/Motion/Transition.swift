@@ -6,7 +6,7 @@
 import Glibc
 #endif
 
-/// The kinds of movement (Presentr's TransitionType, UIKit's UIModalTransitionStyle, seed 003's zoom).
+/// The kinds of movement (Presentr's TransitionType, UIKit's UIModalTransitionStyle, and a zoom).
 public enum TransitionKind: String, Sendable, CaseIterable {
     /// Enters from below: the view's top edge starts at the container's bottom edge.
     case coverVertical
@@ -22,7 +22,7 @@ public enum TransitionKind: String, Sendable, CaseIterable {
     case crossDissolve
     /// Rotates about the vertical axis from facing away (π) to facing the viewer (0).
     case flipHorizontal
-    /// Scales from 0.1 to 1 on present and from 1 to 0.001 on dismiss (seed 003).
+    /// Scales from 0.1 to 1 on present and from 1 to 0.001 on dismiss.
     case zoom
 }
 
@@ -49,7 +49,7 @@ public struct Transition: Hashable, Sendable {
         Transition(kind: .crossDissolve, duration: duration, timing: timing.withoutOvershoot)
     }
 
-    /// Zoom's start scale on present and end scale on dismiss (seed 003).
+    /// Zoom's start scale on present and end scale on dismiss.
     public static let zoomPresentScale = 0.1
     public static let zoomDismissScale = 0.001
 

@@ -30,7 +30,7 @@ public struct Layer: Hashable, Sendable {
     /// Content: which revision of the entry's content to draw (the content itself is in
     /// the entry: willPresent, updated, stack, the subscribe snapshot); dimming: nil.
     public var contentRevision: Int?
-    /// Content: an entry above dims this one's tint (seed 000).
+    /// Content: an entry above dims this one's tint.
     public var tintDimmed: Bool
 }
 

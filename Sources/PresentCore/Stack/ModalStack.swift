@@ -25,7 +25,8 @@ public enum StackError: Error, Hashable, Sendable {
 public struct PresentOutcome: Hashable, Sendable {
     public var id: String
     public var state: EntryState
-    /// The request matched the top entry's kind and returned it (seed 000's guard).
+    /// The request matched the top entry's kind and returned it (the guard against
+    /// presenting the same thing twice).
     public var deduplicated: Bool
 }
 

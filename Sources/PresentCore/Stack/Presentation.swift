@@ -80,7 +80,8 @@ public struct Presentation: Hashable, Sendable {
     /// The entry's id; generated (p1, p2, …) when nil.
     public var id: String?
     /// A name for the kind of content; a present whose kind matches the top entry's
-    /// returns that entry instead (seed 000's guard) unless `deduplicate` is false.
+    /// returns that entry instead (a guard against presenting the same thing twice) unless
+    /// `deduplicate` is false.
     public var kind: String?
     public var deduplicate: Bool
     /// What renderers draw in the content layer, and the actions and fields it answers with.
@@ -122,7 +123,7 @@ public struct Presentation: Hashable, Sendable {
     /// 0…1000 (SwiftEntryKit's scale: 0 min, 250 low, 500 normal, 750 high, 1000 max).
     public var priority: Int
     public var precedence: Precedence
-    /// Dim the tint of what is underneath while presented (seed 000).
+    /// Dim the tint of what is underneath while presented.
     public var dimsPresenterTint: Bool
     /// Refused rather than held while a mode holds it (do not disturb): for toasts that
     /// mean nothing later.

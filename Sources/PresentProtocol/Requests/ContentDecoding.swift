@@ -9,7 +9,7 @@ extension RequestDecoder {
     static let contentFields: Set<String> = ["title", "message", "icon", "actions", "fields", "progress",
                                              "surface", "accessibility"]
 
-    /// The string form (a label, as before content had parts) or the object form.
+    /// The string form (a label alone) or the object form.
     func content(_ v: ParamValue) throws(RPCError) -> Content {
         if case .string = v.value { return Content(label: try name(v)) }
         let o = try v.object()

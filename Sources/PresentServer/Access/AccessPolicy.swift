@@ -24,6 +24,7 @@ import Glibc
 #endif
 import PresentCore
 import PresentProtocol
+import PresentSystem
 
 /// The daemon's admission bookkeeping.
 final class AccessControl {
@@ -170,11 +171,16 @@ extension Daemon {
         var groups = [gid_t](repeating: 0, count: 64)
         for _ in 0..<2 {
             var length = socklen_t(groups.count * MemoryLayout<gid_t>.size)
-            let status = groups.withUnsafeMutableBytes { getsockopt(fd, SOL_SOCKET, soPeerGroups, $0.baseAddress, &length) }
-            let count = Int(length) / MemoryLayout<gid_t>.size
-            if status == 0 { return Array(groups[..<count]) }
-            guard errno == ERANGE, count > groups.count else { return [] }
-            groups = [gid_t](repeating: 0, count: count)   // told how many: try once more
+            do {
+                _ = try valueOrErrno("getsockopt(SO_PEERGROUPS)") {
+                    groups.withUnsafeMutableBytes { getsockopt(fd, SOL_SOCKET, soPeerGroups, $0.baseAddress, &length) }
+                }
+                return Array(groups[..<(Int(length) / MemoryLayout<gid_t>.size)])
+            } catch {
+                let count = Int(length) / MemoryLayout<gid_t>.size
+                guard error.code == ERANGE, count > groups.count else { return [] }
+                groups = [gid_t](repeating: 0, count: count)   // told how many: try once more
+            }
         }
         return []
     }

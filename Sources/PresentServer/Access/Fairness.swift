@@ -1,15 +1,14 @@
-// Fairness between clients. libuv reads up to 32 × 64 KiB from one ready socket per
-// wakeup — ≈ 45 000 pipelined pings — and every line read is handled before any other
-// connection's turn: one client sending as fast as it can stalled everyone else for
-// seconds. Now a connection that has had `requestsPerTurn` requests handled in one turn
-// of the loop stops reading until the next, so every other ready connection (and the
-// frame clock) is served in between. Its unread bytes wait in the kernel: the sender is
-// slowed down, nothing is dropped.
+// Fairness between clients. libuv reads many chunks from one ready socket per wakeup —
+// tens of thousands of pipelined pings — and every line read is handled before any other
+// connection's turn, so one client sending as fast as it can would stall everyone else.
+// A connection that has had `requestsPerTurn` requests handled in one turn of the loop
+// stops reading until the next, so every other ready connection (and the frame clock) is
+// served in between. Its unread bytes wait in the kernel: the sender is slowed down,
+// nothing is dropped.
 //
-// The count starts again with each turn of the loop (`EventLoop.turn`). Before, it
-// started again only after a yield, so a client that sent one request at a time was
-// made to yield every 64 requests too: two `epoll_ctl` calls and one more poll each
-// time, for nothing (seen in `strace` of the round-trip bench).
+// The count starts again with each turn of the loop (`EventLoop.turn`), not after a
+// yield: a client that sends one request at a time never reaches the bound, so it never
+// pays for a yield (two `epoll_ctl` calls and one more poll).
 
 extension Daemon {
     /// Requests (batch elements count one each) a connection may have handled per turn.
@@ -17,19 +16,12 @@ extension Daemon {
 
     /// Counts `requests` against the client's turn; at the end of its turn it yields.
     func charge(_ client: Client, requests: Int = 1) {
-        if client.turn != loop.turn {
-            client.turn = loop.turn
-            client.requestsThisTurn = 0
-        }
-        client.requestsThisTurn += requests
-        guard client.requestsThisTurn >= Self.requestsPerTurn, !client.isYielding else { return }
-        client.isYielding = true
-        client.yields += 1
+        guard client.charge(requests, inTurn: loop.turn, share: Self.requestsPerTurn) else { return }
         client.connection.pauseReading()
         let id = client.id
         loop.post { [unowned self] in
             guard let client = self.clients[id] else { return }
-            client.isYielding = false
+            client.endYield()
             client.connection.resumeReading()
         }
     }

@@ -5,7 +5,8 @@
 // Without `roles` in the configuration the socket's owner — the daemon's own euid when it
 // binds the socket, the socket file's owner when it adopts one — and root (unless
 // rootIsAdmin is false) get every role, and any other connection app, renderer and shell:
-// everything but the administrator's methods, as before there were roles. Members of
+// everything but the administrator's methods, so a daemon nobody configured serves every
+// local app. Members of
 // adminGroup, and root unless rootIsAdmin is false, are administrators in every case.
 //
 // A connection's roles, its unit and its ceiling are fixed when it connects: a reload
@@ -22,6 +23,7 @@ import Glibc
 import PresentCore
 import PresentJSON
 import PresentProtocol
+import PresentSystem
 
 extension Daemon {
     /// What a connection gets when the configuration has no `roles` and it is not the
@@ -34,24 +36,24 @@ extension Daemon {
     func assignRoles(_ client: Client) {
         let peer = client.peer
         var roles: RoleSet
+        var unit: String?
         if let grants = configuration.roles {
-            if grants.usesUnits { client.unit = Self.systemdUnit(ofPID: peer.pid) }
+            if grants.usesUnits { unit = Self.systemdUnit(ofPID: peer.pid) }
             let groups = grants.usesGIDs ? Self.peerGroups(of: client.connection) : []
-            roles = grants.roles(uid: peer.uid, gids: [peer.gid] + groups, unit: client.unit)
+            roles = grants.roles(uid: peer.uid, gids: [peer.gid] + groups, unit: unit)
         } else {
             roles = peer.uid == socketOwnerUID ? .all : Self.defaultRoles
         }
         if isAdministrator(client) { roles.insert(.admin) }
         if roles.contains(.admin) { roles = .all }   // admin: everything
-        client.roles = roles
-        client.maxPriority = (configuration.roles ?? RoleGrants.defaults).maxPriority(for: roles)
+        client.grant(roles, maxPriority: (configuration.roles ?? RoleGrants.defaults).maxPriority(for: roles), unit: unit)
         log.debug("\(client.label): roles \(roles)" + (client.unit.map { " (unit \($0))" } ?? ""))
     }
 
     /// The socket's owner: who started the daemon, or who owns the adopted socket's file.
     static func socketOwner(path: String, adopted: Bool) -> UInt32 {
         var info = stat()
-        guard adopted, path.hasPrefix("/"), stat(path, &info) == 0 else { return geteuid() }
+        guard adopted, path.hasPrefix("/"), (try? valueOrErrno("stat", path: path, { stat(path, &info) })) != nil else { return geteuid() }
         return info.st_uid
     }
 
@@ -118,8 +120,8 @@ extension Daemon {
     /// The unit of process `pid`: the last .service or .scope of its cgroup path.
     static func systemdUnit(ofPID pid: Int32) -> String? {
         let root = getenv(testCgroupRootVariable).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/proc"
-        guard pid > 0, let text = readSmallFile("\(root)/\(pid)/cgroup") else { return nil }
-        return unit(inCgroupFile: text)
+        guard pid > 0, let bytes = try? readWholeFile("\(root)/\(pid)/cgroup", limit: maxCgroupFileBytes) else { return nil }
+        return unit(inCgroupFile: String(decoding: bytes, as: UTF8.self))
     }
 
     /// From /proc/PID/cgroup: cgroup v2's line `0::/path`, else (a hybrid or v1 hierarchy,
@@ -133,20 +135,8 @@ extension Daemon {
         }.first
     }
 
-    private static func readSmallFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 16 << 10)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            count += n
-        }
-        return String(decoding: bytes[..<count], as: UTF8.self)
-    }
+    /// A cgroup file holds one line per hierarchy; anything longer is not one.
+    private static let maxCgroupFileBytes = 16 << 10
 }
 
 extension Client {

@@ -56,8 +56,8 @@ final class Subscription {
 /// One subscriber in a topic's member list: all the fan-out reads for each message, kept
 /// in the list itself. A frame's walk then reads one contiguous array and each subscriber's
 /// Connection (and, for a member that watches some screens only, its set of them), no
-/// Client or Subscription: under `perf`, each client's cache-cold `Subscription` had been
-/// the largest part of the fan-out's own time.
+/// Client or Subscription: those are cache-cold by the time a frame reaches them, and
+/// loading them would dominate the fan-out's own time.
 private struct Member {
     /// Keeps the client, and with it the connection, alive while it is a member.
     let client: Client
@@ -181,7 +181,7 @@ final class Broadcaster {
     /// Hands one serialisation of a message to every member of `topic` that watches
     /// `output` (and is `owner`, or hears every lifecycle).
     /// No intermediate array, nothing encoded for nobody, and no retain or release per
-    /// member: with 1000 subscribers at 120 fps this loop runs 120 000 times a second. The
+    /// member: this loop runs once per subscriber per frame. The
     /// list is walked as it was when the fan-out began (a copy on write, which also keeps
     /// its clients alive), so a client that goes meanwhile is harmless.
     private func fanOut(to topic: Topic, about output: String?, owner: OwnerID?, send: (Connection, SharedBuffer) -> Void,
@@ -192,8 +192,8 @@ final class Broadcaster {
             // By index, in place: a member copied out would be retained and released.
             for index in list.indices {
                 // The next member's connection is fetched while this one's send(2) runs: a
-                // load made after a system call found the line cold every time, and that
-                // miss was then most of the fan-out's own time (perf).
+                // load made after a system call finds the line cold, and that miss would be
+                // most of the fan-out's own time.
                 if index + 1 < list.count { presentd_prefetch(list[index + 1].connection.toOpaque()) }
                 guard list[index].watches(output) else { continue }
                 list[index].connection._withUnsafeGuaranteedRef { connection in

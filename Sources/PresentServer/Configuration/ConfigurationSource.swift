@@ -7,6 +7,7 @@ import Glibc
 #endif
 import PresentJSON
 import PresentProtocol
+import PresentSystem
 
 /// A configuration file path and the flags that override it.
 public struct ConfigurationSource: Sendable {
@@ -74,13 +75,12 @@ public struct ConfigurationSource: Sendable {
     /// The parsed file; nil when it does not exist and is not required.
     static func readJSON(at path: String, required: Bool) throws(ConfigurationError) -> JSONValue? {
         let bytes: [UInt8]
-        switch readWholeFile(path, limit: maxFileBytes) {
-        case .success(let contents):
-            bytes = contents
-        case .failure(let error) where error.code == ENOENT && !required:
+        do {
+            bytes = try readWholeFile(path, limit: maxFileBytes)
+        } catch where error.code == ENOENT && !required {
             return nil
-        case .failure(let error):
-            throw fileError(path, "cannot read it: " + (error.code == EFBIG ? "larger than \(maxFileBytes) bytes" : error.description))
+        } catch {
+            throw fileError(path, "cannot read it: " + (error.code == EFBIG ? "larger than \(maxFileBytes) bytes" : error.reason))
         }
         do {
             return try JSONValue.parse(bytes, maxDepth: 32)

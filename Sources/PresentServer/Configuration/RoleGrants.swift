@@ -44,7 +44,8 @@ public struct RoleGrants: Sendable, Equatable {
     public static let defaultMaxPriority: [Role: Int] = [.app: 500, .admin: Presentation.priorityRange.upperBound]
 
     /// `RoleGrants()`, made once: without `roles` in the configuration every connection
-    /// reads its ceiling here (building it was a fifth of a connect + close's instructions).
+    /// reads its ceiling here, and building it per connection would be a large part of a
+    /// connect + close.
     static let defaults = RoleGrants()
 
     /// Every role set's ceiling, at its raw value: every connection reads its own, and

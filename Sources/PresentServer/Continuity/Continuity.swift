@@ -23,6 +23,7 @@ import Glibc
 import PresentCore
 import PresentJSON
 import PresentProtocol
+import PresentSystem
 
 /// Who made a presentation, as the state file remembers it.
 struct OwnerRecord: Hashable {
@@ -37,18 +38,67 @@ public final class Continuity {
     /// Where the state is kept; nil when persistence is off.
     let path: String?
     /// Each entry's `present` params (validated, with its id), by entry id.
-    var params: [String: JSONValue] = [:]
+    private(set) var params: [String: JSONValue] = [:]
     /// Restored owners nobody has reclaimed yet, by their stand-in owner id.
-    var orphans: [OwnerID: OwnerRecord] = [:]
-    var graceTimer: Timer?
-    var saveScheduled = false
+    private(set) var orphans: [OwnerID: OwnerRecord] = [:]
+    /// Ends the resume grace period (Resume.swift).
+    private var graceTimer: Timer?
+    private(set) var saveScheduled = false
     /// The bytes last written, so an unchanged state is not written again.
-    var lastSaved: [UInt8] = []
+    private(set) var lastSaved: [UInt8] = []
 
     /// Stand-in owner ids: far above any connection id.
     static let firstOrphanID: OwnerID = 1 << 62
 
     init(path: String?) { self.path = path }
+
+    // MARK: What changes it
+
+    /// Entry `id`'s params from now on (nil: forgets them).
+    func remember(_ params: JSONValue?, for id: String) { self.params[id] = params }
+
+    /// Forgets the params of every entry not in `live`.
+    func keepParams(of live: Set<String>) { params = params.filter { live.contains($0.key) } }
+
+    /// The stand-in owner id for restored `owner`: one per owner, across screens, so its
+    /// entries come back to it together. `adopt` makes it an orphan once it owns an entry.
+    func standIn(for owner: OwnerRecord) -> OwnerID {
+        orphans.first { $0.value == owner }?.key ?? Self.firstOrphanID + OwnerID(orphans.count)
+    }
+
+    func adopt(_ owner: OwnerRecord, as standIn: OwnerID) { orphans[standIn] = owner }
+
+    /// Stand-in `standIn`'s entries went back to their owner.
+    func release(_ standIn: OwnerID) { orphans[standIn] = nil }
+
+    /// Forgets every orphan (the grace period is over); returns their stand-in ids, sorted.
+    func removeAllOrphans() -> [OwnerID] {
+        defer { orphans.removeAll() }
+        return orphans.keys.sorted()
+    }
+
+    /// The grace period's timer; a previous one is closed.
+    func startGrace(_ timer: Timer) {
+        stopGrace()
+        graceTimer = timer
+    }
+
+    func stopGrace() {
+        graceTimer?.close()
+        graceTimer = nil
+    }
+
+    /// Whether a save must be scheduled: none is yet. `saveStarted` clears it.
+    func scheduleSave() -> Bool {
+        guard !saveScheduled else { return false }
+        saveScheduled = true
+        return true
+    }
+
+    func saveStarted() { saveScheduled = false }
+
+    /// `bytes` are on disk.
+    func saved(_ bytes: [UInt8]) { lastSaved = bytes }
 
     /// A fresh resume token: 128 bits from the system's secure generator (getrandom).
     static func makeToken() -> String {
@@ -85,13 +135,13 @@ extension Daemon {
             var object = params?.objectValue ?? [:]
             object["id"] = .string(id)
             if result["clamped"] == true { object["priority"] = result["priority"] }  // as presented
-            continuity.params[id] = .object(object)
+            continuity.remember(.object(object), for: id)
         case .update:
             guard var saved = continuity.params[id]?.objectValue else { return }
             for (key, value) in params?.objectValue ?? [:] where key != "duration" && key != "timing" {
                 saved[key] = value == .null ? nil : value
             }
-            continuity.params[id] = .object(saved)
+            continuity.remember(.object(saved), for: id)
         default:
             return
         }
@@ -99,10 +149,9 @@ extension Daemon {
 
     /// Schedules a write of the state at the end of this loop iteration.
     func saveStateSoon() {
-        guard continuity.path != nil, !continuity.saveScheduled, !shuttingDown else { return }
-        continuity.saveScheduled = true
+        guard continuity.path != nil, !shuttingDown, continuity.scheduleSave() else { return }
         loop.post { [unowned self] in   // the daemon outlives its loop
-            self.continuity.saveScheduled = false
+            self.continuity.saveStarted()
             self.saveState()
         }
     }
@@ -111,12 +160,15 @@ extension Daemon {
     func saveState() {
         guard let path = continuity.path, !shuttingDown else { return }
         let live = Set(screens.flatMap(\.stack.allEntries).map(\.id))
-        continuity.params = continuity.params.filter { live.contains($0.key) }
+        continuity.keepParams(of: live)
         let bytes = stateJSON().serializedLine()
         guard bytes != continuity.lastSaved else { return }
         do {
-            try Self.writeAtomically(bytes, to: path)
-            continuity.lastSaved = bytes
+            // Not durable: the file lives in the runtime directory, a tmpfs, and needs to
+            // survive a crash of this process, which the rename alone ensures; a flush per
+            // stack change would stall the loop.
+            try writeFileAtomically(bytes, to: path)
+            continuity.saved(bytes)
         } catch {
             log.error("cannot save the stack to \(path): \(error)")
         }
@@ -155,40 +207,14 @@ extension Daemon {
         }
         return continuity.orphans[owner]
     }
-
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(StateFileError) {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .system("open \(temporary)", errno) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let code = errno
-                close(fd)
-                unlink(temporary)
-                throw .system("write \(temporary)", code)
-            }
-            offset += n
-        }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw .system("rename to \(path)", code)
-        }
-    }
 }
 
 /// Why the state file could not be written or read.
 enum StateFileError: Error, CustomStringConvertible {
-    case system(String, Int32)
     case invalid(String)
 
     var description: String {
         switch self {
-        case .system(let what, let code): return "\(what): \(String(cString: strerror(code)))"
         case .invalid(let why): return why
         }
     }

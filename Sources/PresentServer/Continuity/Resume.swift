@@ -9,6 +9,7 @@ import Glibc
 import PresentCore
 import PresentJSON
 import PresentProtocol
+import PresentSystem
 
 extension Daemon {
     // MARK: Restoring
@@ -18,7 +19,7 @@ extension Daemon {
     /// not read is set aside (renamed `.bad`) with a warning.
     func restoreState() {
         guard let path = continuity.path else { return }
-        let read = readWholeFile(path, limit: Self.maxSavedBytes)
+        let read = Result { () throws(SystemCallError) in try readWholeFile(path, limit: Self.maxSavedBytes) }
         if case .failure(let error) = read, error.code != EFBIG { return }   // none (or unreadable): a first start
         let started = loop.monotonicNow()
         do {
@@ -48,7 +49,9 @@ extension Daemon {
             for screen in screens { scheduleNextDeadline(on: screen) }
         } catch {
             log.warning("ignoring the saved stack in \(path): \(error)")
-            _ = rename(path, path + ".bad")
+            do { _ = try valueOrErrno("rename", path: path) { rename(path, path + ".bad") } } catch {
+                log.warning("cannot set aside \(path) as \(path).bad: \(error.reason)")
+            }
         }
     }
 
@@ -96,18 +99,16 @@ extension Daemon {
         func bringBack(_ record: JSONValue, _ put: (Presentation, OwnerID) throws(StackError) -> String) {
             do {
                 let (request, params) = try decodeSaved(record)
-                // Ids are the daemon's: a file written before they were (two screens' `p1`)
+                // Ids are the daemon's: a file from a presentd that let screens share ids (two screens' `p1`)
                 // brings back the first and names the other.
                 if let id = request.presentation.id, let holder = screens.holding(entry: id) {
                     throw StateFileError.invalid("output \"\(holder.name)\" already holds \"\(id)\"")
                 }
                 let owner = Self.ownerRecord(record["owner"])
-                // One stand-in per owner, across screens.
-                let standIn = continuity.orphans.first { $0.value == owner }?.key
-                    ?? Continuity.firstOrphanID + OwnerID(continuity.orphans.count)
+                let standIn = continuity.standIn(for: owner)
                 let id = try put(request.presentation, standIn)
-                continuity.params[id] = params
-                continuity.orphans[standIn] = owner
+                continuity.remember(params, for: id)
+                continuity.adopt(owner, as: standIn)
                 count += 1
             } catch {
                 log.warning("not restoring \(record["id"]?.stringValue ?? "an entry"): \(error)")
@@ -156,8 +157,8 @@ extension Daemon {
             return []
         }
         let resumed = screens.flatMap { $0.stack.transferOwnership(from: standIn, to: client.id) }
-        continuity.orphans[standIn] = nil
-        client.resumeToken = token
+        continuity.release(standIn)
+        client.holdResumeToken(token)
         log.info("\(client.label) resumed \(resumed.joined(separator: ", "))")
         if continuity.orphans.isEmpty { stopGracePeriod() }
         return resumed
@@ -168,23 +169,19 @@ extension Daemon {
         guard let timer = try? Timer(loop: loop) else { return expireOrphans() }
         timer.onFire = { [unowned self] in self.expireOrphans() }
         timer.start(after: configuration.resumeGrace)
-        continuity.graceTimer = timer
+        continuity.startGrace(timer)
     }
 
-    func stopGracePeriod() {
-        continuity.graceTimer?.close()
-        continuity.graceTimer = nil
-    }
+    func stopGracePeriod() { continuity.stopGrace() }
 
     /// The grace period is over: entries nobody reclaimed leave as if their owner had
     /// disconnected.
     private func expireOrphans() {
         stopGracePeriod()
-        for standIn in continuity.orphans.keys.sorted() {
+        for standIn in continuity.removeAllOrphans() {
             let removed = screens.flatMap { $0.stack.removeAll(ownedBy: standIn, at: now) }
             if !removed.isEmpty { log.info("not resumed in time; dismissing \(removed.joined(separator: ", "))") }
         }
-        continuity.orphans.removeAll()
         publishEvents()
     }
 }

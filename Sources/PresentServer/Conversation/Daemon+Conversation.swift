@@ -140,26 +140,17 @@ extension Daemon {
 
     // MARK: The countdown on the real clock
 
-    /// Arms the wake-up for the next auto-dismiss deadline. Frames run only while something
-    /// moves, so an entry at rest counting down needs a timer of its own; the stack itself
-    /// places the dismissal at the exact deadline, however late the timer fires.
+    /// Arms the wake-up for the next auto-dismiss deadline on the real clock (the manual
+    /// clock's time moves only when told, and the stack then dismisses what is due).
     func scheduleNextDeadline(on screen: Screen) {
         guard configuration.clock == .monotonic, !shuttingDown else { return }
-        guard let deadline = screen.stack.nextDeadline else {
-            screen.deadlineTimer?.cancel()
-            screen.scheduledDeadline = nil
-            return
-        }
-        guard deadline != screen.scheduledDeadline else { return }
-        if screen.deadlineTimer == nil {
-            screen.deadlineTimer = try? Timer(loop: loop)
-            screen.deadlineTimer?.onFire = { [unowned self, unowned screen] in
-                screen.scheduledDeadline = nil
+        screen.scheduleDeadline(now: now) {
+            let timer = try? Timer(loop: loop)
+            timer?.onFire = { [unowned self, unowned screen] in
                 screen.stack.advance(to: self.now)
                 self.publishEvents()
             }
+            return timer
         }
-        screen.scheduledDeadline = deadline
-        screen.deadlineTimer?.start(after: max(0, deadline - now))
     }
 }

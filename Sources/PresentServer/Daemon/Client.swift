@@ -9,7 +9,7 @@ final class Client {
     /// The socket's credentials (a replayed connection: the recorded ones).
     let peer: PeerCredentials
     /// The name given in `hello` (for logs and the stack listing).
-    var name: String?
+    private(set) var name: String?
     /// What it subscribed to: written by the Broadcaster alone, which keeps its index of
     /// subscribers by topic in step with it.
     let subscription = Subscription()
@@ -18,30 +18,68 @@ final class Client {
     /// The screens whose notifications it takes (`subscribe {outputs}`); nil: every one.
     var outputs: Set<String>? { subscription.outputs }
     /// Replies still owed (requests waiting for a `shouldDismiss` answer).
-    var deferredReplies = 0
+    private(set) var deferredReplies = 0
     /// Requests handled in the loop's turn `turn` (Fairness.swift).
-    var requestsThisTurn = 0
+    private(set) var requestsThisTurn = 0
     /// The loop turn `requestsThisTurn` counts in.
-    var turn: UInt64 = 0
+    private(set) var turn: UInt64 = 0
     /// It has had its turn and waits for the next (reading paused).
-    var isYielding = false
+    private(set) var isYielding = false
     /// How many turns it has had to yield: it sent faster than its share (`stats`).
-    var yields = 0
+    private(set) var yields = 0
     /// Given by `hello`; proves ownership of its entries after a daemon restart.
-    var resumeToken: String?
+    private(set) var resumeToken: String?
     /// What it may do, fixed at connect() (Roles.swift).
-    var roles = RoleSet()
+    private(set) var roles = RoleSet()
     /// Its systemd unit, read at connect() when a role is granted by unit.
-    var unit: String?
+    private(set) var unit: String?
     /// What it reported of the frames it drew, by screen (`presented`, `stats`).
     var shown: [String: ShownFigures] = [:]
     /// The highest priority it may present at (nil: it may not present).
-    var maxPriority: Int?
+    private(set) var maxPriority: Int?
 
     init(connection: Connection, peer: PeerCredentials? = nil) {
         self.connection = connection
         self.peer = peer ?? connection.peer
     }
+
+    // MARK: What changes it
+
+    /// `hello`: the name it gave (nil: none).
+    func introduce(as name: String?) { self.name = name }
+
+    /// The resume token it holds from now on: a fresh one from `hello`, or the one that
+    /// owned the entries `hello {resume}` reclaimed.
+    func holdResumeToken(_ token: String) { resumeToken = token }
+
+    /// What it may do, worked out once as it connects (or as a recording says it was).
+    func grant(_ roles: RoleSet, maxPriority: Int?, unit: String?) {
+        self.roles = roles
+        self.maxPriority = maxPriority
+        self.unit = unit
+    }
+
+    /// A request of its waits for an owner's answer; `replyDelivered` when it comes.
+    func deferReply() { deferredReplies += 1 }
+    func replyDelivered() { deferredReplies -= 1 }
+
+    /// Counts `requests` against its share of loop turn `turn`. True when that uses the
+    /// share up: it must then stop being read until `endYield`, in the next turn.
+    func charge(_ requests: Int, inTurn turn: UInt64, share: Int) -> Bool {
+        if self.turn != turn {
+            self.turn = turn
+            requestsThisTurn = 0
+        }
+        requestsThisTurn += requests
+        guard requestsThisTurn >= share, !isYielding else { return false }
+        isYielding = true
+        yields += 1
+        return true
+    }
+
+    func endYield() { isYielding = false }
+
+    // MARK: What it hears
 
     /// Whether a notification about screen `output` (nil: about none) is for this client.
     func watches(_ output: String?) -> Bool { Subscription.passes(output, outputs) }

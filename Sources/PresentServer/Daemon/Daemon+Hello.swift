@@ -9,9 +9,9 @@ extension Daemon {
     /// Names the client, gives it a resume token, and with `resume` hands it back the
     /// restored entries that token owned.
     func hello(_ client: Client, name: String?, resume: String?) -> JSONValue {
-        client.name = name
+        client.introduce(as: name)
         let resumed = resume.map { self.resume($0, for: client) } ?? []
-        if client.resumeToken == nil { client.resumeToken = Continuity.makeToken() }
+        if client.resumeToken == nil { client.holdResumeToken(Continuity.makeToken()) }
         recordHello(client)
         var result = helloResult().objectValue ?? [:]
         for (key, value) in roleFields(of: client) { result[key] = value }

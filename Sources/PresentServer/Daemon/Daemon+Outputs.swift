@@ -84,10 +84,7 @@ extension Daemon {
     func addOutput(_ definition: OutputDefinition) throws(RPCError) -> JSONValue {
         if let screen = screens.named(definition.name) {
             screen.stack.setContainer(definition.container.applied(to: screen.stack.container), at: now)
-            if definition.fps != screen.ownFPS {
-                screen.ownFPS = definition.fps
-                restartFrames(of: screen)
-            }
+            if screen.setOwnFPS(definition.fps) { restartFrames(of: screen) }
         } else {
             guard screens.count < configuration.limits.maxOutputs else {
                 throw .limitExceeded("the daemon has \(screens.count) outputs; at most \(configuration.limits.maxOutputs)",

@@ -26,9 +26,8 @@ extension Daemon {
     private func publishEvents(of screen: Screen) {
         // Saved when the picture changed since the last publish; a screen's first publish
         // is of the stack it started with (new, or read from the state file): nothing to save.
-        let pictureChanged = screen.published.map { $0.scene != screen.stack.sceneRevision } ?? false
         // Before the rest: anything publishing itself caused is published next time.
-        screen.published = (screen.stack.stateRevision, screen.stack.sceneRevision)
+        let pictureChanged = screen.notePublished()
         checkInvariantsIfEnabled(on: screen)
         let events = screen.stack.drainEvents()
         if !events.isEmpty || pictureChanged { saveStateSoon() }
@@ -51,8 +50,7 @@ extension Daemon {
         }
         publishMotion(of: screen, announced: announced)
         if stackChanged { broadcast(.stack, method: "stack", on: screen) { stackListing(of: screen) } }
-        if let deadline = screen.publishedDeadline, deadline <= screen.stack.time { screen.clock.deadlinePassed() }
-        screen.publishedDeadline = screen.stack.nextDeadline
+        screen.notePublishedDeadline()
         if screen.isFrameDue { startFrames(of: screen) }
         scheduleNextDeadline(on: screen)
     }
@@ -74,17 +72,16 @@ extension Daemon {
         }
         let watched = broadcaster.isWatched(.animations)
         guard watched || screen.keepsMotionHistory else {
-            screen.announcedMotion = nil   // a newcomer gets the motion in its snapshot
+            screen.assumeAnnounced(nil)   // a newcomer gets the motion in its snapshot
             return
         }
         let motion = screen.stack.animations(at: screen.stack.time)
-        screen.motionHistory.record(motion)
+        screen.recordMotion(motion)
         guard watched else {
-            screen.announcedMotion = nil
+            screen.assumeAnnounced(nil)
             return
         }
-        if let last = screen.announcedMotion, motion.describesTheSameMotion(as: last) { return }
-        screen.announcedMotion = motion
+        guard screen.announce(motion) else { return }
         broadcast(.animations, method: "animations", on: screen) { AnimationEncoding.animations(motion) }
     }
 
@@ -110,8 +107,8 @@ extension Daemon {
             // What the snapshot shows need not be announced again.
             for screen in screens {
                 let motion = screen.stack.animations(at: screen.stack.time)
-                screen.announcedMotion = motion
-                screen.motionHistory.record(motion)
+                screen.assumeAnnounced(motion)
+                screen.recordMotion(motion)
             }
         }
         if client.topics.contains(.modes) { addModes(to: &snapshot) }   // Daemon+Modes
@@ -153,10 +150,10 @@ extension Daemon {
     /// `run`, or for a screen `addOutput` just made), so the picture as it stands is owed
     /// to nobody: a subscriber gets it in its snapshot.
     func startClock(of screen: Screen) throws {
-        screen.clock.settle(at: screen.stack.sceneRevision)
-        guard configuration.clock == .monotonic, !screen.clock.hasTimer else { return }
+        screen.scheduler.settle(at: screen.stack.sceneRevision)
+        guard configuration.clock == .monotonic, !screen.scheduler.hasTimer else { return }
         let timer = try FrameTimer(loop: loop)
-        screen.clock.attach(timer) { [unowned self, unowned screen] deadline in self.frameTick(of: screen, deadline: deadline) }
+        screen.scheduler.attach(timer) { [unowned self, unowned screen] deadline in self.frameTick(of: screen, deadline: deadline) }
         if screen.isFrameDue { startFrames(of: screen) }
     }
 
@@ -164,7 +161,7 @@ extension Daemon {
     func startFrames(of screen: Screen) {
         guard configuration.clock == .monotonic, !shuttingDown else { return }
         do {
-            try screen.clock.start(fps: screen.fps(daemonFPS: configuration.fps), now: loop.monotonicNow())
+            try screen.scheduler.start(fps: screen.fps(daemonFPS: configuration.fps), now: loop.monotonicNow())
         } catch {
             log.error("cannot start the frame clock of output \(screen.name): \(error)")
         }
@@ -172,9 +169,9 @@ extension Daemon {
 
     /// Restarts `screen`'s frames at its current rate, on that rate's phase.
     func restartFrames(of screen: Screen) {
-        guard !shuttingDown else { return screen.clock.stop() }
+        guard !shuttingDown else { return screen.scheduler.stop() }
         do {
-            try screen.clock.restart(fps: screen.fps(daemonFPS: configuration.fps), now: loop.monotonicNow())
+            try screen.scheduler.restart(fps: screen.fps(daemonFPS: configuration.fps), now: loop.monotonicNow())
         } catch {
             log.error("cannot start the frame clock of output \(screen.name): \(error)")
         }
@@ -183,7 +180,7 @@ extension Daemon {
     /// One tick of a screen's monotonic frame clock; the clock stops when the screen is idle.
     func frameTick(of screen: Screen, deadline: Double) {
         tick([screen], at: deadline)
-        if !screen.isFrameDue { screen.clock.stop() }
+        if !screen.isFrameDue { screen.scheduler.stop() }
     }
 
     /// The manual clock: moves time forward, producing every screen's frame ticks on the
@@ -192,7 +189,7 @@ extension Daemon {
     func advanceManualClock(by seconds: Double) {
         let start = manualClock.time, target = start + seconds
         let rates = screens.map { $0.fps(daemonFPS: configuration.fps) }
-        for (t, due) in FrameClock.manualTicks(after: start, through: target, rates: rates) {
+        for (t, due) in ScreenScheduler.manualTicks(after: start, through: target, rates: rates) {
             manualClock.move(to: t)
             tick(due.map { screens[$0] }, at: t)
         }
@@ -221,11 +218,11 @@ extension Daemon {
     private func drawFrame(of screen: Screen, at t: Double) {
         var saidMoving = false
         broadcaster.broadcastFrame(of: screen.name) {
-            let seq = screen.clock.nextFrameSeq()
+            let seq = screen.scheduler.nextFrameSeq()
             let scene = screen.stack.scene(at: t)
             saidMoving = scene.isAnimating
             return CoreEncoding.frameLine(scene, seq: seq, output: screen.name)
         }
-        screen.clock.drewFrame(revision: screen.stack.sceneRevision, saidMoving: saidMoving)
+        screen.scheduler.drewFrame(revision: screen.stack.sceneRevision, saidMoving: saidMoving)
     }
 }

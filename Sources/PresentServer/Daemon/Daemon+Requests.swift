@@ -203,7 +203,7 @@ extension Daemon {
             return .result(try focus(id, field: field))
         case .presented(let frames, let discarded, let output):
             let screen = try screen(output)
-            screen.keepsMotionHistory = true
+            screen.keepMotionHistory()
             let pixels = screen.stack.container.scale
             client.shown[screen.name, default: ShownFigures()].add(frames, discarded: discarded) { f in
                 screen.motionHistory.drawingError(drawnFor: f.time, shownAt: f.shownAt).map { $0 * pixels }
@@ -249,7 +249,7 @@ extension Daemon {
     }
 
     private func counted(_ outcome: Outcome, for client: Client) -> Outcome {
-        if case .deferred = outcome { client.deferredReplies += 1 }
+        if case .deferred = outcome { client.deferReply() }
         return outcome
     }
 
@@ -258,7 +258,7 @@ extension Daemon {
     private func countedReply(for client: Client, _ later: PendingReply) -> (JSONValue) -> Void {
         let id = client.id
         return { [unowned self] result in
-            self.clients[id]?.deferredReplies -= 1
+            self.clients[id]?.replyDelivered()
             self.publishEvents()
             self.deliver(.success(result), to: later)
         }

@@ -139,7 +139,7 @@ public final class Daemon {
         signalWatchers.append(try SignalWatcher(loop: loop, signals: [SIGHUP]) { [unowned self] _ in
             self.reloadConfiguration()
         })
-        signalWatchers += try recorderSignalWatchers()   // FlightRecorder.swift
+        signalWatchers += try recorderSignalWatchers()   // Operations/Recording/RecorderSignals.swift
     }
 
     // MARK: Connections

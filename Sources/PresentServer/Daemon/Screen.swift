@@ -7,47 +7,43 @@
 
 import PresentCore
 
-/// A screen: its stack, its frame clock and what was last published of it. Owned by the
+/// A screen: its stack, its scheduler and what was last published of it. Owned by the
 /// daemon's loop.
 final class Screen {
     /// The screen every daemon has from the start; requests that name none mean it.
     static let mainName = "main"
 
     let name: String
+    /// The screen's model. Writable: its mutating methods keep the stack's own rules, and
+    /// every request that changes a screen changes it through them.
     var stack: ModalStack
     /// The screen's own frame rate; nil follows the daemon's `fps` (and its reloads).
-    var ownFPS: Int?
-    /// When its frames tick and whether one is owed (FrameClock.swift).
-    let clock: FrameClock
+    private(set) var ownFPS: Int?
+    /// When its frames tick, whether one is owed, and its deadline wake-up
+    /// (ScreenScheduler.swift).
+    let scheduler: ScreenScheduler
 
     /// The stack's revisions when its events were last published (Daemon+Publishing):
     /// while the stack's `stateRevision` is the same, there is nothing new to publish.
     /// Nil: never published.
-    var published: (state: UInt64, scene: UInt64)?
+    private(set) var published: (state: UInt64, scene: UInt64)?
     /// The motion its last `animations` notification announced (time aside): the next
     /// one is sent when the motion in force differs.
-    var announcedMotion: AnimationSnapshot?
+    private(set) var announcedMotion: AnimationSnapshot?
     /// The motion of the last few seconds, which a renderer's `presented` frames are checked
     /// against. Kept while the motion is announced, or once a renderer reported frames of
     /// this screen (a renderer of the frames topic); otherwise nothing would read it.
-    var motionHistory = MotionHistory()
-    var keepsMotionHistory = false
-
-    /// Wakes the loop at the next auto-dismiss deadline (Daemon+Conversation).
-    var deadlineTimer: Timer?
-    var scheduledDeadline: Double?
-    /// The stack's `nextDeadline` at its last publish: once its time has passed it, the
-    /// frame clock owes a frame (`FrameClock.deadlinePassed`), on either clock.
-    var publishedDeadline: Double?
+    private(set) var motionHistory = MotionHistory()
+    private(set) var keepsMotionHistory = false
 
     /// What `--check-invariants` last logged for this screen.
-    var reportedInvariantProblems: [String] = []
+    private(set) var reportedInvariantProblems: [String] = []
 
     init(name: String, stack: ModalStack, fps: Int? = nil) {
         self.name = name
         self.stack = stack
         self.ownFPS = fps
-        self.clock = FrameClock(showing: stack.sceneRevision)
+        self.scheduler = ScreenScheduler(showing: stack.sceneRevision)
     }
 
     var isMain: Bool { name == Self.mainName }
@@ -58,14 +54,68 @@ final class Screen {
     /// Whether its next tick owes a frame: the picture changed since the last one, moves,
     /// or the resting frame is owed.
     var isFrameDue: Bool {
-        clock.isFrameDue(revision: stack.sceneRevision, moving: stack.isMoving)
+        scheduler.isFrameDue(revision: stack.sceneRevision, moving: stack.isMoving)
+    }
+
+    /// A new frame rate of its own (nil: the daemon's); whether it changed, in which case
+    /// the caller restarts its frames.
+    func setOwnFPS(_ fps: Int?) -> Bool {
+        guard fps != ownFPS else { return false }
+        ownFPS = fps
+        return true
+    }
+
+    // MARK: Publishing
+
+    /// Notes that what the stack holds now is published. Returns whether the picture
+    /// changed since the last publish (false for the first: it shows what the screen
+    /// started with).
+    func notePublished() -> Bool {
+        let pictureChanged = published.map { $0.scene != stack.sceneRevision } ?? false
+        published = (stack.stateRevision, stack.sceneRevision)
+        return pictureChanged
+    }
+
+    /// Tells the scheduler what this publish leaves: the stack's time and next deadline.
+    func notePublishedDeadline() {
+        scheduler.notePublishedDeadline(next: stack.nextDeadline, time: stack.time)
+    }
+
+    /// Whether `motion` needs announcing: it differs from the last one announced. If so,
+    /// it is the one announced from now on.
+    func announce(_ motion: AnimationSnapshot) -> Bool {
+        if let last = announcedMotion, motion.describesTheSameMotion(as: last) { return false }
+        announcedMotion = motion
+        return true
+    }
+
+    /// The motion in force was shown some other way (a snapshot), or nobody watches it:
+    /// `motion` (nil: nothing) is what a newcomer already knows.
+    func assumeAnnounced(_ motion: AnimationSnapshot?) { announcedMotion = motion }
+
+    /// A renderer reported frames of this screen: from now on the motion is kept for them.
+    func keepMotionHistory() { keepsMotionHistory = true }
+
+    /// `motion` is in force from its time on (what the renderers' frames are checked against).
+    func recordMotion(_ motion: AnimationSnapshot) { motionHistory.record(motion) }
+
+    /// Whether `problems` differ from those last reported; they are the ones reported
+    /// from now on.
+    func noteInvariantProblems(_ problems: [String]) -> Bool {
+        defer { reportedInvariantProblems = problems }
+        return problems != reportedInvariantProblems
+    }
+
+    // MARK: The auto-dismiss deadline
+
+    /// Arms the scheduler's wake-up for the stack's next auto-dismiss deadline (none:
+    /// disarms it); `makeTimer` is asked once, for the timer that handles a deadline.
+    func scheduleDeadline(now: @autoclosure () -> Double, makeTimer: () -> Timer?) {
+        scheduler.scheduleDeadline(stack.nextDeadline, now: now(), makeTimer: makeTimer)
     }
 
     /// Releases the timers: the screen was removed, or the daemon shuts down.
     func close() {
-        clock.close()
-        deadlineTimer?.close()
-        deadlineTimer = nil
-        scheduledDeadline = nil
+        scheduler.close()
     }
 }

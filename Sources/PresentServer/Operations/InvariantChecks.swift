@@ -7,8 +7,7 @@ extension Daemon {
     func checkInvariantsIfEnabled(on screen: Screen) {
         guard configuration.checkInvariants else { return }
         let problems = screen.stack.invariantViolations()
-        defer { screen.reportedInvariantProblems = problems }
-        guard !problems.isEmpty, problems != screen.reportedInvariantProblems else { return }
+        guard screen.noteInvariantProblems(problems), !problems.isEmpty else { return }
         log.error("stack invariant broken on output \(screen.name) at t=\(screen.stack.time): \(problems.joined(separator: "; "))")
     }
 }

@@ -34,6 +34,7 @@ import Glibc
 import PresentCore
 import PresentJSON
 import PresentProtocol
+import PresentSystem
 
 /// What a replay found, for its closing log line.
 public struct ReplayReport: Sendable {
@@ -149,10 +150,11 @@ extension Daemon {
 
     /// Replays the recording in file `path`.
     public func replay(recordingAt path: String, write: ([UInt8]) -> Void) throws -> ReplayReport {
-        switch readWholeFile(path, limit: Self.maxSavedBytes) {
-        case .success(let bytes): return try replay(bytes, write: write)
-        case .failure(let error): throw ReplayError.system("cannot read \(path): \(error)")
+        let bytes: [UInt8]
+        do { bytes = try readWholeFile(path, limit: Self.maxSavedBytes) } catch {
+            throw ReplayError.system("cannot read \(path): \(error.code == EFBIG ? "larger than \(Self.maxSavedBytes) bytes" : error.reason)")
         }
+        return try replay(bytes, write: write)
     }
 
     /// The bytes after `,"message":` of a message record, as they were recorded.
@@ -176,13 +178,16 @@ extension Daemon {
             throw ReplayError.invalid("connection \(id) is not newer than the connections before it")
         }
         var fds: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-            throw ReplayError.system("socketpair: \(String(cString: strerror(errno)))")
+        do {
+            _ = try valueOrErrno("socketpair") { socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) }
+            let flags = try valueOrErrno("fcntl(F_GETFL)") { fcntl(fds[1], F_GETFL) }
+            _ = try valueOrErrno("fcntl(F_SETFL)") { fcntl(fds[1], F_SETFL, flags | O_NONBLOCK) }
+        } catch {
+            throw ReplayError.system(error.description)
         }
-        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
         let connection: Connection
         do { connection = try Connection(loop: loop, fd: fds[0]) } catch {
-            Glibc.close(fds[1])
+            closeDescriptor(fds[1])
             throw ReplayError.system("cannot open a replayed connection: \(error)")
         }
         session.ends[id] = fds[1]
@@ -196,9 +201,8 @@ extension Daemon {
         connection.maxQueuedBytes = 1 << 30
         // The roles the original granted (its unit and groups were read from the living peer).
         if let names = record["roles"]?.arrayValue {
-            client.roles = RoleSet(names.compactMap { $0.stringValue.flatMap(Role.init(rawValue:)) })
-            client.maxPriority = record["maxPriority"]?.int64Value.map { Int($0) }
-            client.unit = record["unit"]?.stringValue
+            client.grant(RoleSet(names.compactMap { $0.stringValue.flatMap(Role.init(rawValue:)) }),
+                         maxPriority: record["maxPriority"]?.int64Value.map { Int($0) }, unit: record["unit"]?.stringValue)
         }
     }
 }
@@ -224,7 +228,8 @@ private struct ReplaySession {
     /// Until one of the ends has something to read, or `timeout` milliseconds.
     private func waitReadable(timeout: Int32) {
         var polls = order.compactMap { ends[$0] }.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        _ = poll(&polls, nfds_t(polls.count), timeout)
+        // A signal ends the wait early, as the timeout does: the caller's loop looks again.
+        _ = try? valueOrErrno("poll", retryOnInterrupt: false) { poll(&polls, nfds_t(polls.count), timeout) }
     }
 
     private mutating func readAll() -> Bool {
@@ -233,18 +238,16 @@ private struct ReplaySession {
         for id in order {
             guard let fd = ends[id] else { continue }
             while true {
-                let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                if n > 0 {
-                    inboxes[id, default: []] += chunk[..<n]
-                    any = true
-                    continue
-                }
-                if n < 0 && errno == EINTR { continue }
+                // Nothing to read yet, or a failed read: leave it for the next round.
+                guard let n = try? valueOrWouldBlock("read", { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } })
+                else { break }
                 if n == 0 {   // the daemon closed it
-                    Glibc.close(fd)
+                    closeDescriptor(fd)
                     ends[id] = nil
+                    break
                 }
-                break
+                inboxes[id, default: []] += chunk[..<n]
+                any = true
             }
         }
         return any
@@ -279,7 +282,7 @@ private struct ReplaySession {
     }
 
     mutating func closeAll() {
-        for fd in ends.values { Glibc.close(fd) }
+        for fd in ends.values { closeDescriptor(fd) }
         ends.removeAll()
     }
 }

@@ -1,6 +1,6 @@
 // The three sd-daemon protocols presentd speaks with systemd, in Swift instead of libsystemd
-// (which brought 0.8 MiB of resident crypto and compression libraries for a few lines of
-// protocol each). Each function does what its libsystemd namesake (systemd 252) does for
+// (which brings resident crypto and compression libraries for a few lines of protocol
+// each). Each function does what its libsystemd namesake (systemd 252) does for
 // the arguments presentd passed it:
 //
 //   sd_listen_fds_with_names(1, …)  →  SDDaemon.listenFDs(unsetEnvironment: true)
@@ -15,6 +15,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PresentSystem
 
 /// systemd's side of the service protocol, as plain functions over the environment and
 /// POSIX calls. No state: each call reads what it needs, as libsystemd does.
@@ -84,10 +85,9 @@ enum SDDaemon {
 
     /// Sets FD_CLOEXEC on `fd`, keeping its other fd flags.
     static func setCloseOnExec(_ fd: Int32) throws(SDDaemonError) {
-        let flags = fcntl(fd, F_GETFD)
-        guard flags >= 0 else { throw .systemCall("fcntl(\(fd), F_GETFD)", errno) }
+        let flags = try systemCall("fcntl(\(fd), F_GETFD)") { fcntl(fd, F_GETFD) }
         guard flags & FD_CLOEXEC == 0 else { return }
-        guard fcntl(fd, F_SETFD, flags | FD_CLOEXEC) == 0 else { throw .systemCall("fcntl(\(fd), F_SETFD)", errno) }
+        _ = try systemCall("fcntl(\(fd), F_SETFD)") { fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
     }
 
     /// `sd_is_socket_unix(fd, SOCK_STREAM, 1, NULL, 0)`: `fd` is a socket (fstat), of type
@@ -96,7 +96,7 @@ enum SDDaemon {
     /// choose. Throws which of these `fd` is not, or which call failed.
     static func checkUnixStreamListener(_ fd: Int32) throws(SDDaemonError) {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .systemCall("fstat(\(fd))", errno) }
+        _ = try systemCall("fstat(\(fd))") { fstat(fd, &info) }
         guard info.st_mode & S_IFMT == S_IFSOCK else { throw .unsuitableSocket(fd, "not a socket") }
         let type = try socketOption(fd, SO_TYPE, "SO_TYPE")
         guard type == Int32(SOCK_STREAM.rawValue) else {
@@ -108,10 +108,11 @@ enum SDDaemon {
         }
         var address = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let status = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        _ = try systemCall("getsockname(\(fd))") {
+            withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
         }
-        guard status == 0 else { throw .systemCall("getsockname(\(fd))", errno) }
         guard length >= socklen_t(MemoryLayout<sa_family_t>.size) else { throw .unsuitableSocket(fd, "without an address") }
         let family = Int32(address.ss_family)
         guard family == AF_UNIX else {
@@ -123,10 +124,15 @@ enum SDDaemon {
     private static func socketOption(_ fd: Int32, _ option: Int32, _ name: String) throws(SDDaemonError) -> Int32 {
         var value: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(fd, SOL_SOCKET, option, &value, &length) == 0 else {
-            throw .systemCall("getsockopt(\(fd), \(name))", errno)
-        }
+        _ = try systemCall("getsockopt(\(fd), \(name))") { getsockopt(fd, SOL_SOCKET, option, &value, &length) }
         return value
+    }
+
+    /// `body`, a C call, through the one wrapper (EINTR retried), its failure as ours.
+    private static func systemCall<Result: FixedWidthInteger & SignedInteger>(
+        _ name: @autoclosure () -> String, _ body: () -> Result
+    ) throws(SDDaemonError) -> Result {
+        do { return try valueOrErrno(name(), body) } catch { throw .system(error) }
     }
 
     // MARK: Notifications, sd_notify(3)
@@ -168,18 +174,20 @@ enum SDDaemon {
         guard let value else { return false }
         let target = try notifyAddress(value)
         var address = target.address
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .systemCall("socket(AF_UNIX, SOCK_DGRAM)", errno) }
-        defer { close(fd) }
+        let fd = try systemCall("socket(AF_UNIX, SOCK_DGRAM)") {
+            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
+        defer { closeDescriptor(fd) }
         var text = state
-        let sent = text.withUTF8 { bytes in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, target.length)
+        _ = try systemCall("sendto(\(value))") {
+            text.withUTF8 { bytes in
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, target.length)
+                    }
                 }
             }
         }
-        guard sent >= 0 else { throw .systemCall("sendto(\(value))", errno) }
         return true
     }
 
@@ -230,8 +238,8 @@ enum SDDaemonError: Error, Equatable, CustomStringConvertible {
     case namesDoNotMatchFDs(count: Int, names: [String])
     /// A passed fd is not a listening AF_UNIX stream socket: the fd and what it is instead.
     case unsuitableSocket(Int32, String)
-    /// A C call failed (the call, errno).
-    case systemCall(String, Int32)
+    /// A C call failed.
+    case system(SystemCallError)
 
     var description: String {
         switch self {
@@ -242,8 +250,8 @@ enum SDDaemonError: Error, Equatable, CustomStringConvertible {
                 + "(\(names.joined(separator: ":"))) for LISTEN_FDS=\(count)"
         case .unsuitableSocket(let fd, let what):
             return "fd \(fd) is \(what)"
-        case .systemCall(let call, let code):
-            return "\(call): \(String(cString: strerror(code)))"
+        case .system(let error):
+            return error.description
         }
     }
 }

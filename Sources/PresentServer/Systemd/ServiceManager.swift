@@ -113,7 +113,7 @@ final class ServiceManager {
     /// Pings WATCHDOG=1 at half of $WATCHDOG_USEC from a loop timer, so a stalled loop
     /// stops pinging and systemd restarts the daemon (WatchdogSec=).
     private func startWatchdog() throws {
-        // A malformed WATCHDOG_USEC means no pings, as with libsystemd before (it returned -EINVAL).
+        // A malformed WATCHDOG_USEC means no pings, as with libsystemd (sd_watchdog_enabled returns -EINVAL).
         guard let usec = try? SDDaemon.watchdogMicroseconds() else { return }
         let interval = Double(usec) / 2 / 1_000_000
         let timer = try Timer(loop: loop)
@@ -147,7 +147,7 @@ final class ServiceManager {
 
     private func notify(_ assignments: [String]) {
         guard isSupervised else { return }
-        // A notice that cannot be sent is dropped, as before: the daemon serves regardless,
+        // A notice that cannot be sent is dropped: the daemon serves regardless,
         // and a watchdog that goes unheard restarts it.
         _ = try? SDDaemon.notify(assignments.joined(separator: "\n"))
     }

@@ -5,6 +5,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PresentSystem
 
 /// Finds the listening socket systemd passed, if any.
 public enum SocketActivation {
@@ -30,14 +31,14 @@ public enum SocketActivation {
         } else if let named = passed.first(where: { $0.name == socketName }) {
             chosen = named.fd
         } else {
-            passed.forEach { _ = close($0.fd) }
+            passed.forEach { closeDescriptor($0.fd) }
             throw .noneNamed(passed.map(\.name))
         }
-        for p in passed where p.fd != chosen { close(p.fd) }
+        for p in passed where p.fd != chosen { closeDescriptor(p.fd) }
         do {
             try SDDaemon.checkUnixStreamListener(chosen)
         } catch {
-            close(chosen)
+            closeDescriptor(chosen)
             if case .unsuitableSocket(_, let what) = error { throw .notAUnixStreamListener(chosen, "it is \(what)") }
             throw .notAUnixStreamListener(chosen, error.description)
         }

@@ -1,5 +1,6 @@
 import CLibUV
 import Glibc
+import PresentSystem
 
 /// One client on the socket: incoming bytes become lines, outgoing bytes go through an
 /// outbound queue the connection owns, so a client that stops reading never blocks the loop.
@@ -32,8 +33,8 @@ final class Connection: LoopOwned {
     /// Gathered replies go out once they reach this many bytes, without waiting for the
     /// read's last line: a client with a long pipeline reads the first replies while the
     /// rest are handled (on two cores, both sides work at once), and the gathering buffer
-    /// stays small. 1 KiB is some 25 short replies: measured, it raised pipelined
-    /// throughput by about a third and lowered the CPU per request, against one write per read.
+    /// stays small. A few dozen short replies per write still saves most of the writes of
+    /// one per reply (docs/BENCHMARKS.md has the effect on pipelined throughput).
     static let gatherFlushBytes = 1024
 
     // What every frame's send reads comes first, together. Swift lays a class's stored
@@ -52,12 +53,11 @@ final class Connection: LoopOwned {
     private(set) var framesSent = 0
     // `queue` and `gathered` are read for every frame sent to every subscriber. Swift checks
     // an access to such a property at run time unless it can prove that none overlaps
-    // another, and for these two it cannot: the two checks of each frame's send were a
-    // quarter of a 500-subscriber tick's instructions (callgrind: 259 k → 191 k per tick
-    // without them). Both are touched on the loop thread only, each access is one call
-    // into OutboundQueue or Array that never calls back into the connection, and no
-    // closure is handed one (`send(writing:)` moves `gathered` out for its closure), so
-    // no access can overlap another: the checks are turned off for these two.
+    // another, and for these two it cannot, so each frame's send would pay two checks per
+    // subscriber, a large part of a tick. Both are touched on the loop thread only, each
+    // access is one call into OutboundQueue or Array that never calls back into the
+    // connection, and no closure is handed one (`send(writing:)` moves `gathered` out for
+    // its closure), so no access can overlap another: the checks are turned off for these two.
     @exclusivity(unchecked) private var gathered: [UInt8] = []
     @exclusivity(unchecked) private var queue = OutboundQueue()
 
@@ -94,8 +94,8 @@ final class Connection: LoopOwned {
 
     private let pipe: UnsafeMutablePointer<uv_pipe_t>
     /// The `uv_write` request and its buffers, made for the first write the kernel did not
-    /// take at once and kept from then on. Most connections never need them: a subscriber
-    /// that keeps up costs some 450 bytes less.
+    /// take at once and kept from then on. Most connections never need them, and a
+    /// subscriber that keeps up does not pay for them.
     private var writeSlot: (request: UnsafeMutablePointer<uv_write_t>, buffers: UnsafeMutablePointer<uv_buf_t>)?
     private var framer = LineFramer()
     private var isReading = false
@@ -360,18 +360,19 @@ final class Connection: LoopOwned {
     /// `uv_write` in flight stay in ours until it completes). Asking libuv would read the
     /// `uv_pipe_t`, one more allocation per subscriber that a frame's fan-out finds cold;
     /// and send(2) goes to the socket layer directly, where write(2) first passes through
-    /// the file layer (`vfs_write`, `fdget_pos`, `sock_write_iter`): measured with `perf`
-    /// at 500 subscribers, that was 6 % of the server's time per tick. MSG_NOSIGNAL: a
+    /// the file layer (`vfs_write`, `fdget_pos`, `sock_write_iter`), once per subscriber
+    /// per tick. MSG_NOSIGNAL: a
     /// peer that went away is EPIPE, whatever the process does with SIGPIPE.
     private func writeNow(_ bytes: UnsafeRawBufferPointer) -> Int? {
         // Closing: libuv has closed the descriptor already, and its number may be reused.
         guard isLive else { return nil }
         guard queue.isEmpty else { return 0 }
-        let written = Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-        if written >= 0 { return written }
-        if errno == EAGAIN || errno == EINTR { return 0 }
-        fail(.posix("send"))
-        return nil
+        do {
+            return try valueOrWouldBlock("send") { Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) } ?? 0
+        } catch {
+            fail(TransportError(error))
+            return nil
+        }
     }
 
     /// Starts a `uv_write` of the queue's head unless one is in flight.

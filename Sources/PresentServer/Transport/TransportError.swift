@@ -1,10 +1,13 @@
 import Glibc
+import PresentSystem
 
 /// A failure in the transport layer: what was attempted, on which path, and the C error code.
 ///
-/// Modelled on swift-system's `Errno`: `code` is always the positive POSIX value, whichever
-/// layer failed (libuv's negative codes are negated on the way in), so callers compare it with
-/// `EACCES`, `EADDRINUSE` and so on.
+/// A failed C call arrives as the one errno error, `SystemCallError`; the kinds add what
+/// only the transport knows (a live daemon on the path, a file that is not a socket).
+/// `code` is always the positive POSIX value, whichever layer failed (libuv's negative
+/// codes are negated on the way in), so callers compare it with `EACCES`, `EADDRINUSE` and
+/// so on.
 struct TransportError: Error, Equatable, CustomStringConvertible {
     /// What went wrong, for callers that react differently (exit codes, log levels).
     enum Kind: Equatable, Sendable {
@@ -40,11 +43,26 @@ struct TransportError: Error, Equatable, CustomStringConvertible {
         self.code = code
     }
 
+    /// The transport's view of a failed C call.
+    init(_ error: SystemCallError) {
+        let kind: Kind = (error.code == EACCES || error.code == EPERM) ? .permissionDenied : .failed
+        self.init(kind, operation: error.call, path: error.path, code: error.code)
+    }
+
+    /// `body`, a C call, through the one wrapper (`valueOrErrno`); its failure as ours.
+    static func call<Result: FixedWidthInteger & SignedInteger>(
+        _ name: @autoclosure () -> String, path: @autoclosure () -> String? = nil,
+        retryOnInterrupt: Bool = true, _ body: () -> Result
+    ) throws(TransportError) -> Result {
+        do { return try valueOrErrno(name(), path: path(), retryOnInterrupt: retryOnInterrupt, body) } catch {
+            throw TransportError(error)
+        }
+    }
+
     /// The error for a failed POSIX call; reads `errno` unless given.
     static func posix(_ operation: String, path: String? = nil,
                       code: Int32 = Glibc.errno) -> TransportError {
-        let kind: Kind = (code == EACCES || code == EPERM) ? .permissionDenied : .failed
-        return TransportError(kind, operation: operation, path: path, code: code)
+        TransportError(SystemCallError(operation, path: path, code: code))
     }
 
     /// The error for a failed libuv call (`status` is libuv's negative code).
@@ -75,8 +93,5 @@ struct TransportError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    private static func message(for code: Int32) -> String {
-        guard code != 0, let text = strerror(code) else { return "no error code" }
-        return String(cString: text)
-    }
+    private static func message(for code: Int32) -> String { SystemCallError.reason(for: code) }
 }

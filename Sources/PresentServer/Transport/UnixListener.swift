@@ -1,5 +1,6 @@
 import CLibUV
 import Glibc
+import PresentSystem
 
 /// The daemon's listening Unix socket: binds it safely (or adopts systemd's), accepts
 /// clients and hands each over as a `Connection` with its peer credentials.
@@ -102,19 +103,13 @@ final class UnixListener: LoopOwned {
     private func acceptPending() {
         for _ in 0..<Self.acceptsPerWakeup {
             guard !closing else { return }
-            let client = acceptCall(fd)
-            if client >= 0 {
+            do {
+                guard let client = try valueOrWouldBlock("accept4", path: path, { acceptCall(fd) }) else { return }
                 admit(client)
-                continue
-            }
-            let error = errno
-            switch error {
-            case EAGAIN:
-                return
-            case EINTR, ECONNABORTED:
-                continue
-            default:
-                return pauseAccepting(after: .posix("accept4", path: path, code: error))
+            } catch where error.code == ECONNABORTED {
+                continue   // that client gave up while queued; the next may not have
+            } catch {
+                return pauseAccepting(after: TransportError(error))
             }
         }
         // More may be pending: the poll is level-triggered, so the next iteration continues.
@@ -149,8 +144,8 @@ final class UnixListener: LoopOwned {
     /// The default `onAcceptError`: one warning line for journald (`<4>`). Written with
     /// write(2): Glibc's `stderr` is a global `var`, which Swift 6 refuses to touch.
     static func logToStandardError(_ error: TransportError) {
-        var line = "<4>presentd: accept failed: \(error); retrying\n"
-        line.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+        let line = "<4>presentd: accept failed: \(error); retrying\n"
+        try? writeAll(Array(line.utf8), to: 2)
     }
 
     // MARK: Closing

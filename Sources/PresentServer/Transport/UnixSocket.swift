@@ -1,5 +1,6 @@
 import CLibUV
 import Glibc
+import PresentSystem
 
 /// The credentials of the process at the other end of a Unix socket, as of its `connect()`.
 /// Authorise by `uid`; the `pid` may have been reused since.
@@ -13,17 +14,15 @@ struct PeerCredentials: Equatable, Sendable, CustomStringConvertible {
     static func of(socket fd: Int32) throws -> PeerCredentials {
         var raw: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: raw))
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &raw, &length) == 0 else {
-            throw TransportError.posix("getsockopt(SO_PEERCRED)")
-        }
+        _ = try TransportError.call("getsockopt(SO_PEERCRED)") { getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &raw, &length) }
         return PeerCredentials(pid: raw.pid, uid: raw.uid, gid: raw.gid)
     }
 
     var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
 }
 
-/// Thin typed wrappers over the socket calls libuv does not make for us; every failure
-/// becomes a `TransportError` carrying errno.
+/// Thin typed wrappers over the socket calls libuv does not make for us; every call goes
+/// through `TransportError.call`, so a failure is a `TransportError` carrying errno.
 enum UnixSocket {
     /// What `connect()` says about an existing socket file.
     enum Probe {
@@ -48,16 +47,16 @@ enum UnixSocket {
 
     /// Calls `body` with `path` as a `sockaddr_un`.
     static func withAddress<R>(_ path: String,
-                               _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) throws -> R {
+                               _ body: (UnsafePointer<sockaddr>, socklen_t) throws -> R) throws -> R {
         try validate(path: path)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { target in
             target.copyBytes(from: path.utf8)   // the NUL is already there: zeroed, and fits
         }
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        return try withUnsafePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                try body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
     }
@@ -65,25 +64,26 @@ enum UnixSocket {
     /// A new nonblocking, close-on-exec stream socket.
     static func makeStream() throws -> Int32 {
         let type = Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue)
-        let fd = socket(AF_UNIX, type, 0)
-        guard fd >= 0 else { throw TransportError.posix("socket") }
-        return fd
+        return try TransportError.call("socket") { socket(AF_UNIX, type, 0) }
     }
 
     /// Connects to `path` to learn whether a daemon is listening there.
     static func probe(_ path: String) throws -> Probe {
         let fd = try makeStream()
-        defer { Glibc.close(fd) }
-        let (status, error) = try withAddress(path) { address, length -> (Int32, Int32) in
-            let status = connect(fd, address, length)
-            return (status, status == 0 ? 0 : errno)
-        }
-        if status == 0 { return .live }
-        switch error {
-        case ECONNREFUSED: return .stale
-        case ENOENT: return .absent
-        case EAGAIN: return .live   // its accept backlog is full, so it is alive
-        default: throw TransportError.posix("connect", path: path, code: error)
+        defer { closeDescriptor(fd) }
+        do {
+            // Not retried: a second connect on this socket would report the first one's state.
+            _ = try withAddress(path) { address, length in
+                try valueOrErrno("connect", path: path, retryOnInterrupt: false) { connect(fd, address, length) }
+            }
+            return .live
+        } catch let error as SystemCallError {
+            switch error.code {
+            case ECONNREFUSED: return .stale
+            case ENOENT: return .absent
+            case EAGAIN: return .live   // its accept backlog is full, so it is alive
+            default: throw TransportError(error)
+            }
         }
     }
 
@@ -110,25 +110,27 @@ enum UnixSocket {
               slash != path.utf8.startIndex else { return }   // "name" or "/name"
         let parent = String(path[..<slash])
         var info = stat()
-        if stat(parent, &info) == 0 { return }
-        guard errno == ENOENT else { throw TransportError.posix("stat", path: parent) }
+        do {
+            _ = try TransportError.call("stat", path: parent) { stat(parent, &info) }
+            return
+        } catch {
+            guard error.code == ENOENT else { throw error }
+        }
         let mode: mode_t = group == nil ? 0o700 : 0o750
-        if mkdir(parent, mode) != 0 && errno != EEXIST {
-            throw TransportError.posix("mkdir", path: parent)
+        do { _ = try TransportError.call("mkdir", path: parent) { mkdir(parent, mode) } } catch {
+            guard error.code == EEXIST else { throw error }
         }
         // mkdir applies the umask; chmod does not.
-        guard chmod(parent, mode) == 0 else { throw TransportError.posix("chmod", path: parent) }
-        if let group, chown(parent, uid_t.max, group) != 0 {
-            throw TransportError.posix("chown", path: parent)
-        }
+        _ = try TransportError.call("chmod", path: parent) { chmod(parent, mode) }
+        if let group { _ = try TransportError.call("chown", path: parent) { chown(parent, uid_t.max, group) } }
     }
 
     /// Removes a stale socket file at `path`; refuses a live one or a non-socket.
     static func clearStale(_ path: String) throws {
         var info = stat()
-        guard lstat(path, &info) == 0 else {
-            if errno == ENOENT { return }
-            throw TransportError.posix("lstat", path: path)
+        do { _ = try TransportError.call("lstat", path: path) { lstat(path, &info) } } catch {
+            if error.code == ENOENT { return }
+            throw error
         }
         guard info.st_mode & S_IFMT == S_IFSOCK else {
             throw TransportError(.notASocket, operation: "bind", path: path)
@@ -139,8 +141,8 @@ enum UnixSocket {
         case .live:
             throw TransportError(.addressInUse, operation: "bind", path: path)
         case .stale:
-            if unlink(path) != 0 && errno != ENOENT {
-                throw TransportError.posix("unlink", path: path)
+            do { _ = try TransportError.call("unlink", path: path) { unlink(path) } } catch {
+                guard error.code == ENOENT else { throw error }
             }
         }
     }
@@ -159,33 +161,27 @@ enum UnixSocket {
         let fd = try makeStream()
         do {
             try bind(fd, path)
-            guard chmod(path, mode) == 0 else { throw TransportError.posix("chmod", path: path) }
-            if let group, chown(path, uid_t.max, group) != 0 {
-                throw TransportError.posix("chown", path: path)
-            }
+            _ = try TransportError.call("chmod", path: path) { chmod(path, mode) }
+            if let group { _ = try TransportError.call("chown", path: path) { chown(path, uid_t.max, group) } }
             var info = stat()
-            guard lstat(path, &info) == 0 else { throw TransportError.posix("lstat", path: path) }
-            guard Glibc.listen(fd, backlog) == 0 else {
-                throw TransportError.posix("listen", path: path)
-            }
+            _ = try TransportError.call("lstat", path: path) { lstat(path, &info) }
+            _ = try TransportError.call("listen", path: path) { Glibc.listen(fd, backlog) }
             return (fd, UInt64(info.st_dev), UInt64(info.st_ino))
         } catch {
-            Glibc.close(fd)
+            closeDescriptor(fd)
             throw error
         }
     }
 
     private static func bind(_ fd: Int32, _ path: String) throws {
-        let (status, error) = try withAddress(path) { address, length -> (Int32, Int32) in
-            let status = Glibc.bind(fd, address, length)
-            return (status, status == 0 ? 0 : errno)
-        }
-        guard status != 0 else { return }
-        if error == EADDRINUSE {
+        do {
+            _ = try withAddress(path) { address, length in
+                try TransportError.call("bind", path: path) { Glibc.bind(fd, address, length) }
+            }
+        } catch let error as TransportError where error.code == EADDRINUSE {
             // Another daemon bound it between our probe and our bind.
-            throw TransportError(.addressInUse, operation: "bind", path: path, code: error)
+            throw TransportError(.addressInUse, operation: "bind", path: path, code: error.code)
         }
-        throw TransportError.posix("bind", path: path, code: error)
     }
 
     /// Unlinks `path` only if it is still the socket file identified by `device`/`inode`.

@@ -1,4 +1,5 @@
-// One screen's frame clock: when its frames tick, and whether the next tick owes a frame.
+// One screen's scheduler: when its frames tick, whether the next tick owes a frame, and
+// when the loop must wake for its next auto-dismiss deadline.
 //
 // Ticks sit on multiples of 1/fps of the clock they run on (CLOCK_MONOTONIC, or the
 // manual clock's seconds from 0), so every renderer of a screen sees the same phase and
@@ -8,9 +9,15 @@
 // moving (the resting frame, even when the motion ended between ticks). The monotonic
 // clock runs a `FrameTimer` only while frames are owed; the manual clock has no timer
 // (`advance` produces its ticks), and both serve them through the daemon's one `tick`.
+//
+// Deadlines: frames run only while something moves, so an entry at rest counting down
+// needs a wake-up of its own on the monotonic clock (`scheduleDeadline`); the stack itself
+// places the dismissal at the exact deadline, however late the wake-up. Once the stack's
+// time has passed a deadline it had at the last publish, a frame is owed, on either clock
+// (`notePublishedDeadline`): what timed out may have left with nothing moving.
 
-/// The frame clock of one screen (loop thread only).
-final class FrameClock {
+/// The scheduler of one screen: its frame ticks and its deadline wake-up (loop thread only).
+final class ScreenScheduler {
     /// The monotonic clock's timer; nil for the manual clock, and once closed.
     private var timer: FrameTimer?
     /// The timer is armed: ticks arrive at `onTick`.
@@ -20,8 +27,15 @@ final class FrameClock {
     /// The stack's `sceneRevision` the last frame showed.
     private var drawnRevision: UInt64
     /// A frame is owed whatever the revision says: the last one sent said `animating:
-    /// true` (the resting frame), or a deadline passed (`deadlinePassed`).
+    /// true` (the resting frame), or a deadline passed (`notePublishedDeadline`).
     private var owesFrame = false
+
+    /// Wakes the loop at the next auto-dismiss deadline (`scheduleDeadline`).
+    private var deadlineTimer: Timer?
+    /// The deadline `deadlineTimer` is armed for.
+    private(set) var scheduledDeadline: Double?
+    /// The stack's next deadline at its last publish.
+    private(set) var publishedDeadline: Double?
 
     /// A clock whose screen shows `revision` (a new screen: nobody has seen another).
     init(showing revision: UInt64) {
@@ -63,11 +77,48 @@ final class FrameClock {
         try start(fps: fps, now: now)
     }
 
-    /// Releases the timer: the screen was removed, or the daemon shuts down.
+    /// Releases the timers: the screen was removed, or the daemon shuts down.
     func close() {
         timer?.close()
         timer = nil
         isRunning = false
+        deadlineTimer?.close()
+        deadlineTimer = nil
+        scheduledDeadline = nil
+    }
+
+    // MARK: Deadlines
+
+    /// Arms the wake-up for `deadline`, the stack's next auto-dismiss deadline, or disarms
+    /// it when there is none. `makeTimer` is asked once, for the timer whose `onFire`
+    /// handles a deadline. `now` is read only when a timer is armed (most publishes change
+    /// no deadline).
+    func scheduleDeadline(_ deadline: Double?, now: @autoclosure () -> Double, makeTimer: () -> Timer?) {
+        guard let deadline else {
+            deadlineTimer?.cancel()
+            scheduledDeadline = nil
+            return
+        }
+        guard deadline != scheduledDeadline else { return }
+        if deadlineTimer == nil, let timer = makeTimer() {
+            let handle = timer.onFire
+            timer.onFire = { [unowned self] in
+                self.scheduledDeadline = nil
+                handle()
+            }
+            deadlineTimer = timer
+        }
+        scheduledDeadline = deadline
+        deadlineTimer?.start(after: max(0, deadline - now()))
+    }
+
+    /// A publish at stack time `time`, whose next deadline is `next`. If the time passed
+    /// the deadline of the previous publish (a countdown ran out, a mode ended), a frame is
+    /// owed: the picture may have changed with time alone and nothing moving — a covered
+    /// entry that timed out leaves at once — which no revision says (ModalStack+Revision).
+    func notePublishedDeadline(next: Double?, time: Double) {
+        if let deadline = publishedDeadline, deadline <= time { owesFrame = true }
+        publishedDeadline = next
     }
 
     /// The manual clock's phase: index of the first tick of a `fps` clock strictly after
@@ -106,13 +157,6 @@ final class FrameClock {
         owesFrame = saidMoving
     }
 
-    /// The stack passed a deadline (a countdown ran out, a mode ended): the picture may
-    /// have changed with time alone and nothing moving — a covered entry that timed out
-    /// leaves at once — which no revision says (ModalStack+Revision), so a frame is owed.
-    func deadlinePassed() {
-        owesFrame = true
-    }
-
     /// The picture at `revision` needs no frame: everyone who could watch it has it (the
     /// clock starts before anyone subscribed, and a subscriber's snapshot holds the
     /// picture as it is).
@@ -122,7 +166,7 @@ final class FrameClock {
     }
 }
 
-/// The manual clock's ticks across screens (`FrameClock.manualTicks`).
+/// The manual clock's ticks across screens (`ScreenScheduler.manualTicks`).
 struct ManualTicks: Sequence, IteratorProtocol {
     /// Each screen's frame rate.
     fileprivate let rates: [Int]
