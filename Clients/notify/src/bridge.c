@@ -440,7 +440,8 @@ static void on_event(bridge *b, presentd_event *ev) {
 }
 
 void bridge_pump(bridge *b, int replies) {
-    /* Appended to while it runs (a reply that ends a note promotes another): each is seen. */
+    /* A reply acts on its own note only: one that ends a note leaves its place to the
+     * once-a-frame promotion below, so no note joins the busy list while it is walked. */
     for (size_t i = 0; i < b->n_busy; i++) {
         note *n = b->busy[i];
         if (n->present_due) send_present(b, n);

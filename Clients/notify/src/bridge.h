@@ -54,7 +54,7 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
 int bridge_close(bridge *b, uint32_t id);
 
 /* After each turn of the loop: writes the presents that Notify left due, takes what
- * presentd sent (replies when replies is set: presentd_process read something), its
+ * presentd sent (replies when replies is set: presentd_process ran this turn), its
  * lifecycle and action events, and fills the places freed on screen when it is time. */
 void bridge_pump(bridge *b, int replies);
 

@@ -228,8 +228,11 @@ static int run(server *s, presentd_client *pd, int sigfd, const char *path, int 
         if (r < 0) { log_line("the session bus: %s: exiting", strerror(-r)); return 1; }
         int more = r > 0;
         presentd_error err;
-        int status = presentd_readable || presentd_wants_write(pd) ? presentd_process(pd, &err) : 0;
-        bridge_pump(s->bridge, presentd_readable);
+        /* presentd_process reads until the socket is drained, also on a turn that only had to
+         * write: what it read is taken now, since poll will not report that socket again. */
+        int processed = presentd_readable || presentd_wants_write(pd);
+        int status = processed ? presentd_process(pd, &err) : 0;
+        bridge_pump(s->bridge, processed);
         if (status == PRESENTD_ERR_CLOSED) {
             /* Thrown out (a closing notice: backlog, too many connections) is not a restart:
              * the C client would not try again; err says presentd's reason. */
