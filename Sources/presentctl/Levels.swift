@@ -97,8 +97,8 @@ func contextRequest(_ s: inout ArgumentScanner) throws -> PlannedRequest {
 }
 
 /// The commands that concern one screen, and so take `--output NAME` (default `main`).
-/// A switch, not a Set: every command asks, and building a Set<String> (its type's
-/// metadata, made from its mangled name) was a large part of a `presentctl ping`.
+/// A switch, not a Set: every command asks, and a Set<String> would make its type's
+/// metadata from a mangled name at every start of a process that lives a millisecond.
 func concernsOneScreen(_ command: String) -> Bool {
     switch command {
     case "present", "toast", "container", "keyboard", "tap", "swipe", "key", "stack", "watch", "context", "dnd", "mode":

@@ -49,6 +49,18 @@ import PresentCore
         #expect(history.drawingError(drawnFor: 11.9, shownAt: 14) == nil, "gone by then: nothing to compare")
     }
 
+    @Test func aChangeBetweenTheDrawingAndTheTimeDrawnForIsPartOfTheError() throws {
+        var (stack, history, speed) = risingAlert()
+        // At rest from 11; drawn at 11.85 for the refresh at 11.95, it shows the alert at rest.
+        // Dismissed at 11.9 (after the drawing), it had fallen 0.05 s of its way by 11.95.
+        _ = try stack.dismiss(id: "a", transition: Transition(kind: .coverVertical, duration: 1, timing: .linear), at: 11.9)
+        history.record(stack.animations(at: 11.9))
+        let missed = try #require(history.drawingError(drawnFor: 11.95, drawnAt: 11.85, shownAt: 11.95))
+        #expect(near(missed, speed * 0.05, 1e-9), "\(missed) points against \(speed * 0.05)")
+        // Drawn after the dismissal, for the same refresh: the renderer knew it, nothing missed.
+        #expect(history.drawingError(drawnFor: 11.95, drawnAt: 11.92, shownAt: 11.95) == 0)
+    }
+
     @Test func theSameMotionAgainIsKeptOnceAndTheOldestGoesPastTheHorizon() {
         var (stack, history, _) = risingAlert()
         stack.advance(to: 10.5)

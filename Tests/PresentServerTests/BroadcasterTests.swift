@@ -39,7 +39,7 @@ struct BroadcasterTests {
 
     /// Each topic has its own member list, in the topics' order.
     @Test func everyTopicHasItsOwnSlotInOrder() {
-        #expect(Topic.allCases.map(Topics.slot) == Array(0..<Topic.allCases.count))
+        #expect(Topic.allCases.map(\.slot) == Array(0..<Topic.allCases.count))
     }
 
     @Test func theIndexFollowsEverySubscriptionChangeAndMessagesGoToTheirTopicAlone() throws {

@@ -121,6 +121,7 @@ struct ConversationTests {
             #expect(error?.code == -32602 && error?.data?["field"] == "activationToken", "activationToken \(bad): \(String(describing: error))")
         }
         #expect(try renderer.call("stack") == before)
+        try owner.call("ping")   // anything sent to the owner for the refusals has been read by its reply
         #expect(owner.notifications.allSatisfy { $0["method"] != "action" }, "a refused activate tells the owner nothing")
         let token = "sway-" + String(repeating: "0123456789abcdef", count: 2)
         try renderer.call("activate", ["id": "q", "action": "save", "activationToken": .string(token)])

@@ -247,7 +247,7 @@ struct SelfDescriptionTests {
         #expect(error["p50"] == 0.0, "the frame at rest is exact: \(error)")
     }
 
-    @Test func aRendererOfFramesHasErrorsFromItsFirstReportOn() throws {
+    @Test func aRendererOfFramesKeepsMotionFromItsFirstReportOn() throws {
         // Nobody subscribes to animations: the daemon keeps the motion once a renderer reported
         // frames of the screen, and not before.
         let daemon = try DaemonHarness(["--clock", "manual"])

@@ -38,11 +38,17 @@ public struct MotionHistory: Sendable {
         snapshots.last { $0.time <= t }?.layers(at: t)
     }
 
-    /// How far, in points, the picture drawn for `time` was from the motion at `shownAt`
-    /// (`PictureDistance.points`); nil when either time is older than what is kept, or no
+    /// How far, in points, the picture drawn at `drawnAt` for `time` was from the motion at
+    /// `shownAt` (`PictureDistance.points`); nil when a time is older than what is kept, or no
     /// layer is in both pictures (nothing on screen, or an entry arriving as another left).
-    public func drawingError(drawnFor time: Double, shownAt: Double) -> Double? {
-        guard let drawn = layers(at: time), let shown = layers(at: shownAt) else { return nil }
+    /// The picture drawn is the motion the renderer knew when it drew, carried on to `time`:
+    /// a renderer that draws ahead (for a predicted refresh) cannot know a change that comes
+    /// between its drawing and that refresh, and that miss is part of its error. Without
+    /// `drawnAt`, the motion in force at `time`.
+    public func drawingError(drawnFor time: Double, drawnAt: Double? = nil, shownAt: Double) -> Double? {
+        let known = min(time, drawnAt ?? time)
+        guard let drawn = snapshots.last(where: { $0.time <= known })?.layers(at: time),
+              let shown = layers(at: shownAt) else { return nil }
         return PictureDistance.points(from: drawn, to: shown)
     }
 }

@@ -33,7 +33,9 @@ public enum Topic: String, Sendable, CaseIterable {
     }
 
     /// Its place among `allCases`, 0..<allCases.count: the Broadcaster's member list for it.
-    public var slot: Int { Self.allCases.firstIndex(of: self)! }
+    /// Read per broadcast, so from an array made once (`allCases` makes a new one each time).
+    public var slot: Int { Self.ordered.firstIndex(of: self)! }
+    private static let ordered = allCases
 }
 
 /// A present request: the core's presentation plus what only the daemon cares about.

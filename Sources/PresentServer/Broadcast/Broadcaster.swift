@@ -20,13 +20,7 @@ import PresentProtocol
 struct Topics {
     fileprivate var positions: [Int]
 
-    /// How many topics there are: the Broadcaster keeps one member list per topic.
-    static var count: Int { Topic.allCases.count }
-
-    /// A topic's place, 0..<count: its member list in the Broadcaster.
-    static func slot(_ topic: Topic) -> Int { topic.slot }
-
-    fileprivate init() { positions = [Int](repeating: -1, count: Self.count) }
+    fileprivate init() { positions = [Int](repeating: -1, count: Topic.allCases.count) }
 
     var isEmpty: Bool { !positions.contains { $0 >= 0 } }
     func contains(_ topic: Topic) -> Bool { positions[topic.slot] >= 0 }
@@ -79,10 +73,10 @@ private struct Member {
 
 /// The daemon's fan-out (one per daemon, loop thread only).
 final class Broadcaster {
-    /// Per topic (by `Topics.slot`), its subscribers, in no particular order (removal swaps
+    /// Per topic (by `Topic.slot`), its subscribers, in no particular order (removal swaps
     /// the last one in). Invariant: `members[s][i].client.subscription.positions[s] == i`,
     /// and each member's `outputs` is its client's.
-    private var members = [[Member]](repeating: [], count: Topics.count)
+    private var members = [[Member]](repeating: [], count: Topic.allCases.count)
     /// Clients subscribed to at least one topic (the systemd status line).
     private(set) var subscriberCount = 0
     /// The number of the last lossless notification: every one is numbered, heard or not,
@@ -101,7 +95,7 @@ final class Broadcaster {
             members[slot][subscription.positions[slot]].outputs = outputs
         }
         for topic in topics where !subscription.topics.contains(topic) {
-            let slot = Topics.slot(topic)
+            let slot = topic.slot
             subscription.positions[slot] = members[slot].count
             members[slot].append(Member(client))
         }
@@ -113,7 +107,7 @@ final class Broadcaster {
         let subscription = client.subscription
         let wasSubscriber = !subscription.topics.isEmpty
         for topic in topics where subscription.topics.contains(topic) {
-            leave(Topics.slot(topic), client)
+            leave(topic.slot, client)
         }
         if wasSubscriber && subscription.topics.isEmpty { subscriberCount -= 1 }
         checkMembership(of: client)
@@ -126,7 +120,7 @@ final class Broadcaster {
 
     /// Whether anyone hears `topic` (a notification nobody would hear need not be computed).
     func isWatched(_ topic: Topic) -> Bool {
-        !members[Topics.slot(topic)].isEmpty
+        !members[topic.slot].isEmpty
     }
 
     /// Takes `client` out of member list `slot` in O(1): the last member moves into its place.
@@ -144,7 +138,7 @@ final class Broadcaster {
     /// Debug builds: where the client's topics place it in a member list, the list holds it.
     private func checkMembership(of client: Client) {
         assert(Topic.allCases.allSatisfy { topic in
-            let slot = Topics.slot(topic), index = client.subscription.positions[slot]
+            let slot = topic.slot, index = client.subscription.positions[slot]
             return index < 0 || members[slot][index].client === client && members[slot][index].outputs == client.outputs
         }, "\(client.label)'s subscription disagrees with the Broadcaster's member lists")
     }
@@ -187,7 +181,7 @@ final class Broadcaster {
     private func fanOut(to topic: Topic, about output: String?, owner: OwnerID?, send: (Connection, SharedBuffer) -> Void,
                         encode: () -> [UInt8]) {
         var buffer: SharedBuffer?
-        let list = members[Topics.slot(topic)]
+        let list = members[topic.slot]
         list.withUnsafeBufferPointer { list in
             // By index, in place: a member copied out would be retained and released.
             for index in list.indices {

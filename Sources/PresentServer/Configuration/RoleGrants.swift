@@ -48,9 +48,9 @@ public struct RoleGrants: Sendable, Equatable {
     /// connect + close.
     static let defaults = RoleGrants()
 
-    /// Every role set's ceiling, at its raw value: every connection reads its own, and
-    /// working it out from the grants (a dictionary of structs) each time was a large part
-    /// of a connect + close. Derived from `grants` wherever they change.
+    /// Every role set's ceiling, at its raw value: every connection reads its own, so it is
+    /// worked out from the grants (a dictionary of structs) when they change, not per
+    /// connection. Derived from `grants` wherever they change.
     private var ceilings: [Int?] = []
 
     public init() {

@@ -206,7 +206,7 @@ extension Daemon {
             screen.keepMotionHistory()
             let pixels = screen.stack.container.scale
             client.shown[screen.name, default: ShownFigures()].add(frames, discarded: discarded) { f in
-                screen.motionHistory.drawingError(drawnFor: f.time, shownAt: f.shownAt).map { $0 * pixels }
+                screen.motionHistory.drawingError(drawnFor: f.time, drawnAt: f.drawnAt, shownAt: f.shownAt).map { $0 * pixels }
             }
             return .result([:])
         case .defineContext(let name, let frame, let duration, let output):
