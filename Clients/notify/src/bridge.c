@@ -214,7 +214,8 @@ static void end(bridge *b, note *n, uint32_t reason) {
     remove_image(b, n);
     note_spec_clear(&n->spec);
     if (b->sig.closed) b->sig.closed(b->sig.user, n->id, reason);
-    if (count(b, NOTE_WAITING) && !b->promote_at) b->promote_at = monotonic_us() + PROMOTE_DELAY_US;
+    if (count(b, NOTE_WAITING) && !b->promote_at)
+        b->promote_at = monotonic_us() + (b->s.promote_delay_us ? b->s.promote_delay_us : PROMOTE_DELAY_US);
 }
 
 /* Out of the busy list: the notes with nothing due or in flight. */

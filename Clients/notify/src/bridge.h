@@ -22,6 +22,7 @@ typedef struct bridge_settings {
     int32_t default_timeout_ms[3]; /* expire_timeout -1, by urgency; 0: never */
     const char *image_dir;       /* where image-data PNGs go (exists, the bridge's own) */
     int history_size;            /* ended notifications kept for --history */
+    uint32_t promote_delay_us;   /* a place freed on screen is filled after this (0: a frame) */
 } bridge_settings;
 
 typedef struct bridge_signals {

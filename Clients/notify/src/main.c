@@ -60,6 +60,7 @@ typedef struct options {
     int32_t timeout_low, timeout_normal;
     int reconnect_s;
     int keep_history;
+    long promote_delay_ms;       /* 0: the bridge's frame */
     int history, history_json;
     long history_last;           /* -1: all */
 } options;
@@ -121,6 +122,10 @@ static int parse(int argc, char **argv, options *o) {
         return 2;
     }
     if (o->history) return 3;
+    /* For tests: a delay long enough that a slow machine cannot let a frame pass between
+     * two calls of the test; not an option, since no user has a reason to change it. */
+    const char *delay = getenv("PRESENTD_NOTIFY_PROMOTE_DELAY_MS");
+    if (delay && number("PRESENTD_NOTIFY_PROMOTE_DELAY_MS", delay, 1, 60000, &o->promote_delay_ms)) return 2;
     if (o->history_json || o->history_last >= 0) {
         fprintf(stderr, "presentd-notify: --json and --last go with --history\n");
         return 2;
@@ -316,7 +321,7 @@ int main(int argc, char **argv) {
     bridge_settings settings = {
         .max_visible = o.max_visible, .max_waiting = o.max_waiting,
         .default_timeout_ms = {o.timeout_low, o.timeout_normal, 0}, .image_dir = dir,
-        .history_size = o.keep_history,
+        .history_size = o.keep_history, .promote_delay_us = (uint32_t)o.promote_delay_ms * 1000u,
     };
     s.max_waiting = o.max_waiting;
     bridge_signals signals = server_signals(&s);
