@@ -160,7 +160,7 @@ public enum PresentationStyle: Hashable, Sendable {
     /// A resizable sheet attached to the bottom edge, resting at one of its detents (Sheet.swift).
     case sheet(SheetStyle)
 
-    /// The slide-in panel's default coverage: 2/3, as in the tutorial seed.
+    /// The slide-in panel's default coverage: 2/3, leaving a third dimmed to tap away.
     public static let defaultSlideInFraction = 2.0 / 3.0
 
     /// The styles a plain name gives (`"popup"`), in the order the protocol lists them; the

@@ -98,7 +98,7 @@ extension Daemon {
     /// screen the client watches.
     func subscribeResult(for client: Client) -> JSONValue {
         var snapshot = screenSnapshot(main, motion: false).objectValue ?? [:]
-        snapshot["name"] = nil   // the top is main's, as before there were several screens
+        snapshot["name"] = nil   // the top is main's: what a client that knows one screen reads
         snapshot["fps"] = nil
         let motion = client.topics.contains(.animations)
         snapshot["outputs"] = .array(screens.filter { client.watches($0.name) }.map { screenSnapshot($0, motion: motion) })
