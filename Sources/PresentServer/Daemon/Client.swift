@@ -34,7 +34,13 @@ final class Client {
     /// Its systemd unit, read at connect() when a role is granted by unit.
     private(set) var unit: String?
     /// What it reported of the frames it drew, by screen (`presented`, `stats`).
-    var shown: [String: ShownFigures] = [:]
+    private(set) var shown: [String: ShownFigures] = [:]
+
+    /// Takes its report of frames shown on screen `output` (`presented`); `error` gives a
+    /// frame's drawing error, when it has one.
+    func reportShown(_ frames: [ShownFrame], discarded: Int, on output: String, error: (ShownFrame) -> Double?) {
+        shown[output, default: ShownFigures()].add(frames, discarded: discarded, error: error)
+    }
     /// The highest priority it may present at (nil: it may not present).
     private(set) var maxPriority: Int?
 

@@ -205,7 +205,7 @@ extension Daemon {
             let screen = try screen(output)
             screen.keepMotionHistory()
             let pixels = screen.stack.container.scale
-            client.shown[screen.name, default: ShownFigures()].add(frames, discarded: discarded) { f in
+            client.reportShown(frames, discarded: discarded, on: screen.name) { f in
                 screen.motionHistory.drawingError(drawnFor: f.time, drawnAt: f.drawnAt, shownAt: f.shownAt).map { $0 * pixels }
             }
             return .result([:])
