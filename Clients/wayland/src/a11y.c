@@ -138,7 +138,7 @@ static gboolean button_do_action(AtkAction *a, gint i) {
     PwButton *b = (PwButton *)a;
     pw_record *r = i == 0 ? pw_content_find(the_app, b->entry) : NULL;
     if (!r || r->leaving) return FALSE;
-    pw_input_activate(the_app, r, b->action);
+    pw_input_activate(the_app, r, b->action, 0, NULL);
     return TRUE;
 }
 
@@ -151,11 +151,17 @@ G_DEFINE_TYPE_WITH_CODE(PwButton, pw_button, pw_node_get_type(), G_IMPLEMENT_INT
 static void pw_button_init(PwButton *b) {}
 static void pw_button_class_init(PwButtonClass *k) {}
 
+/* Text as AT-SPI carries it: D-Bus takes only valid UTF-8 (libdbus ends the process on any
+ * other), and the content's strings come from clients. Free with g_free. */
+static gchar *text_of(const char *s) { return g_utf8_make_valid(s ? s : "", -1); }
+
 static AtkObject *node_new(GType type, AtkRole role, const char *name, AtkObject *parent) {
     AtkObject *o = g_object_new(type, NULL);
     atk_object_initialize(o, NULL);
     atk_object_set_role(o, role);
-    atk_object_set_name(o, name ? name : "");
+    gchar *text = text_of(name);
+    atk_object_set_name(o, text);
+    g_free(text);
     if (parent) atk_object_set_parent(o, parent);
     return o;
 }
@@ -265,22 +271,21 @@ static void remove_children(AtkObject *dialog, int tell) {
     }
 }
 
-/* The dialog's name, description, role, liveness and parts from r's content now; `announce`
- * gets what to announce ("" : nothing, the content is not live). */
-static void build(pw_record *r, exposed *e, int tell, char *announce, size_t room) {
+/* The dialog's name, description, role, liveness and parts from r's content now. Returns what
+ * to announce (NULL: nothing, the content is not live), to be freed with g_free. */
+static gchar *build(pw_record *r, exposed *e, int tell) {
     AtkObject *d = e->dialog;
     presentd_content c;
-    json_object *holder = json_object_new_object();
-    json_object_object_add(holder, "content", json_object_get(r->content));
-    presentd_content_of(holder, &c);
-    const char *name = c.accessibility_label ? c.accessibility_label : c.title ? c.title : c.label ? c.label : "";
-    const char *description = c.message ? c.message : c.accessibility_hint ? c.accessibility_hint : "";
+    pw_content_read(r->content, &c);
+    gchar *name = text_of(c.accessibility_label ? c.accessibility_label : c.title ? c.title : c.label),
+          *description = text_of(c.message ? c.message : c.accessibility_hint);
     atk_object_set_role(d, role_of(r));
     atk_object_set_name(d, name);
     atk_object_set_description(d, description);
     PW_NODE(d)->live = !c.accessibility_announce ? NULL : strcmp(c.accessibility_announce, "assertive") == 0 ? "assertive" : "polite";
-    snprintf(announce, room, "%s%s%s", PW_NODE(d)->live ? name : "", PW_NODE(d)->live && *name && *description ? ". " : "",
-             PW_NODE(d)->live ? description : "");
+    gchar *said = PW_NODE(d)->live ? g_strconcat(name, *name && *description ? ". " : "", description, NULL) : NULL;
+    g_free(name);
+    g_free(description);
     remove_children(d, tell);
     /* The fields, then the buttons in the order they are drawn (the Tab order). */
     for (size_t i = 0; i < c.n_fields; i++) {
@@ -308,11 +313,13 @@ static void build(pw_record *r, exposed *e, int tell, char *announce, size_t roo
     e->revision = r->revision;
     e->n_buttons = r->n_buttons;
     e->focus = -1;
-    json_object_put(holder);
+    return said;
 }
 
-static void announce(AtkObject *o, const char *text) {
-    if (*text) g_signal_emit_by_name(o, "announcement", text);
+/* Says `text` (consumed; NULL or empty: nothing). */
+static void announce(AtkObject *o, gchar *text) {
+    if (text && *text) g_signal_emit_by_name(o, "announcement", text);
+    g_free(text);
 }
 
 /* The focused part follows r's Tab focus (fields, then buttons: the children's order). */
@@ -329,8 +336,7 @@ static void expose(pw_app *app, pw_record *r, int modal) {
     if (!e) return;
     snprintf(e->id, sizeof e->id, "%s", r->id);
     e->dialog = node_new(pw_dialog_get_type(), ATK_ROLE_DIALOG, "", root);
-    char text[4096 + 256 + 8];
-    build(r, e, 0, text, sizeof text);
+    gchar *text = build(r, e, 0);
     PW_NODE(e->dialog)->states = STATE(ATK_STATE_ENABLED) | STATE(ATK_STATE_SENSITIVE) | STATE(ATK_STATE_VISIBLE) |
                                  (modal ? STATE(ATK_STATE_MODAL) : 0);
     e->next = shown;
@@ -382,9 +388,11 @@ void pw_a11y_sync(pw_app *app) {
             e = exposed_of(r->id);
             if (!e) continue;
         } else if (e->revision != r->revision || (r->n_buttons && e->n_buttons != r->n_buttons)) {
-            char text[4096 + 256 + 8];
-            build(r, e, 1, text, sizeof text);
-            announce(e->dialog, text);
+            /* New content is spoken; the same content's buttons laid out anew only reorder the parts. */
+            int spoken = e->revision != r->revision;
+            gchar *text = build(r, e, 1);
+            if (spoken) announce(e->dialog, text);
+            else g_free(text);
         }
         /* The stack says what kind of entry it is, sometimes after its content came. */
         if (atk_object_get_role(e->dialog) != role_of(r)) atk_object_set_role(e->dialog, role_of(r));

@@ -28,7 +28,7 @@ static void token_done(void *data, struct xdg_activation_token_v1 *token, const 
 static const struct xdg_activation_token_v1_listener token_listener = {.done = token_done};
 
 void pw_activation_send(pw_app *app, json_object *params, uint32_t serial, struct wl_surface *surface) {
-    pending *p = app->activation && app->seat ? malloc(sizeof *p) : NULL;
+    pending *p = app->activation && app->seat && serial && surface ? malloc(sizeof *p) : NULL;
     struct xdg_activation_token_v1 *token = p ? xdg_activation_v1_get_activation_token(app->activation) : NULL;
     if (!token) {
         free(p);
@@ -38,6 +38,6 @@ void pw_activation_send(pw_app *app, json_object *params, uint32_t serial, struc
     *p = (pending){.app = app, .params = params};
     xdg_activation_token_v1_add_listener(token, &token_listener, p);
     xdg_activation_token_v1_set_serial(token, serial, app->seat);
-    if (surface) xdg_activation_token_v1_set_surface(token, surface);
+    xdg_activation_token_v1_set_surface(token, surface);
     xdg_activation_token_v1_commit(token);
 }

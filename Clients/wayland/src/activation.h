@@ -13,7 +13,8 @@
 /* The compositor offered xdg_activation_v1 (registry name `name`). */
 void pw_activation_bind(pw_app *app, struct wl_registry *registry, uint32_t name);
 
-/* Sends activate's params (consumed): at once when the compositor has no xdg-activation,
+/* Sends activate's params (consumed): at once when there is no input event to ask a token for
+ * (serial 0 or no surface: a screen reader's press) or the compositor has no xdg-activation,
  * else once it has given the token for the input event `serial` on `surface`. */
 void pw_activation_send(pw_app *app, json_object *params, uint32_t serial, struct wl_surface *surface);
 

@@ -9,6 +9,7 @@
 #include <fontconfig/fontconfig.h>
 #include <string.h>
 
+#include "content.h"
 #include "icon.h"
 
 void pw_card_shutdown(void) {
@@ -268,14 +269,10 @@ cairo_surface_t *pw_card(pw_app *app, pw_record *r, double width, double height,
         if (r->content && json_object_is_type(r->content, json_type_string))
             label(app, cr, json_object_get_string(r->content), width, height);
         else if (r->content) {
-            /* presentd_content_of reads the "content" member of an object. */
-            json_object *holder = json_object_new_object();
-            json_object_object_add(holder, "content", json_object_get(r->content));
-            if (presentd_content_of(holder, &c)) {
+            if (pw_content_read(r->content, &c)) {
                 if (c.label) label(app, cr, c.label, width, height);
                 else dialog(app, r, cr, &c, width, height);
             }
-            json_object_put(holder);
         }
         r->card = image;
         r->card_width = width, r->card_height = height, r->card_scale = scale, r->card_radius = radius;

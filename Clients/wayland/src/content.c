@@ -6,6 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+int pw_content_read(json_object *content, presentd_content *out) {
+    /* presentd_content_of reads the "content" member of an object; the holder only lends it. */
+    json_object *holder = json_object_new_object();
+    json_object_object_add(holder, "content", json_object_get(content));
+    int shows = presentd_content_of(holder, out);
+    json_object_put(holder);
+    return shows;
+}
+
 pw_record *pw_content_find(pw_app *app, const char *id) {
     for (pw_record *r = app->records; r; r = r->next)
         if (strcmp(r->id, id) == 0) return r;
@@ -28,9 +37,7 @@ static void take_inputs(pw_record *r) {
     memcpy(values, r->value, sizeof values);
     presentd_content c = {0};
     if (r->content && json_object_is_type(r->content, json_type_object)) {
-        json_object *holder = json_object_new_object();
-        json_object_object_add(holder, "content", json_object_get(r->content));
-        presentd_content_of(holder, &c);
+        pw_content_read(r->content, &c);
         r->n_actions = (int)c.n_actions;
         r->n_fields = (int)c.n_fields;
         for (size_t i = 0; i < c.n_fields; i++) {
@@ -40,7 +47,6 @@ static void take_inputs(pw_record *r) {
             for (int k = 0; k < n; k++)
                 if (strcmp(ids[k], r->field_id[i]) == 0) memcpy(r->value[i], values[k], sizeof values[k]);
         }
-        json_object_put(holder);
     } else {
         r->n_actions = r->n_fields = 0;
     }

@@ -9,6 +9,10 @@
  * rev. Returns 1 when this changed what is kept. */
 int pw_content_put(pw_app *app, const char *id, int64_t rev, json_object *content);
 
+/* Content (a string label, a content object, or NULL) read into out: returns 1 when it shows
+ * something (as presentd_content_of). out's strings are content's: valid while it is. */
+int pw_content_read(json_object *content, presentd_content *out);
+
 /* The kept record of id, or NULL. */
 pw_record *pw_content_find(pw_app *app, const char *id);
 

@@ -41,6 +41,7 @@ typedef struct gesture {
     char down_id[257];          /* the entry whose card was pressed, "" : none */
     int down_field;             /* the field pressed, −1: none */
     int swiping;
+    uint32_t serial;            /* its last button or touch-down event's, for an activation token */
     sample samples[SAMPLES];
     int n_samples;
 } gesture;
@@ -62,8 +63,6 @@ struct pw_input {
     uint32_t repeat_key;                 /* the evdev code held, while repeating */
     int repeating;
     double repeat_at;                    /* when it types again (pw_now) */
-    uint32_t serial;                     /* the last button, touch or key event's, for an activation token */
-    struct wl_surface *serial_surface;   /* where it happened */
 };
 
 /* -- Sending --------------------------------------------------------------------------------- */
@@ -85,18 +84,15 @@ static json_object *fields_of(const pw_record *r) {
     return o;
 }
 
-void pw_input_activate(pw_app *app, pw_record *r, int action) {
+void pw_input_activate(pw_app *app, pw_record *r, int action, uint32_t serial, struct wl_surface *surface) {
     presentd_content c;
-    json_object *holder = json_object_new_object();
-    json_object_object_add(holder, "content", json_object_get(r->content));
-    if (presentd_content_of(holder, &c) && action >= 0 && (size_t)action < c.n_actions) {
+    if (pw_content_read(r->content, &c) && action >= 0 && (size_t)action < c.n_actions) {
         json_object *p = json_object_new_object();
         json_object_object_add(p, "id", json_object_new_string(r->id));
         json_object_object_add(p, "action", json_object_new_string(c.actions[action].id));
         json_object_object_add(p, "fields", fields_of(r));
-        pw_activation_send(app, p, app->input->serial, app->input->serial_surface);
+        pw_activation_send(app, p, serial, surface);
     }
-    json_object_put(holder);
 }
 
 static void send_focus(pw_app *app, pw_record *r, int field) {
@@ -275,7 +271,7 @@ static void release(pw_app *app, gesture *in, uint32_t time) {
         int action = r->pressed;
         r->pressed = -1;
         changed(app, r);
-        if (button_at(app, s, r, in->x, in->y) == action) pw_input_activate(app, r, action);
+        if (button_at(app, s, r, in->x, in->y) == action) pw_input_activate(app, r, action, in->serial, s->surface);
     } else if (in->swiping) {
         double vx, vy;
         velocity(in, time, &vx, &vy);
@@ -320,8 +316,7 @@ static void pointer_button(void *data, struct wl_pointer *p, uint32_t serial, ui
     pw_app *app = data;
     gesture *mouse = &app->input->mouse;
     if (button != BTN_LEFT || !mouse->on) return;
-    app->input->serial = serial;
-    app->input->serial_surface = mouse->on->surface;
+    mouse->serial = serial;
     if (state == WL_POINTER_BUTTON_STATE_PRESSED) press(app, mouse, time);
     else if (mouse->down) release(app, mouse, time);
 }
@@ -356,8 +351,7 @@ static void touch_down(void *data, struct wl_touch *t, uint32_t serial, uint32_t
     finger->on = screen_of(app, surface);
     if (!finger->on) return;
     app->input->finger_id = id;
-    app->input->serial = serial;
-    app->input->serial_surface = surface;
+    finger->serial = serial;
     finger->x = wl_fixed_to_double(x);
     finger->y = wl_fixed_to_double(y);
     press(app, finger, time);
@@ -454,9 +448,10 @@ static void erase(pw_app *app, pw_record *r, int i) {
     changed(app, r);
 }
 
-/* Key `key` (evdev) goes down, or repeats: returns 1 when it edited a field (typed or erased),
- * which is what repeats while held; the keys that answer or move the focus are said once. */
-static int key_down(pw_app *app, uint32_t key) {
+/* Key `key` (evdev) goes down (event `serial`), or repeats (serial 0): returns 1 when it edited
+ * a field (typed or erased), which is what repeats while held; the keys that answer or move the
+ * focus are said once, so a repeat never activates. */
+static int key_down(pw_app *app, uint32_t key, uint32_t serial) {
     pw_input *in = app->input;
     pw_screen *s = in->keys_on;
     if (!s || !in->state || !s->top_id[0]) return 0;
@@ -471,7 +466,7 @@ static int key_down(pw_app *app, uint32_t key) {
     case XKB_KEY_Return:
     case XKB_KEY_KP_Enter:
         /* On a focused button, Enter presses that button; elsewhere it is the default action's. */
-        if (r->focus >= r->n_fields && r->focus < n) pw_input_activate(app, r, r->buttons[r->focus - r->n_fields].index);
+        if (r->focus >= r->n_fields && r->focus < n) pw_input_activate(app, r, r->buttons[r->focus - r->n_fields].index, serial, s->surface);
         else key_request(app, s, r, "enter");
         return 0;
     case XKB_KEY_Tab:
@@ -515,11 +510,7 @@ static void keyboard_key(void *data, struct wl_keyboard *k, uint32_t serial, uin
         return;
     }
     stop_repeat(in);  /* a new key ends the last one's repeat, as on any keyboard */
-    if (in->keys_on) {
-        in->serial = serial;
-        in->serial_surface = in->keys_on->surface;
-    }
-    if (key_down(app, key) && in->repeat_rate > 0 && xkb_keymap_key_repeats(in->keymap, key + 8)) {
+    if (key_down(app, key, serial) && in->repeat_rate > 0 && xkb_keymap_key_repeats(in->keymap, key + 8)) {
         in->repeating = 1;
         in->repeat_key = key;
         in->repeat_at = pw_now() + in->repeat_delay / 1000.0;
@@ -688,7 +679,7 @@ void pw_input_tick(pw_app *app) {
     double now = pw_now(), period = 1.0 / in->repeat_rate;
     for (int n = 0; in->repeating && now >= in->repeat_at; n++) {
         if (n == REPEAT_CATCH_UP) { in->repeat_at = now + period; break; }
-        if (!key_down(app, in->repeat_key)) stop_repeat(in);  /* it no longer edits (the entry left) */
+        if (!key_down(app, in->repeat_key, 0)) stop_repeat(in);  /* it no longer edits (the entry left) */
         in->repeat_at += period;
     }
 }

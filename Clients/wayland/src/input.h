@@ -16,8 +16,9 @@ void pw_input_bind_seat(pw_app *app, struct wl_registry *registry, uint32_t name
 void pw_input_picture_changed(pw_app *app, pw_screen *s);
 
 /* Action `action` (its index in r's content) of r is activated: `activate` with the fields'
- * values, as a click on its button sends (and a screen reader's press, a11y.c). */
-void pw_input_activate(pw_app *app, pw_record *r, int action);
+ * values, as a click on its button sends, with the activation token of the input event `serial`
+ * on `surface`; a screen reader's press (a11y.c) is no input event of ours: 0, NULL. */
+void pw_input_activate(pw_app *app, pw_record *r, int action, uint32_t serial, struct wl_surface *surface);
 
 /* Entry id has gone: nothing of it stays pressed or focused. */
 void pw_input_forget(pw_app *app, const char *id);

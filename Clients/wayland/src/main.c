@@ -64,8 +64,8 @@ static double pipeline_depth(const pw_screen *s) {
 
 /* As Core Animation does: a picture is drawn for the moment it will be shown. That moment is a
  * refresh of the output, on the grid of the last presentation: the first one at or after now
- * plus the compositor's pipeline (measured from the latest pictures: on weston's headless
- * backend two refreshes and more), and never before the next one. --predict refresh, or before
+ * plus the compositor's pipeline (measured from the latest pictures, as it differs between
+ * compositors and backends), and never before the next one. --predict refresh, or before
  * any picture was shown, draws for the next refresh after now; without a fresh grid (no
  * feedback, or a second since the last), for now plus the pipeline. */
 double pw_screen_time(pw_app *app, pw_screen *s, double now) {

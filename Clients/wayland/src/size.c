@@ -1,5 +1,6 @@
 /* Measuring a card: the same fonts, paddings and parts as card.c lays out, without drawing. */
 #include "size.h"
+#include "content.h"
 
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -32,10 +33,8 @@ void pw_size_measure(pw_app *app, json_object *content, double width, double *ou
     cairo_t *cr = cairo_create(scratch);
     double w, h, pad = t->padding, gap = t->spacing;
     presentd_content c = {0};
-    json_object *holder = json_object_new_object();
-    json_object_object_add(holder, "content", json_object_get(content));
     const char *label = json_object_is_type(content, json_type_string) ? json_object_get_string(content) : NULL;
-    if (!label && presentd_content_of(holder, &c)) label = c.label;
+    if (!label && pw_content_read(content, &c)) label = c.label;
     if (label) {
         text_size(cr, t->body_font, label, 0, &w, &h);
         double natural = fmin(fmax(w + 2 * pad, NATURAL_MIN / 2), NATURAL_MAX);
@@ -69,7 +68,6 @@ void pw_size_measure(pw_app *app, json_object *content, double width, double *ou
         *out_height = ceil(total + pad - gap / 2);
     }
     *out_width = ceil(*out_width);
-    json_object_put(holder);
     cairo_destroy(cr);
     cairo_surface_destroy(scratch);
 }

@@ -169,18 +169,22 @@ def test_a_dialog_that_is_no_alert_has_the_dialog_role_and_its_fields_and_follow
         helper.stop()
 
 
+def _heard_by_the_renderer(sway, renderer, app, listener: Listener):
+    """The bridge sends only the events some listener registered for, and hears of new ones by a
+    signal, in the order they were registered (announcements first): an entry's children-changed
+    heard from the renderer means it knows of the announcement listener."""
+    present_at_rest(sway, renderer, app, dict(ALERT, id="first"))
+    listener.wait(lambda e: isinstance(e, dict) and e["type"] == "object:children-changed:add"
+                  and e["role"] == "application" and e["name"] == "presentd-wayland",
+                  "the renderer's children-changed for a first entry: it knows of the listeners")
+
+
 @pytest.mark.parametrize("politeness", ["assertive", "polite"])
 def test_an_announced_toast_is_a_live_region_and_is_announced(screen, politeness):
     sway, renderer, app, bus = screen
     listener = Listener(bus)
     try:
-        # The bridge sends only the events some listener registered for, and hears of new ones by
-        # a signal, in the order they were registered (announcements first): an entry's
-        # children-changed heard from the renderer means it knows of the announcement listener.
-        present_at_rest(sway, renderer, app, dict(ALERT, id="first"))
-        listener.wait(lambda e: isinstance(e, dict) and e["type"] == "object:children-changed:add"
-                      and e["role"] == "application" and e["name"] == "presentd-wayland",
-                      "the renderer's children-changed for a first entry: it knows of the listeners")
+        _heard_by_the_renderer(sway, renderer, app, listener)
         app.call("present", {"id": "t", "style": "topHalf",
                              "level": "overlay",
                              "content": {"title": "Battery low", "message": "10 % left",
@@ -201,6 +205,48 @@ def test_an_announced_toast_is_a_live_region_and_is_announced(screen, politeness
                       "the updated toast's announcement")
     finally:
         listener.stop()
+
+
+def test_a_long_message_in_any_script_is_announced_whole_and_once(screen):
+    # Titles and messages are limited in characters, not bytes: 4,000 "é" are 8,000 bytes, and
+    # D-Bus ends a process that hands it text cut inside a character.
+    sway, renderer, app, bus = screen
+    listener = Listener(bus)
+    message = "é" * 4000
+    try:
+        _heard_by_the_renderer(sway, renderer, app, listener)
+        # Drawn at rest: its buttons laid out after its content came, which changes no content.
+        present_at_rest(sway, renderer, app, {"id": "t", "style": "topHalf", "level": "overlay",
+                                              "content": {"title": "Charge", "message": message,
+                                                          "actions": [{"id": "ok", "title": "OK"}],
+                                                          "accessibility": {"announce": "polite"}}})
+        said = listener.wait(lambda e: isinstance(e, dict) and e["type"] == "object:announcement",
+                             "the long toast's announcement")
+        assert said["data"] == f"Charge. {message}", f"announced {len(said['data'])} characters: {said['data'][-20:]!r}"
+        toast = bus.probe("find", "notification")["found"]
+        assert (toast["name"], toast["description"]) == ("Charge", message)
+        # Content that comes while a picture is on its way is announced as it comes, and not again
+        # when it is drawn (its buttons laid out anew).
+        def update(text):
+            app.call("update", {"id": "t", "content": {"title": "Charge", "message": text,
+                                                       "actions": [{"id": "ok", "title": "OK"}],
+                                                       "accessibility": {"announce": "polite"}}})
+        texts = [f"update {n}" for n in range(8)]
+        for text in texts:
+            update(text)
+        listener.wait(lambda e: isinstance(e, dict) and e["type"] == "object:announcement" and e["data"] == f"Charge. {texts[-1]}",
+                      "the last update's announcement")
+        # Whatever the renderer said before a later announcement has been heard by then.
+        update("marker")
+        listener.wait(lambda e: isinstance(e, dict) and e["type"] == "object:announcement" and e["data"] == "Charge. marker",
+                      "the marker update's announcement")
+        announced = [e["data"] for e in listener.heard if isinstance(e, dict) and e["type"] == "object:announcement"]
+        assert [len(a) for a in announced if a.startswith("Charge. é")] == [8 + 4000], announced
+        repeated = sorted({a for a in announced if announced.count(a) > 1})
+        assert not repeated, f"announced more than once: {repeated}"
+    finally:
+        listener.stop()
+    assert renderer.process.poll() is None, f"the renderer ended: {renderer.context()}"
 
 
 def test_without_an_accessibility_bus_it_says_so_in_one_line_and_draws(manual, sway_factory, renderer_factory):
