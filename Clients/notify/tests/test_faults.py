@@ -415,6 +415,11 @@ def test_after_a_restart_every_entry_of_a_stack_over_256_is_looked_at(bus, runti
             b = start_bridge(bus, d, runtime, observer)
             id = observer.notify("the 301st", timeout=0)
             wait_until(lambda: b.entry(id) in stack(c), "the bridge's entry on presentd")
+            # presentd saves its stack after the turn that changed it: kill -9 before that
+            # would lose the entry, and the bridge would rightly close it (reason 4).
+            state = os.path.join(d.directory, "presentd-state.json")
+            wait_until(lambda: os.path.exists(state) and b.entry(id) in open(state).read(),
+                       f"the bridge's entry saved in {state}")
         d.restart()  # kill -9: presentd restores its stack, the other entries wait for their owner
         with Client(d.path) as fresh:
             fresh.call("hello", {"client": "tests", "resume": held})
@@ -422,7 +427,7 @@ def test_after_a_restart_every_entry_of_a_stack_over_256_is_looked_at(bus, runti
             # Answered once the bridge's reconnect pass is over (one loop serves both).
             observer.notify("probe", timeout=0)
             assert len(stack(fresh)) >= 301
-            assert b.entry(id) in stack(fresh)
+            assert b.entry(id) in stack(fresh), b.log
             assert b.process.poll() is None, b.log
             assert observer.named("NotificationClosed", id) == []
             observer.close(id)
