@@ -18,4 +18,8 @@ void pw_activation_bind(pw_app *app, struct wl_registry *registry, uint32_t name
  * else once it has given the token for the input event `serial` on `surface`. */
 void pw_activation_send(pw_app *app, json_object *params, uint32_t serial, struct wl_surface *surface);
 
+/* Sends an input request (tap, swipe, key, focus; params consumed) to the daemon: at once, or,
+ * while an activate waits for its token, after it, in the order they came. */
+void pw_activation_notify(pw_app *app, const char *method, json_object *params);
+
 #endif

@@ -99,7 +99,7 @@ static void send_focus(pw_app *app, pw_record *r, int field) {
     json_object *p = json_object_new_object();
     json_object_object_add(p, "id", json_object_new_string(r->id));
     json_object_object_add(p, "field", field >= 0 ? json_object_new_string(r->field_id[field]) : NULL);
-    pw_link_notify(app, "focus", p);
+    pw_activation_notify(app, "focus", p);
 }
 
 static void changed(pw_app *app, pw_record *r) {
@@ -211,7 +211,7 @@ static void swipe(pw_app *app, gesture *in, const char *phase, double vx, double
         json_object_object_add(p, "vy", json_object_new_double(vy));
     }
     json_object_object_add(p, "output", json_object_new_string(s->screen));
-    pw_link_notify(app, "swipe", p);
+    pw_activation_notify(app, "swipe", p);
 }
 
 /* The press, motion, release and cancel of a gesture: the pointer's and a finger's. */
@@ -283,7 +283,7 @@ static void release(pw_app *app, gesture *in, uint32_t time) {
         json_object_object_add(p, "x", json_object_new_double(in->x));
         json_object_object_add(p, "y", json_object_new_double(in->y));
         json_object_object_add(p, "output", json_object_new_string(s->screen));
-        pw_link_notify(app, "tap", p);
+        pw_activation_notify(app, "tap", p);
     }
     in->swiping = 0;
 }
@@ -428,7 +428,7 @@ static void key_request(pw_app *app, pw_screen *s, pw_record *r, const char *key
     json_object_object_add(p, "id", json_object_new_string(r->id));
     json_object_object_add(p, "fields", fields_of(r));
     json_object_object_add(p, "output", json_object_new_string(s->screen));
-    pw_link_notify(app, "key", p);
+    pw_activation_notify(app, "key", p);
 }
 
 /* Text typed into field i: a number field takes what a number is written with. */

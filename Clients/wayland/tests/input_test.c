@@ -51,6 +51,7 @@ void pw_activation_send(pw_app *app, json_object *params, uint32_t serial, struc
     activation_surface = surface;
     pw_link_notify(app, "activate", params);
 }
+void pw_activation_notify(pw_app *app, const char *method, json_object *params) { pw_link_notify(app, method, params); }
 
 static struct wl_surface *const SURFACE = (struct wl_surface *)&sent;  /* only compared */
 static const struct wl_touch_listener *touch = &touch_listener;

@@ -373,6 +373,18 @@ def test_tab_and_shift_tab_move_the_focus_through_fields_then_buttons(screen):
     assert event.action == "no", f"Enter pressed the focused button: {event}"
 
 
+def test_keys_after_enter_reach_the_daemon_after_its_activate_that_waits_for_a_token(screen):
+    """Enter on a focused button waits for sway's activation token before its activate goes out;
+    an Escape typed right after goes out after it, not before (which would cancel instead)."""
+    sway, renderer, helper, app = screen
+    present_at_rest(sway, renderer, app, ALERT)
+    # In one batch (wtype waits for sway between keys): Tab, Tab (Cancel, then Delete), Enter, Escape.
+    helper.keys(15, 15, 28, 1)
+    event = owner_event(app, "the owner's action for Enter on the focused Delete button", is_action, renderer)
+    assert event.action == "ok", f"the Escape typed after Enter overtook its activate: {event}"
+    assert event.raw.get("activationToken"), f"the activate waited for sway's token: {event.raw}"
+
+
 def test_escape_answers_with_the_cancel_action(screen):
     sway, renderer, helper, app = screen
     present_at_rest(sway, renderer, app, ALERT)
