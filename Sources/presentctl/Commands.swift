@@ -1,56 +1,17 @@
-// Which presentctl command calls each protocol method. The method names are MethodTable's
-// (the daemon's `rpc.discover`); `presentctl --commands` prints this table, and
-// PresentctlCommandTests fails when the daemon has a method it does not list, or lists a
-// command that presentctl does not accept, so no method can be left reachable only
-// through `call`.
+// Which presentctl command calls each protocol method: each method's row in MethodTable says
+// (`presentctl`), so a method is declared once. `presentctl --commands` prints it, and
+// PresentctlCommandTests fails when a command the table names is one presentctl does not
+// accept, so no method can be left reachable only through `call`.
 
-/// How presentctl reaches a method.
-enum Reach {
-    /// `presentctl COMMAND …` calls it: each of these commands (setMode has one per mode).
-    case commands([String])
-    /// No command of its own, and why (`call METHOD` still reaches it).
-    case none(reason: String)
-}
-
-let methodCommands: [(method: String, reach: Reach)] = [
-    ("hello", .commands(["hello"])),
-    ("ping", .commands(["ping"])),
-    ("present", .commands(["present"])),
-    ("dismiss", .commands(["dismiss"])),
-    ("dismissAll", .commands(["dismiss-all"])),
-    ("stack", .commands(["stack"])),
-    ("subscribe", .commands(["watch"])),
-    ("unsubscribe", .none(reason: "each presentctl is one connection: watch stops its subscription by exiting")),
-    ("setContainer", .commands(["container"])),
-    ("keyboard", .commands(["keyboard"])),
-    ("tap", .commands(["tap"])),
-    ("swipe", .commands(["swipe"])),
-    ("advance", .commands(["advance"])),
-    ("sync", .commands(["sync"])),
-    ("update", .commands(["update"])),
-    ("activate", .commands(["activate"])),
-    ("key", .commands(["key"])),
-    ("focus", .commands(["focus"])),
-    ("presented", .none(reason: "a renderer's report of its frames' presentation feedback, which only a renderer has; its figures are in stats")),
-    ("defineContext", .commands(["context define"])),
-    ("removeContext", .commands(["context remove"])),
-    ("addOutput", .commands(["output add"])),
-    ("removeOutput", .commands(["output remove"])),
-    ("outputs", .commands(["output list"])),
-    ("rpc.discover", .commands(["discover"])),
-    ("stats", .commands(["stats"])),
-    ("setMode", .commands(["dnd", "mode reduced-motion"])),
-    ("explain", .commands(["explain"])),
-    ("recordDump", .commands(["record-dump"])),
-]
+import PresentProtocol
 
 /// `presentctl --commands`: one line per method, `METHOD<TAB>COMMAND[<TAB>COMMAND…]` or
 /// `METHOD<TAB>-<TAB>WHY`.
 func printCommands() {
-    for (method, reach) in methodCommands {
-        switch reach {
-        case .commands(let commands): print(([method] + commands).joined(separator: "\t"))
-        case .none(let reason): print("\(method)\t-\t\(reason)")
+    for method in MethodTable.methods {
+        switch method.presentctl {
+        case .commands(let commands): print(([method.name] + commands).joined(separator: "\t"))
+        case .none(let reason): print("\(method.name)\t-\t\(reason)")
         }
     }
 }

@@ -111,6 +111,16 @@ public enum MethodFeature: Sendable, Hashable {
     case capability(Capability)
 }
 
+/// How presentctl, the command-line client, reaches a method. Part of the method's row:
+/// every method is reachable from the shell by a command of its own, or says why it has none
+/// (`presentctl call METHOD` still reaches it); PresentctlCommandTests holds presentctl to it.
+public enum CommandLineReach: Sendable, Hashable {
+    /// `presentctl COMMAND …` calls it: each of these commands (setMode has one per mode).
+    case commands([String])
+    /// No command of its own, and why.
+    case none(reason: String)
+}
+
 /// One method: its row of the table.
 ///
 /// A class: every request looks its method up and hands the row down the path that runs
@@ -123,6 +133,8 @@ public final class MethodSpec: Sendable {
     public let feature: MethodFeature
     public let summary: String
     public let params: [ParamSpec]
+    /// The presentctl commands that call it, or why none does.
+    public let presentctl: CommandLineReach
     /// Its params, as its typed request.
     let decodeParams: ParamsDecoder
 
@@ -133,15 +145,16 @@ public final class MethodSpec: Sendable {
     public let index: Int
 
     init(_ name: String, _ access: MethodAccess, _ feature: MethodFeature, _ summary: String, _ params: [ParamSpec],
-         index: Int = 0, decode: @escaping ParamsDecoder) {
+         presentctl: CommandLineReach, index: Int = 0, decode: @escaping ParamsDecoder) {
         self.name = name; self.access = access; self.feature = feature; self.summary = summary; self.params = params
+        self.presentctl = presentctl
         decodeParams = decode
         paramNames = Set(params.map(\.name))
         self.index = index
     }
 
     fileprivate func numbered(_ index: Int) -> MethodSpec {
-        MethodSpec(name, access, feature, summary, params, index: index, decode: decodeParams)
+        MethodSpec(name, access, feature, summary, params, presentctl: presentctl, index: index, decode: decodeParams)
     }
 }
 
@@ -161,7 +174,8 @@ public enum MethodTable {
     public static let methods: [MethodSpec] = ([
         MethodSpec("hello", .everyone, .core,
                    "Introduces the client; returns the daemon's version, limits, container and capabilities.",
-                   [.opt("client", .string), .opt("protocol", .integer), .opt("resume", .string)]) { d, p throws(RPCError) in
+                   [.opt("client", .string), .opt("protocol", .integer), .opt("resume", .string)],
+                   presentctl: .commands(["hello"])) { d, p throws(RPCError) in
             let version = try p.optionalInt("protocol", range: 0...Int(Int32.max)) ?? ProtocolLimits.protocolVersion
             guard version == ProtocolLimits.protocolVersion else {
                 throw p.invalid("protocol", "unsupported protocol version \(version); this daemon speaks \(ProtocolLimits.protocolVersion)")
@@ -169,7 +183,8 @@ public enum MethodTable {
             return .hello(client: try p.optionalField("client").map(d.name), protocolVersion: version,
                           resume: try p.optionalField("resume").map(d.name))
         },
-        MethodSpec("ping", .everyone, .core, "Answers {} at once.", []) { _, _ throws(RPCError) in .ping },
+        MethodSpec("ping", .everyone, .core, "Answers {} at once.", [],
+                   presentctl: .commands(["ping"])) { _, _ throws(RPCError) in .ping },
         MethodSpec("present", .roles(.app), .core, "Presents (or queues) an entry on a screen's modal stack.", [
             .opt("id", .string), .opt("kind", .string), .opt("deduplicate", .boolean), .opt("content", .string, .object),
             .req("style", .string, .object, names: styleNames), .opt("respectsSafeArea", .boolean), .opt("transition", .object),
@@ -181,46 +196,56 @@ public enum MethodTable {
             .opt("dismissOnEscape", .boolean), .opt("level", .string, names: names(Level.self)),
             .opt("interaction", .string, names: names(Interaction.self)), .opt("position", .string, names: names(OverlayPosition.self)), .opt("margin", .number), .opt("context", .string), output,
             .opt("droppable", .boolean), .opt("dryRun", .boolean),
-        ]) { d, p throws(RPCError) in .present(try d.presentRequest(p)) },   // PresentationDecoding.swift
+        ],
+                   presentctl: .commands(["present"])) { d, p throws(RPCError) in .present(try d.presentRequest(p)) },   // PresentationDecoding.swift
         MethodSpec("dismiss", .roles(.app), .core, "Dismisses an entry and those above it.",
-                   [.req("id", .string), .opt("animated", .boolean), .opt("transition", .object)]) { d, p throws(RPCError) in
+                   [.req("id", .string), .opt("animated", .boolean), .opt("transition", .object)],
+                   presentctl: .commands(["dismiss"])) { d, p throws(RPCError) in
             .dismiss(id: try d.name(p.field("id")), animated: try p.optionalBool("animated") ?? true,
                      transition: try p.optionalObject("transition").map(d.transitionOverride))
         },
         MethodSpec("dismissAll", .roles(.app), .core, "Dismisses every entry of one screen, or of all.",
-                   [.opt("animated", .boolean), output]) { d, p throws(RPCError) in
+                   [.opt("animated", .boolean), output],
+                   presentctl: .commands(["dismiss-all"])) { d, p throws(RPCError) in
             .dismissAll(animated: try p.optionalBool("animated") ?? true, output: try d.output(p))
         },
-        MethodSpec("stack", .everyone, .core, "Lists a screen's entries, contexts and status bar.", [output]) { d, p throws(RPCError) in
+        MethodSpec("stack", .everyone, .core, "Lists a screen's entries, contexts and status bar.", [output],
+                   presentctl: .commands(["stack"])) { d, p throws(RPCError) in
             .stack(output: try d.output(p))
         },
         MethodSpec("subscribe", .roles([.app, .renderer]), .core,
                    "Starts notifications of some topics; returns a snapshot and the event sequence.",
-                   [.req("topics", .array, names: names(Topic.self)), .opt("outputs", .array)]) { d, p throws(RPCError) in
+                   [.req("topics", .array, names: names(Topic.self)), .opt("outputs", .array)],
+                   presentctl: .commands(["watch"])) { d, p throws(RPCError) in
             .subscribe(try d.topics(p), outputs: try p.optionalField("outputs").map { v throws(RPCError) in
                 try v.array(count: 1...d.limits.maxOutputs, each: d.name) })
         },
         MethodSpec("unsubscribe", .everyone, .core, "Stops notifications of some topics.",
-                   [.req("topics", .array, names: names(Topic.self))]) { d, p throws(RPCError) in .unsubscribe(try d.topics(p)) },
+                   [.req("topics", .array, names: names(Topic.self))],
+                   presentctl: .none(reason: "each presentctl is one connection: watch stops its subscription by exiting")) { d, p throws(RPCError) in .unsubscribe(try d.topics(p)) },
         MethodSpec("setContainer", .roles(.shell), .core, "Resizes a screen (size, safe area, scale, size classes).",
-                   container + [.opt("duration", .number), output]) { d, p throws(RPCError) in
+                   container + [.opt("duration", .number), output],
+                   presentctl: .commands(["container"])) { d, p throws(RPCError) in
             .setContainer(try d.containerChange(p), output: try d.output(p))
         },
         MethodSpec("keyboard", .roles(.shell), .core, "Shows, moves or hides the on-screen keyboard.",
-                   [.req("height", .number), .opt("duration", .number), .opt("curve", .string, .object, names: names(TimingName.self)), output]) { d, p throws(RPCError) in
+                   [.req("height", .number), .opt("duration", .number), .opt("curve", .string, .object, names: names(TimingName.self)), output],
+                   presentctl: .commands(["keyboard"])) { d, p throws(RPCError) in
             .keyboard(height: try p.double("height", range: d.dimensions, unit: "points"),
                       duration: try p.optionalDouble("duration", range: d.durations, unit: "seconds"),
                       curve: try p.optionalField("curve").map(d.timing), output: try d.output(p))
         },
         MethodSpec("tap", .roles(.shell), .core, "A tap at a point of a screen.",
-                   [.req("x", .number), .req("y", .number), output]) { d, p throws(RPCError) in
+                   [.req("x", .number), .req("y", .number), output],
+                   presentctl: .commands(["tap"])) { d, p throws(RPCError) in
             .tap(Point(x: try p.double("x", range: d.coordinates), y: try p.double("y", range: d.coordinates)),
                  output: try d.output(p))
         },
         MethodSpec("swipe", .roles(.shell), .core, "One phase of a swipe gesture.", [
             .req("phase", .string, names: names(SwipePhase.self)), .req("dx", .number), .req("dy", .number), .opt("vx", .number),
             .opt("vy", .number), output,
-        ]) { d, p throws(RPCError) in
+        ],
+                   presentctl: .commands(["swipe"])) { d, p throws(RPCError) in
             .swipe(try p.enumValue("phase"),
                    translation: Point(x: try p.double("dx", range: d.coordinates), y: try p.double("dy", range: d.coordinates)),
                    velocity: Point(x: try p.optionalDouble("vx", range: d.coordinates) ?? 0,
@@ -228,20 +253,24 @@ public enum MethodTable {
                    output: try d.output(p))
         },
         MethodSpec("advance", .administrator, .core, "Moves the manual clock forward.",
-                   [.req("seconds", .number)]) { d, p throws(RPCError) in
+                   [.req("seconds", .number)],
+                   presentctl: .commands(["advance"])) { d, p throws(RPCError) in
             .advance(seconds: try p.double("seconds", range: 0...d.limits.maxAdvance, unit: "seconds"))
         },
         MethodSpec("sync", .everyone, .core, "Echoes its nonce after everything sent before it.",
-                   [.opt("nonce")]) { _, p throws(RPCError) in .sync(nonce: p.value("nonce") ?? .null) },
+                   [.opt("nonce")],
+                   presentctl: .commands(["sync"])) { _, p throws(RPCError) in .sync(nonce: p.value("nonce") ?? .null) },
         MethodSpec("update", .roles(.app), .capability(.update), "Changes an entry in place.", [
             .req("id", .string), .opt("content", .string, .object), .opt("style", .string, .object, names: styleNames),
             .opt("background", .object), .opt("cornerRadius", .number), .opt("shadow", .object),
             .opt("preferredContentSize", .object), .opt("autoDismiss", .object), .opt("duration", .number),
             .opt("timing", .string, .object, names: names(TimingName.self)), .opt("selectedDetent", .string),
-        ]) { d, p throws(RPCError) in try d.update(p) },   // ContentDecoding.swift
+        ],
+                   presentctl: .commands(["update"])) { d, p throws(RPCError) in try d.update(p) },   // ContentDecoding.swift
         MethodSpec("activate", .roles(.shell), .capability(.content), "Presses one of an entry's buttons.",
                    [.req("id", .string), .req("action", .string), .opt("fields", .object),
-                    .opt("activationToken", .string)]) { d, p throws(RPCError) in
+                    .opt("activationToken", .string)],
+                   presentctl: .commands(["activate"])) { d, p throws(RPCError) in
             .activate(id: try d.name(p.field("id")), action: try d.contentID(p.field("action")),
                       fields: try d.fieldValues(p),
                       activationToken: try p.optionalField("activationToken").map { v throws(RPCError) in
@@ -249,17 +278,20 @@ public enum MethodTable {
                       })
         },
         MethodSpec("key", .roles(.shell), .core, "Escape, Enter or back, for the topmost entry.",
-                   [.req("key", .string, names: names(Key.self)), .opt("id", .string), .opt("fields", .object), output]) { d, p throws(RPCError) in
+                   [.req("key", .string, names: names(Key.self)), .opt("id", .string), .opt("fields", .object), output],
+                   presentctl: .commands(["key"])) { d, p throws(RPCError) in
             .key(try p.enumValue("key"), id: try p.optionalField("id").map(d.name), fields: try d.fieldValues(p),
                  output: try d.output(p))
         },
         MethodSpec("focus", .roles(.shell), .capability(.content), "Says which field of an entry has focus.",
-                   [.req("id", .string), .opt("field", .string)]) { d, p throws(RPCError) in
+                   [.req("id", .string), .opt("field", .string)],
+                   presentctl: .commands(["focus"])) { d, p throws(RPCError) in
             .focus(id: try d.name(p.field("id")), field: try p.optionalField("field").map(d.contentID))
         },
         MethodSpec("presented", .roles(.renderer), .core,
                    "Reports when a screen's frames were shown on glass, and how many were discarded.",
-                   [.req("frames", .array), .opt("discarded", .integer), output]) { d, p throws(RPCError) in
+                   [.req("frames", .array), .opt("discarded", .integer), output],
+                   presentctl: .none(reason: "a renderer's report of its frames' presentation feedback, which only a renderer has; its figures are in stats")) { d, p throws(RPCError) in
             // Times are the daemon's clock (seconds since boot on the real clock): any finite value.
             let times = 0.0...1e12
             let frames = try p.objects("frames", count: 0...256).map { f throws(RPCError) -> ShownFrame in
@@ -274,7 +306,8 @@ public enum MethodTable {
         },
         MethodSpec("defineContext", .roles(.shell), .capability(.contexts),
                    "Names (or moves) a rectangle entries can be presented in.",
-                   [.req("name", .string), .req("frame", .object), output, .opt("duration", .number)]) { d, p throws(RPCError) in
+                   [.req("name", .string), .req("frame", .object), output, .opt("duration", .number)],
+                   presentctl: .commands(["context define"])) { d, p throws(RPCError) in
             let f = try p.object("frame")
             try f.rejectUnknownKeys(allowed: ["x", "y", "width", "height"])
             let frame = Rect(x: try f.double("x", range: d.coordinates), y: try f.double("y", range: d.coordinates),
@@ -286,29 +319,38 @@ public enum MethodTable {
         },
         MethodSpec("removeContext", .roles(.shell), .capability(.contexts),
                    "Removes a presentation context and dismisses its entries.",
-                   [.req("name", .string)]) { d, p throws(RPCError) in .removeContext(name: try d.name(p.field("name"))) },
+                   [.req("name", .string)],
+                   presentctl: .commands(["context remove"])) { d, p throws(RPCError) in .removeContext(name: try d.name(p.field("name"))) },
         MethodSpec("addOutput", .roles(.shell), .capability(.outputs), "Adds a screen, or changes an existing one.",
-                   container + [.req("name", .string), .opt("fps", .integer)]) { d, p throws(RPCError) in
+                   container + [.req("name", .string), .opt("fps", .integer)],
+                   presentctl: .commands(["output add"])) { d, p throws(RPCError) in
             .addOutput(OutputDefinition(name: try d.name(p.field("name")), container: try d.containerChange(p),
                                         fps: try p.optionalInt("fps", range: ProtocolLimits.fpsRange)))
         },
         MethodSpec("removeOutput", .roles(.shell), .capability(.outputs), "Takes a screen away; its entries leave.",
-                   [.req("name", .string)]) { d, p throws(RPCError) in .removeOutput(name: try d.name(p.field("name"))) },
-        MethodSpec("outputs", .everyone, .capability(.outputs), "Lists the screens.", []) { _, _ throws(RPCError) in .outputs },
+                   [.req("name", .string)],
+                   presentctl: .commands(["output remove"])) { d, p throws(RPCError) in .removeOutput(name: try d.name(p.field("name"))) },
+        MethodSpec("outputs", .everyone, .capability(.outputs), "Lists the screens.", [],
+                   presentctl: .commands(["output list"])) { _, _ throws(RPCError) in .outputs },
         MethodSpec("rpc.discover", .everyone, .capability(.rpcDiscover), "This daemon's methods as an OpenRPC 1.2.6 document.",
-                   []) { _, _ throws(RPCError) in .discover },
+                   [],
+                   presentctl: .commands(["discover"])) { _, _ throws(RPCError) in .discover },
         MethodSpec("stats", .administrator, .capability(.stats), "Clients, queues, frames, requests per method and uptime.",
-                   []) { _, _ throws(RPCError) in .stats },
+                   [],
+                   presentctl: .commands(["stats"])) { _, _ throws(RPCError) in .stats },
         MethodSpec("setMode", .roles(.shell), .capability(.doNotDisturb),
                    "Turns do not disturb or reduced motion on, changes it, or off, on one screen.",
-                   [.opt("doNotDisturb", .object), .opt("reducedMotion", .boolean), output])   // null turns do not disturb off
+                   [.opt("doNotDisturb", .object), .opt("reducedMotion", .boolean), output],
+                   presentctl: .commands(["dnd", "mode reduced-motion"]))   // null turns do not disturb off
             { d, p throws(RPCError) in try d.setMode(p) },   // ModeDecoding.swift
         MethodSpec("explain", .everyone, .capability(.explain),
                    "Why an entry is where it is: what blocks it, until when, who may dismiss it.",
-                   [.req("id", .string)]) { d, p throws(RPCError) in .explain(id: try d.name(p.field("id"))) },
+                   [.req("id", .string)],
+                   presentctl: .commands(["explain"])) { d, p throws(RPCError) in .explain(id: try d.name(p.field("id"))) },
         MethodSpec("recordDump", .administrator, .capability(.recordDump),
                    "The flight recorder as NDJSON: in the reply, or written to path.",
-                   [.opt("path", .string)]) { _, p throws(RPCError) in
+                   [.opt("path", .string)],
+                   presentctl: .commands(["record-dump"])) { _, p throws(RPCError) in
             .recordDump(path: try p.optionalString("path", maxBytes: 4096))
         },
     ] as [MethodSpec]).enumerated().map { $1.numbered($0) }
