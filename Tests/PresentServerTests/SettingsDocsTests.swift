@@ -2,6 +2,7 @@
 // are checked against it, so a new row cannot be left out of them again (issue 25: the
 // limits lists had lost maxConnectionsPerUid, maxDeferredReplies and maxOutputs).
 
+import PresentJSON
 import PresentServer
 import Testing
 
@@ -44,5 +45,26 @@ import Testing
                 #expect(lines.contains { $0.hasPrefix(".BI \(troff) ") || $0 == ".B \(troff)" }, "presentd(8) has no \(flag)")
             }
         }
+    }
+
+    /// The content limits are rows too: lowered in the file, `hello` reports them and the
+    /// decoder holds to them; raised past what renderers are built for, the file is refused.
+    @Test func aLoweredContentLimitIsReportedAndKept() throws {
+        let daemon = try DaemonHarness(configuration: #"{"limits": {"maxActions": 1, "maxTitleLength": 8}}"#)
+        let client = try daemon.connect()
+        let limits = try client.call("hello")["limits"]
+        #expect(limits?["maxActions"] == 1 && limits?["maxTitleLength"] == 8 && limits?["maxFields"] == 4, "\(String(describing: limits))")
+        let two: JSONValue = ["title": "Two", "actions": [["id": "a", "title": "A"], ["id": "b", "title": "B"]]]
+        let error = client.expectError("present", ["style": "alert", "content": two])
+        #expect(error?.code == -32602 && error?.data?["field"]?.stringValue?.hasPrefix("content.actions") == true,
+                "two buttons past maxActions 1: \(String(describing: error))")
+        let long = client.expectError("present", ["style": "alert", "content": ["title": "Nine char"]])
+        #expect(long?.data?["field"] == "content.title", "a title past maxTitleLength 8: \(String(describing: long))")
+        try client.call("present", ["style": "alert", "content": ["title": "Eight ch", "actions": [["id": "a", "title": "A"]]]])
+
+        let file = daemon.directory + "/raised.json"
+        try writeFile(file, #"{"limits": {"maxActions": 9}}"#)
+        let (status, output) = try DaemonHarness.run(DaemonHarness.presentdPath, ["--config", file, "--print-config"])
+        #expect(status != 0 && output.contains("maxActions"), "maxActions 9 (past the 8 renderers hold): \(output)")
     }
 }
