@@ -118,8 +118,17 @@ def glass(compositor, *renderer_args: str, width: int) -> dict:
                                "the alert to be presented", context=renderer.context)
                     app.call("dismiss", {"id": f"g{i}", "transition": MOTION})
                     wait_until(lambda: not app.call("stack")["entries"], "the alert to leave", context=renderer.context)
-                time.sleep(0.5)   # the last report of presented frames
-                rows = [r for r in app.call("stats")["presented"] if r["output"] == "main"]
+                def main_rows():
+                    return [r for r in app.call("stats")["presented"] if r["output"] == "main"]
+
+                def reports_done():   # the renderer's last report of shown frames is in: the figures hold still
+                    before = main_rows()
+                    time.sleep(0.2)
+                    after = main_rows()
+                    return (after,) if after == before else None   # a tuple: true even with no rows (sway reports none)
+
+                (rows,) = wait_until(reports_done, "presentd's figures of the frames shown on main to hold still",
+                                     context=renderer.context)
         finally:
             renderer.stop()
     events = trace(renderer.log)
