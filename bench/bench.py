@@ -40,11 +40,13 @@ memory and PSS sampled every few seconds, and the slope of each over the second 
 and a machine floor: how late this machine wakes a sleeping thread for a 120 Hz deadline
 (no server involved), so that absolute figures can be read against what the host allows.
 
-sway (when installed; --no-sway to leave it out) runs headless (pixman, no input devices, a
-private XDG_RUNTIME_DIR; as nobody when the bench runs as root, since sway refuses root) and
+sway (when installed; --no-sway to leave it out) runs headless as the Wayland suite runs it
+(presentd.headless, from Clients/python: pixman, no input devices, a private XDG_RUNTIME_DIR;
+as nobody when the bench runs as root, since sway refuses root) and
 is measured where its IPC (i3-ipc) has the same figure: rtt, connect and process, with
 get_version as its ping. Every presentd figure is also given as a ratio to the baseline's. Prints a table and
-writes a JSON file (default bench/out/results.json). Standard library only.
+writes a JSON file (default bench/out/results.json). Standard library only, besides that
+module of this repository.
 """
 
 import argparse
@@ -60,9 +62,11 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../Clients/python/src"))
+from presentd.headless import HeadlessSway  # noqa: E402  (the one recipe for a headless sway)
+
 FPS = 120
 SERVERS = ("baseline", "presentd")
-NOBODY = 65534   # sway refuses to run as root
 
 
 def parse_args():
@@ -170,12 +174,18 @@ class Server:
 
     def __init__(self, kind, args, pin):
         self.kind = kind
+        self.sway = None
+        if kind == "sway":
+            try:
+                self.sway = HeadlessSway(preexec_fn=placement(args, 0 if pin else None))
+            except (RuntimeError, TimeoutError) as error:
+                sys.exit(f"bench: sway does not start: {str(error).splitlines()[0]}")
+            self.process, self.socket = self.sway.process, self.sway.ipc
+            self.pid = self.sway.pid
+            return
         self.dir = tempfile.mkdtemp(prefix=f"bench-{kind}-")
         self.socket = os.path.join(self.dir, "s.sock")
-        env = None
-        if kind == "sway":
-            command, env = self.sway_command()
-        elif kind == "presentd":
+        if kind == "presentd":
             # Its defaults, whatever /etc/presentd holds, with room for every subscriber
             # (all of them come from one uid).
             room = str(max(1024, args.max_subscribers + 64))
@@ -187,43 +197,16 @@ class Server:
                        "--max-connections", room, "--max-connections-per-uid", room]
         else:
             command = [args.baseline, self.socket, str(FPS)]
-        self.log = open(os.path.join(self.dir, "log"), "wb") if kind == "sway" else None
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, env=env, stdout=self.log, stderr=self.log,
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                         preexec_fn=placement(args, 0 if pin else None))
-        self.pid = self.process.pid   # setpriv execs sway: the same process
+        self.pid = self.process.pid
         self.wait_until_listening()
-
-    def sway_command(self):
-        """sway headless, as in Clients/wayland/tests/conftest.py; its IPC socket is found
-        in its runtime directory once it listens."""
-        self.runtime = os.path.join(self.dir, "runtime")
-        os.mkdir(self.runtime, 0o700)
-        config = os.path.join(self.dir, "config")
-        with open(config, "w") as f:
-            f.write("xwayland disable\n")
-        os.chmod(self.dir, 0o755)
-        os.chmod(config, 0o644)
-        command = ["sway", "-c", config]
-        if os.geteuid() == 0:
-            os.chown(self.runtime, NOBODY, NOBODY)
-            command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"] + command
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("WAYLAND_", "SWAYSOCK", "DISPLAY"))}
-        env.update(WLR_BACKENDS="headless", WLR_LIBINPUT_NO_DEVICES="1", WLR_RENDERER="pixman",
-                   XDG_RUNTIME_DIR=self.runtime, HOME=self.dir)
-        self.socket = None
-        return command, env
 
     def wait_until_listening(self, timeout=30):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 sys.exit(f"bench: {self.kind} exited with status {self.process.returncode} at start")
-            if self.socket is None:
-                names = [n for n in os.listdir(self.runtime) if n.startswith("sway-ipc.")]
-                if not names:
-                    time.sleep(0.02)
-                    continue
-                self.socket = os.path.join(self.runtime, names[0])
             try:
                 with socket.socket(socket.AF_UNIX) as s:
                     s.connect(self.socket)
@@ -272,15 +255,8 @@ class Server:
                 "context_switches_per_s": (switches1 - switches0) / elapsed}
 
     def stop(self):
-        if self.kind == "sway" and self.process.poll() is None:
-            # swaymsg exit is sway's own way out (a SIGTERM early in its start-up can go unanswered)
-            subprocess.run(["swaymsg", "-s", self.socket, "exit"], capture_output=True, timeout=10)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                pass
-        if self.log:
-            self.log.close()
+        if self.sway:
+            return self.sway.stop()
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:

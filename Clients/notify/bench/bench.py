@@ -32,25 +32,18 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../python/src"))
+from presentd.daemon import wait_until as wait  # noqa: E402
+from presentd.headless import HeadlessSway, accepts  # noqa: E402  (the one recipe for a headless sway)
+
 NAME = "org.freedesktop.Notifications"
 SETTLE_S = 0.5
 PATH = "/org/freedesktop/Notifications"
-
-
-def wait(condition, what: str, timeout: float = 30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.01)
-    raise TimeoutError(f"waited {timeout} s for {what}")
 
 
 def memory(pids: list[int]) -> dict:
@@ -75,15 +68,6 @@ def cpu_seconds(pids: list[int]) -> float:
             except FileNotFoundError:  # a thread that ended meanwhile
                 pass
     return total / 1e9
-
-
-def accepts(path: str) -> bool:
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        try:
-            s.connect(path)
-            return True
-        except OSError:
-            return False
 
 
 def has_owner(address: str) -> bool:
@@ -220,12 +204,10 @@ def main() -> int:
 
     results: list[dict] = []
     notes: list[str] = []
+    sway: HeadlessSway | None = None
     try:
-        open(os.path.join(tmp, "sway.conf"), "w").close()
-        wl = dict(env, WAYLAND_DISPLAY="wayland-1")
-        start(["sway", "-c", os.path.join(tmp, "sway.conf")],
-              env=dict(env, WLR_BACKENDS="headless", WLR_LIBINPUT_NO_DEVICES="1", WLR_RENDERER="pixman"))
-        wait(lambda: accepts(os.path.join(tmp, "wayland-1")), "sway accepting Wayland connections")
+        sway = HeadlessSway()
+        wl = sway.env   # mako and dunst draw on it
 
         ours_bus = bus()
         sock = os.path.join(tmp, "presentd.sock")
@@ -282,6 +264,8 @@ def main() -> int:
     finally:
         for p in reversed(procs):
             stop(p)
+        if sway:
+            sway.stop()
         shutil.rmtree(tmp, ignore_errors=True)
 
     keys = ["p50_us", "p99_us", "calls_per_s", "burst_calls_per_s", "burst_ok",
