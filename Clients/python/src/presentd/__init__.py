@@ -15,7 +15,7 @@ from .errors import (ConnectError, Disconnected, InternalError, InvalidParams, I
                      WrongClockMode)
 from .types import (ALL_TOPICS, INDETERMINATE, KEYS, LEVELS, Accessibility, Action, ActionEvent, Activated, Animation,
                     Closing, Container, Content, Contents, EntryUpdate, Event, Field, Frame, Hello, Icon, KeyResult,
-                    Layer, Lifecycle, Presentation, Presented, Rect, ShouldDismiss, Shutdown, Snapshot, StackChanged,
+                    Layer, Lifecycle, ModeChange, MotionChange, Presentation, Presented, Rect, ShouldDismiss, Shutdown, Snapshot, StackChanged,
                     StackEntry, StatusBarChange, Surface, SwipeResult, TapResult, Transition, UnknownEvent, Updated,
                     VisualState, bezier, spring, transition)
 from .types import MAIN_OUTPUT, Interaction, Level, Output, OverlayPosition, toast
@@ -30,6 +30,7 @@ __all__ = [
     "MethodNotFound", "NotFound", "NotOwner", "ParseError", "PresentdError", "ProtocolError", "RPCError",
     "WrongClockMode",
     "ALL_TOPICS", "Animation", "Closing", "Container", "Event", "Frame", "Hello", "Layer", "Lifecycle",
+    "ModeChange", "MotionChange",
     "Presentation", "Presented", "Rect", "ShouldDismiss", "Shutdown", "Snapshot", "StackChanged", "StackEntry",
     "StatusBarChange", "SwipeResult", "TapResult", "Transition", "UnknownEvent", "VisualState",
     "bezier", "spring", "transition",

@@ -577,6 +577,10 @@ def _int_or_none(v: Any) -> int | None:
     return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
+def _num_or_none(v: Any) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
 def _layers(items: Any) -> tuple[Layer, ...]:
     return tuple(Layer.from_json(o) for o in items or ())
 
@@ -776,6 +780,40 @@ class ActionEvent:
 
 
 @dataclass(frozen=True)
+class ModeChange:
+    """``mode`` (topic ``modes``): a screen's do not disturb or reduced motion changed at
+    ``time``. Both modes as they are from now on: ``do_not_disturb`` (``{until,
+    allowPriorityAbove, since}``, None when off) and ``reduced_motion``. ``reason`` is
+    ``request`` (a ``setMode``) or ``until`` (its time came); ``released`` the held entries
+    the change lets go, in the order they will start."""
+    seq: int
+    time: float
+    reason: str
+    do_not_disturb: Mapping[str, Any] | None
+    reduced_motion: bool
+    released: tuple[str, ...]
+    raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    output: str = MAIN_OUTPUT
+
+
+@dataclass(frozen=True)
+class MotionChange:
+    """``animations`` (topic ``animations``): the motion in force on one screen from
+    ``time`` until the next one (or ``until``, when it expires by itself; frames computed
+    from it are ``animating`` while t < ``end``). ``layers`` are a frame's layers at their
+    base values; ``segments[i]`` are the segments of ``layers[i]`` (``{start, duration,
+    timing, from, to}``, offsets of the properties, summed onto the base)."""
+    seq: int
+    time: float
+    layers: tuple[Layer, ...]
+    segments: tuple[tuple[Mapping[str, Any], ...], ...]
+    until: float | None = None
+    end: float | None = None
+    raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    output: str = MAIN_OUTPUT
+
+
+@dataclass(frozen=True)
 class Shutdown:
     """The daemon is stopping; the connection ends next."""
     reason: str
@@ -794,7 +832,8 @@ class UnknownEvent:
     params: Any
 
 
-Event = Union[Frame, Lifecycle, StackChanged, StatusBarChange, ActionEvent, Shutdown, Closing, UnknownEvent]
+Event = Union[Frame, Lifecycle, StackChanged, StatusBarChange, ModeChange, MotionChange, ActionEvent, Shutdown, Closing,
+              UnknownEvent]
 
 
 def parse_event(method: str, params: Any) -> Event:
@@ -820,6 +859,16 @@ def parse_event(method: str, params: Any) -> Event:
     if method == "statusBar":
         return StatusBarChange(seq, p.get("style", "default"), bool(p.get("hidden", False)),
                                _num(p, "duration"), _num(p, "time"), p, str(p.get("output", MAIN_OUTPUT)))
+    if method == "mode":
+        dnd = p.get("doNotDisturb")
+        return ModeChange(seq, _num(p, "time"), str(p.get("reason", "")), dnd if isinstance(dnd, dict) else None,
+                          bool(p.get("reducedMotion", False)), tuple(str(i) for i in p.get("released") or ()), p,
+                          str(p.get("output", MAIN_OUTPUT)))
+    if method == "animations":
+        raw_layers = [l for l in p.get("layers") or () if isinstance(l, dict)]
+        return MotionChange(seq, _num(p, "time"), tuple(Layer.from_json(l) for l in raw_layers),
+                            tuple(tuple(s for s in l.get("segments") or () if isinstance(s, dict)) for l in raw_layers),
+                            _num_or_none(p.get("until")), _num_or_none(p.get("end")), p, str(p.get("output", MAIN_OUTPUT)))
     if method == "shutdown":
         return Shutdown(str(p.get("reason", "")))
     if method == "closing":
