@@ -267,4 +267,22 @@ struct SelfDescriptionTests {
         let error = try #require(try renderer.call("stats")["presented"]?[0]?["error"])
         #expect(error["samples"] == 1 && (error["max"]?.doubleValue ?? 0) > 1, "a frame shown 50 ms late in mid-motion: \(error)")
     }
+
+    @Test func aScreensMotionIsForgottenWhenItsLastRendererLeaves() throws {
+        let daemon = try DaemonHarness(["--clock", "manual"])
+        let app = try daemon.connect()
+        var first: PresentClient? = try daemon.connect()
+        let linear: JSONValue = ["type": "coverVertical", "duration": 1, "timing": "linear"]
+        let start = try #require(try app.call("advance", ["seconds": 10])["time"]?.doubleValue)
+        try first?.call("presented", ["frames": []])   // from now on the motion is kept for it
+        try app.call("present", ["id": "a", "style": "alert", "transition": linear])
+        try app.call("advance", ["seconds": 2])
+        first = nil   // the only renderer of main leaves
+        try waitUntil("the first renderer's row to leave stats") { try app.call("stats")["presented"]?.arrayValue?.isEmpty == true }
+        // A frame of the motion the first renderer saw: the history went with it, so the error cannot be told.
+        let second = try daemon.connect()
+        try second.call("presented", ["frames": [["time": .double(start + 0.25), "shownAt": .double(start + 0.3)]]])
+        let row = try #require(try second.call("stats")["presented"]?[0])
+        #expect(row["frames"] == 1 && row["error"] == .null, "no motion is kept once nobody reports frames: \(row)")
+    }
 }

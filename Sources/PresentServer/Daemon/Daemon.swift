@@ -165,6 +165,7 @@ public final class Daemon {
     func disconnected(_ client: Client) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
         broadcaster.remove(client)
+        forgetMotionNobodyReports(after: client)
         recordDisconnect(client)
         access.release(client)
         log.info("\(client.label) disconnected")
@@ -173,6 +174,13 @@ public final class Daemon {
         if !removed.isEmpty { log.info("\(client.label) left; dismissing \(removed.joined(separator: ", "))") }
         publishEvents()
         if shuttingDown && clients.isEmpty { loop.stop() }
+    }
+
+    /// The screens whose frames only `client` reported stop keeping their motion history.
+    private func forgetMotionNobodyReports(after client: Client) {
+        for output in client.shown.keys where !clients.values.contains(where: { $0.shown[output] != nil }) {
+            screens.named(output)?.forgetMotionHistory()
+        }
     }
 
     private func lineTooLong(_ client: Client) {

@@ -96,6 +96,13 @@ final class Screen {
     /// A renderer reported frames of this screen: from now on the motion is kept for them.
     func keepMotionHistory() { keepsMotionHistory = true }
 
+    /// The last renderer that reported frames of this screen left: nothing reads the
+    /// history any more, and the next renderer's first report starts it again.
+    func forgetMotionHistory() {
+        keepsMotionHistory = false
+        motionHistory = MotionHistory()
+    }
+
     /// `motion` is in force from its time on (what the renderers' frames are checked against).
     func recordMotion(_ motion: AnimationSnapshot) { motionHistory.record(motion) }
 
