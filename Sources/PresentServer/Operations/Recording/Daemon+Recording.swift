@@ -1,7 +1,8 @@
 // What the daemon puts in the flight recorder (FlightRecorder.swift), and when: each
 // connect, hello and disconnect, each line a connection sends (redacted first when it may
 // hold a secret: RecordingRedaction.swift), a line that does not parse, an unanswered
-// question.
+// question. A connection that closed before it sent a byte is not recorded at all
+// (UnixListener lets it go as it accepts it): it cannot have changed anything.
 
 import PresentJSON
 
