@@ -817,7 +817,10 @@ def _(s):
 
 @example("recordDump", "--clock", "manual", "--fps", "10")
 def _(s):
-    s.connect("app", "admin")
+    # The admin connects first: a line is served as soon as its connection is accepted,
+    # so app's hello would come before a later connection's connect record or after it,
+    # as the daemon happened to accept.
+    s.connect("admin", "app")
     s.call("app", rq(1, "hello", {"client": "app"}), quiet=True)
     s.call("app", rq(2, "present", {"id": "login", "style": "alert", "content": {
         "title": "Sign in", "fields": [{"id": "pw", "kind": "secure", "value": "hunter2"}],

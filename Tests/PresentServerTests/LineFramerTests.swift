@@ -97,6 +97,24 @@ private func frame(_ chunks: [String], maxLineBytes: Int = 1 << 20) -> [String] 
         #expect(framer.bufferedByteCount == 0)
     }
 
+    /// What a paused connection is handed before its first read: kept, delivered nothing,
+    /// then served in order, after what was held back already, by the next feed.
+    @Test func heldBytesComeOutInOrderOnTheNextFeed() {
+        var framer = LineFramer()
+        var events: [String] = []
+        Array("a\nb\n".utf8).withUnsafeBytes { bytes in
+            framer.feed(bytes) { events.append(describe($0)); return false }
+        }
+        Array("c\nd".utf8).withUnsafeBytes { framer.hold($0) }
+        #expect(events == ["a"])
+        #expect(framer.bufferedByteCount == 5)
+        Array("e\n".utf8).withUnsafeBytes { bytes in
+            framer.feed(bytes) { events.append(describe($0)); return true }
+        }
+        #expect(events == ["a", "b", "c", "de"])
+        #expect(framer.bufferedByteCount == 0)
+    }
+
     @Test func wholeLinesAreHandedOutWithoutCopying() {
         var framer = LineFramer()
         let chunk = Array("first\nsecond\n".utf8)

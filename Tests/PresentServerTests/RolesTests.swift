@@ -140,6 +140,19 @@ struct RolesTests {
         #expect(try Self.roles(shell) == ["shell", "app"])
         #expect(try shell.call("tap", ["x": 1, "y": 1])["part"] == "none")
         #expect(try Self.roles(before) == ["app"])   // fixed when it connected
+        // The flight recorder's connect record names the unit it was granted by.
+        let dump = daemon.directory + "/presentd-recording.ndjson"
+        kill(daemon.pid, SIGUSR1)
+        let recording = try waitFor("SIGUSR1's dump at \(dump)") { () -> String? in
+            let text = (try? String(contentsOfFile: dump)) ?? ""
+            return text.hasSuffix("\n") ? text : nil
+        }
+        let connects = try recording.split(separator: "\n").map { try JSONValue.parse(Array($0.utf8)) }
+            .filter { $0["event"] == "connect" }
+        #expect(connects.last?["unit"] == "kiosk-shell.service", "\(connects)")
+        #expect(connects.last?["roles"] == ["shell", "app"])
+        #expect(connects.last?["uid"]?.int64Value == Int64(getuid()))
+        #expect(connects.last?["pid"]?.int64Value == Int64(getpid()))
     }
 
     /// Whether `systemd-run --scope` can put a process in a scope here (it needs systemd

@@ -30,26 +30,35 @@ import PresentSystem
 final class AccessControl {
     /// Admitted connections per uid.
     private(set) var connectionsPerUID: [UInt32: Int] = [:]
-    private var admitted: Set<UInt64> = []
+    /// Admitted connections in all. Whether a client is one of them it keeps itself
+    /// (`Client.isAdmitted`): a set of ids would hash every id twice per connection.
+    private(set) var admittedCount = 0
     /// The gid of `--admin-group`, resolved at start-up.
     let adminGID: gid_t?
     var refusalLog = LogThrottle()
 
     init(adminGID: gid_t?) { self.adminGID = adminGID }
 
-    var admittedCount: Int { admitted.count }
-
-    func admit(_ client: Client) {
-        admitted.insert(client.id)
-        connectionsPerUID[client.peer.uid, default: 0] += 1
+    /// Counts `client` in, `fromUID` being its uid's admitted connections before it.
+    func admit(_ client: Client, fromUID: Int) {
+        precondition(!client.isAdmitted, "a connection is admitted once")
+        client.isAdmitted = true
+        admittedCount += 1
+        connectionsPerUID[client.peer.uid] = fromUID + 1
     }
 
     /// Forgets a connection that is going away (refused ones were never counted).
     func release(_ client: Client) {
-        guard admitted.remove(client.id) != nil else { return }
-        let uid = client.peer.uid
-        connectionsPerUID[uid, default: 1] -= 1
-        if connectionsPerUID[uid] == 0 { connectionsPerUID[uid] = nil }
+        guard client.isAdmitted else { return }
+        client.isAdmitted = false
+        admittedCount -= 1
+        // One lookup: a connection's uid is hashed once as it leaves.
+        guard let index = connectionsPerUID.index(forKey: client.peer.uid) else { return }
+        if connectionsPerUID.values[index] > 1 {
+            connectionsPerUID.values[index] -= 1
+        } else {
+            connectionsPerUID.remove(at: index)
+        }
     }
 }
 
@@ -87,7 +96,7 @@ extension Daemon {
                    because: "uid \(client.peer.uid) has \(fromUID) connections already")
             return false
         }
-        access.admit(client)
+        access.admit(client, fromUID: fromUID)
         return true
     }
 

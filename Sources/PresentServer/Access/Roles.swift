@@ -103,11 +103,10 @@ extension Daemon {
         return fields
     }
 
-    /// The same members, written straight into `writer` (every connection's first record):
-    /// a role set's names are the same text for every connection that holds it.
-    func writeRoleFields(of client: Client, to writer: inout JSONWriter) {
-        Self.roleNamesText[Int(client.roles.rawValue)].withUnsafeBytes { writer.member("roles", json: $0) }
-        if let ceiling = client.maxPriority { writer.member("maxPriority", .int(Int64(ceiling))) }
+    /// The client's role names as JSON text (every connection's first record): a role set's
+    /// names are the same text for every connection that holds it.
+    func roleNamesText(of client: Client) -> [UInt8] {
+        Self.roleNamesText[Int(client.roles.rawValue)]
     }
 
     /// Every role set's names as a JSON array, at the set's raw value.

@@ -29,6 +29,8 @@ final class Client {
     private(set) var yields = 0
     /// Given by `hello`; proves ownership of its entries after a daemon restart.
     private(set) var resumeToken: String?
+    /// Counted against the connection limits (written by AccessControl alone).
+    var isAdmitted = false
     /// What it may do, fixed at connect() (Roles.swift).
     private(set) var roles = RoleSet()
     /// Its systemd unit, read at connect() when a role is granted by unit.

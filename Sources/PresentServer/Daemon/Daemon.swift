@@ -122,6 +122,10 @@ public final class Daemon {
                                         group: try configuration.socketGroup.map(Self.groupID))
         }
         listener.onAccept = { [unowned self] connection in self.accept(connection) }
+        // A client that closed before saying anything cannot change the stacks, so it
+        // leaves no client, no log line and no flight-recorder record: only the count
+        // (a flood of empty connects must not push the recorder's history out either).
+        listener.onSilentClose = { [unowned self] in self.counters.countSilent() }
         self.listener = listener
         socketOwnerUID = Self.socketOwner(path: listener.path, adopted: configuration.inheritedListener != nil)
     }
@@ -147,6 +151,7 @@ public final class Daemon {
     /// `peer`: the credentials to use instead of the socket's (a replayed connection).
     func accept(_ connection: Connection, peer: PeerCredentials? = nil) {
         guard !shuttingDown else { return connection.close() }
+        counters.countAccepted()
         let client = Client(connection: connection, peer: peer)
         clients[client.id] = client
         connection.maxQueuedBytes = configuration.maxQueuedBytes

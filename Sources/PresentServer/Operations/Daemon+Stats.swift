@@ -15,12 +15,24 @@ final class DaemonCounters {
     /// Requests for a method that does not exist (not by name: a client could make the
     /// table grow without bound).
     private(set) var unknownMethods = 0
+    /// Connections accepted, the silent ones among them.
+    private(set) var connectionsAccepted = 0
+    /// Connections that closed before sending a byte, found so as they were accepted and
+    /// let go there and then (UnixListener): never clients, never recorded.
+    private(set) var connectionsSilent = 0
 
     init(startedAt: Double) { self.startedAt = startedAt }
 
     /// Counts a request for `method`; nil: one that does not exist.
     func count(_ method: MethodSpec?) {
         if let method { requests[method.index] += 1 } else { unknownMethods += 1 }
+    }
+
+    func countAccepted() { connectionsAccepted += 1 }
+
+    func countSilent() {
+        connectionsAccepted += 1
+        connectionsSilent += 1
     }
 }
 
@@ -39,6 +51,8 @@ extension Daemon {
                         figures.json(output: output, client: id)
                     }
                 }),
+                "connections": ["accepted": .int(Int64(counters.connectionsAccepted)),
+                                "silent": .int(Int64(counters.connectionsSilent))],
                 "requests": ["byMethod": .object(JSONObject(byMethod)),
                              "unknownMethod": .int(Int64(counters.unknownMethods))]]
     }

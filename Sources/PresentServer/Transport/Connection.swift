@@ -209,6 +209,17 @@ final class Connection: LoopOwned {
         }   // 0: nothing read this time (EAGAIN)
     }
 
+    /// Serves the bytes the peer sent before the connection was made (the listener's first
+    /// read), as a read would, once the owner has set the callbacks and limits: before any
+    /// later read, so lines stay in order. Dropped if the owner closed the connection
+    /// already (a refused client is served nothing).
+    func deliverEarly(_ chunk: UnsafeRawBufferPointer) {
+        guard state == .open, chunk.count > 0 else { return }
+        // Paused already: kept for `resumeReading`, as lines a pause holds back are.
+        guard !isReadingPaused else { return framer.hold(chunk) }
+        deliver(chunk)
+    }
+
     /// Feeds the framer and hands out lines until it runs dry, or the connection is paused
     /// or closing.
     private func deliver(_ chunk: UnsafeRawBufferPointer) {

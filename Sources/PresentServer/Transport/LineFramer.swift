@@ -55,6 +55,16 @@ struct LineFramer {
         }
     }
 
+    /// Keeps `chunk` without delivering anything: its lines come out, after those already
+    /// buffered, on the next `feed`.
+    mutating func hold(_ chunk: UnsafeRawBufferPointer) {
+        if bufferedByteCount == 0 {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        }
+        buffer.append(contentsOf: chunk)
+    }
+
     /// Delivers lines straight from `chunk`, then keeps what is left.
     private mutating func feedDirect(_ chunk: UnsafeRawBufferPointer,
                                      _ handle: (Event) -> Bool) {

@@ -10,14 +10,28 @@ import PresentSystem
 /// back in a loop that never yields. Here an accept error is logged through
 /// `onAcceptError`, accepting pauses for `acceptRetryDelay`, and pending clients wait in
 /// the backlog instead of being dropped.
+///
+/// Each accepted socket is read once, at once (`firstRead`), before anything is built for
+/// it. A client that already closed without a word (a health check, a script that gave
+/// up, a flood of empty connects) cannot change anything in the daemon: its socket is
+/// closed there and then, with no credentials read, no `Connection`, no libuv handle and
+/// nothing registered with epoll, and it is only counted (`onSilentClose`). A client that
+/// wrote before it was accepted (presentctl writes its request right after connect) has
+/// its first bytes handed over with the connection and its first lines served at once,
+/// not a loop turn later.
 final class UnixListener: LoopOwned {
     /// Accepts per wake-up, so a burst of connects cannot starve other handles.
     private static let acceptsPerWakeup = 32
 
     /// The socket path (for an adopted socket, its bound name if any).
     let path: String
-    /// A new client; set its callbacks here (reading starts on a later iteration).
+    /// A new client; set its callbacks here. Bytes it sent before it was accepted are
+    /// delivered as lines when this returns (`Connection.deliverEarly`); reading from the
+    /// socket starts on a later iteration.
     var onAccept: (Connection) -> Void = { _ in }
+    /// A client was accepted that had closed (or failed) before sending anything: its
+    /// socket is closed already, and nothing else was made for it.
+    var onSilentClose: () -> Void = {}
     /// An accept failed (EMFILE, ENFILE, ENOMEM...); accepting resumes after a pause.
     var onAcceptError: (TransportError) -> Void = UnixListener.logToStandardError
     /// Pause after an accept error, in seconds.
@@ -105,7 +119,12 @@ final class UnixListener: LoopOwned {
             guard !closing else { return }
             do {
                 guard let client = try valueOrWouldBlock("accept4", path: path, { acceptCall(fd) }) else { return }
-                admit(client)
+                guard let early = firstRead(client) else {
+                    Glibc.close(client)
+                    onSilentClose()
+                    continue
+                }
+                admit(client, early: early)
             } catch where error.code == ECONNABORTED {
                 continue   // that client gave up while queued; the next may not have
             } catch {
@@ -115,10 +134,28 @@ final class UnixListener: LoopOwned {
         // More may be pending: the poll is level-triggered, so the next iteration continues.
     }
 
-    private func admit(_ client: Int32) {
+    /// What the client sent before it was accepted, read into the loop's read buffer
+    /// (empty: nothing yet); nil when it has closed, or its socket failed, without a byte:
+    /// then there is nothing to serve, and nothing to wait for.
+    private func firstRead(_ client: Int32) -> UnsafeRawBufferPointer? {
+        let buffer = loop.readBuffer
+        do {
+            guard let count = try valueOrWouldBlock("recv", {
+                recv(client, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+            }) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+            return count == 0 ? nil : UnsafeRawBufferPointer(rebasing: buffer[..<count])
+        } catch {
+            return nil
+        }
+    }
+
+    /// `early`: the client's first bytes, in the loop's read buffer, which nothing else
+    /// uses until they are delivered.
+    private func admit(_ client: Int32, early: UnsafeRawBufferPointer) {
         do {
             let connection = try Connection(loop: loop, fd: client)
             onAccept(connection)
+            connection.deliverEarly(early)
         } catch {
             onAcceptError(error as? TransportError
                           ?? TransportError(.failed, operation: "accept", path: path))
@@ -171,6 +208,7 @@ final class UnixListener: LoopOwned {
         Glibc.close(fd)
         poll.deallocate()
         onAccept = { _ in }
+        onSilentClose = {}
         onAcceptError = { _ in }
         loop.endKeepAlive(self)
     }

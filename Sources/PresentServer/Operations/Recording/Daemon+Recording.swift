@@ -1,7 +1,8 @@
 // What the daemon puts in the flight recorder (FlightRecorder.swift), and when: each
 // connect, hello and disconnect, each line a connection sends (redacted first when it may
 // hold a secret: RecordingRedaction.swift), a line that does not parse, an unanswered
-// question.
+// question. A connection that closed before it sent a byte is not recorded at all
+// (UnixListener lets it go as it accepts it): it cannot have changed anything.
 
 import PresentJSON
 
@@ -20,18 +21,35 @@ extension Daemon {
         recorder.record(line: line, connection: client.id, time: now, limit: configuration.recorderBytes)
     }
 
-    /// Every connection's first record, so it is written straight into bytes: building and
-    /// serializing an object would be a large part of a connect + close.
+    /// Every connection's first record, so it is written by hand into bytes on the stack:
+    /// its members' names are literals, its values numbers and the role set's names (a
+    /// text made once, Roles.swift); only a unit's name, rare, goes through the serialiser.
+    /// A writer's work for each member was most of a connect + close.
     func recordConnect(_ client: Client) {
         guard isRecording else { return }
-        recorder.record(event: { writer in
-            writer.member("event", "connect")
-            writer.member("pid", .int(Int64(client.peer.pid)))
-            writer.member("uid", .int(Int64(client.peer.uid)))
-            writer.member("gid", .int(Int64(client.peer.gid)))
-            writeRoleFields(of: client, to: &writer)
-            if let unit = client.unit { writer.member("unit", .string(unit)) }
-        }, connection: client.id, time: now, limit: configuration.recorderBytes)
+        let unit = client.unit.map { JSONValue.string($0).serialized() } ?? []
+        let roles = roleNamesText(of: client)
+        // The literals, and four integers of at most 20 characters, take less than 256 bytes.
+        withUnsafeTemporaryAllocation(byteCount: 256 + roles.count + unit.count, alignment: 1) { room in
+            var text = EventText(room)
+            text.put(#""event":"connect","pid":"#)
+            text.put(Int64(client.peer.pid))
+            text.put(#","uid":"#)
+            text.put(Int64(client.peer.uid))
+            text.put(#","gid":"#)
+            text.put(Int64(client.peer.gid))
+            text.put(#","roles":"#)
+            roles.withUnsafeBytes { text.put($0) }
+            if let ceiling = client.maxPriority {
+                text.put(#","maxPriority":"#)
+                text.put(Int64(ceiling))
+            }
+            if !unit.isEmpty {
+                text.put(#","unit":"#)
+                unit.withUnsafeBytes { text.put($0) }
+            }
+            recorder.record(event: text.written, connection: client.id, time: now, limit: configuration.recorderBytes)
+        }
     }
 
     func recordHello(_ client: Client) {

@@ -89,8 +89,13 @@ final class FlightRecorder {
     /// Records an event whose members are `members`, JSON text written out in the code
     /// (`"event":"disconnect"`): no writer at all.
     func record(event members: StaticString, connection: UInt64, time: Double, limit: Int) {
-        append(.event, UnsafeRawBufferPointer(start: members.utf8Start, count: members.utf8CodeUnitCount),
+        record(event: UnsafeRawBufferPointer(start: members.utf8Start, count: members.utf8CodeUnitCount),
                connection: connection, time: time, limit: limit)
+    }
+
+    /// Records an event whose members are the JSON text `members` (`EventText`).
+    func record(event members: UnsafeRawBufferPointer, connection: UInt64, time: Double, limit: Int) {
+        append(.event, members, connection: connection, time: time, limit: limit)
     }
 
     /// Makes `limit` the ring's bound (a reload may have changed it): the oldest records
@@ -136,5 +141,35 @@ final class FlightRecorder {
         ring.resize(to: limit)
         made += 1
         ring.append(Header(number: made, time: time, connection: connection, kind: kind), payload: payload)
+    }
+}
+
+/// An event's members written by hand, as JSON text, into room the caller sized: for the
+/// record every connection has, whose names are literals and whose values are numbers and
+/// texts made once, without a writer's work for every member.
+struct EventText {
+    private let room: UnsafeMutableRawBufferPointer
+    private var count = 0
+
+    init(_ room: UnsafeMutableRawBufferPointer) { self.room = room }
+
+    /// The text so far.
+    var written: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: room[..<count]) }
+
+    mutating func put(_ literal: StaticString) {
+        put(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// JSON text, copied as it is.
+    mutating func put(_ text: UnsafeRawBufferPointer) {
+        precondition(count + text.count <= room.count, "an event's text outgrew the room made for it")
+        UnsafeMutableRawBufferPointer(rebasing: room[count..<(count + text.count)]).copyMemory(from: text)
+        count += text.count
+    }
+
+    /// An integer in decimal, as the serialiser writes it.
+    mutating func put(_ value: Int64) {
+        var digits = String(value)
+        digits.withUTF8 { put(UnsafeRawBufferPointer($0)) }
     }
 }
