@@ -54,9 +54,16 @@ build: deps-build
 # relocated read-only data private and dirty in every process (docs/BENCHMARKS.md has both
 # figures). presentctl is linked statically whatever PIE says (Package.swift): a process that
 # lives a millisecond and runs with its user's rights starts with no dynamic loader at all.
+#
+# The unwinder the static C++ library needs goes in statically too (-static-libgcc): mapping
+# libgcc_s.so costs every process its relocated data pages for a few functions. And the
+# executable exports no symbols of its own (--no-export-dynamic, after the static runtime's
+# own -export-dynamic): no library looks anything up in the daemon, and its dynamic symbol
+# table and the pages the loader writes for it are then not made.
 STATIC_CXX    := .build/static-cxx
 PIE           ?= yes
-RELEASE_FLAGS := --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_CXX) $(if $(filter no,$(PIE)),-Xlinker -no-pie)
+RELEASE_FLAGS := --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_CXX) $(if $(filter no,$(PIE)),-Xlinker -no-pie) \
+	-Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker --no-export-dynamic
 
 $(STATIC_CXX)/libstdc++.a:
 	@mkdir -p $(STATIC_CXX)
