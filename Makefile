@@ -58,8 +58,8 @@ build: deps-build
 # The unwinder the static C++ library needs goes in statically too (-static-libgcc): mapping
 # libgcc_s.so costs every process its relocated data pages for a few functions. And the
 # executable exports no symbols of its own (--no-export-dynamic, after the static runtime's
-# own -export-dynamic): no library looks anything up in the daemon, and its dynamic symbol
-# table and the pages the loader writes for it are then not made.
+# own -export-dynamic): no library looks anything up in the daemon, and the loader has
+# fewer symbols to map and bind (docs/BENCHMARKS.md has what each saves).
 STATIC_CXX    := .build/static-cxx
 PIE           ?= yes
 RELEASE_FLAGS := --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_CXX) $(if $(filter no,$(PIE)),-Xlinker -no-pie) \
