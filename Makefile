@@ -69,8 +69,22 @@ $(STATIC_CXX)/libstdc++.a:
 	@mkdir -p $(STATIC_CXX)
 	ln -sf "$$($(CC) -print-file-name=libstdc++.a)" $@
 
+# Runtime libraries the daemon does not use and must not link: the concurrency runtime (with
+# libdispatch) and _StringProcessing (with the regex parser). Each brings tables of pointers
+# that a position-independent executable writes at start, which makes their pages private
+# memory in every process (docs/BENCHMARKS.md, issue 28). They are linked as soon as anything
+# refers to them, which a line of code can do unnoticed (a stored global in main.swift read by
+# a function; `String.contains` of a string), so the release build looks for one symbol of each.
+UNWANTED_IN_DAEMON := swift_task_create dispatch_main _swift_string_processing_getScript
+
 release: deps-build $(STATIC_CXX)/libstdc++.a
 	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BUILD_FLAGS)
+	@$(call CHECK_UNWANTED,$$($(SWIFT) build -c release --show-bin-path)/presentd)
+
+CHECK_UNWANTED = found=$$(nm $(1) | awk '{ print $$NF }' | grep -xF $(foreach s,$(UNWANTED_IN_DAEMON),-e $(s)) | tr '\n' ' '); \
+	if [ -n "$$found" ]; then \
+	  echo "error: $(1) links a runtime library it does not use (it defines $$found): see UNWANTED_IN_DAEMON in the Makefile" >&2; exit 1; \
+	fi
 
 ## run: build in release mode and start the daemon in the foreground
 run: release
