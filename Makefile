@@ -54,16 +54,37 @@ build: deps-build
 # relocated read-only data private and dirty in every process (docs/BENCHMARKS.md has both
 # figures). presentctl is linked statically whatever PIE says (Package.swift): a process that
 # lives a millisecond and runs with its user's rights starts with no dynamic loader at all.
+#
+# The unwinder the static C++ library needs goes in statically too (-static-libgcc): mapping
+# libgcc_s.so costs every process its relocated data pages for a few functions. And the
+# executable exports no symbols of its own (--no-export-dynamic, after the static runtime's
+# own -export-dynamic): no library looks anything up in the daemon, and the loader has
+# fewer symbols to map and bind (docs/BENCHMARKS.md has what each saves).
 STATIC_CXX    := .build/static-cxx
 PIE           ?= yes
-RELEASE_FLAGS := --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_CXX) $(if $(filter no,$(PIE)),-Xlinker -no-pie)
+RELEASE_FLAGS := --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_CXX) $(if $(filter no,$(PIE)),-Xlinker -no-pie) \
+	-Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker --no-export-dynamic
 
 $(STATIC_CXX)/libstdc++.a:
 	@mkdir -p $(STATIC_CXX)
 	ln -sf "$$($(CC) -print-file-name=libstdc++.a)" $@
 
+# Runtime libraries the daemon does not use and must not link: the concurrency runtime (with
+# libdispatch) and _StringProcessing (with the regex parser). Each brings tables of pointers
+# that a position-independent executable writes at start, which makes their pages private
+# memory in every process (docs/BENCHMARKS.md, issue 28). They are linked as soon as anything
+# refers to them, which a line of code can do unnoticed (a stored global in main.swift read by
+# a function; `String.contains` of a string), so the release build looks for one symbol of each.
+UNWANTED_IN_DAEMON := swift_task_create dispatch_main _swift_string_processing_getScript
+
 release: deps-build $(STATIC_CXX)/libstdc++.a
 	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BUILD_FLAGS)
+	@$(call CHECK_UNWANTED,$$($(SWIFT) build -c release --show-bin-path)/presentd)
+
+CHECK_UNWANTED = found=$$(nm $(1) | awk '{ print $$NF }' | grep -xF $(foreach s,$(UNWANTED_IN_DAEMON),-e $(s)) | tr '\n' ' '); \
+	if [ -n "$$found" ]; then \
+	  echo "error: $(1) links a runtime library it does not use (it defines $$found): see UNWANTED_IN_DAEMON in the Makefile" >&2; exit 1; \
+	fi
 
 ## run: build in release mode and start the daemon in the foreground
 run: release

@@ -11,22 +11,30 @@ import PresentProtocol
 import PresentServer
 import PresentSystem
 
+// No stored globals here: top-level code is the main actor's in Swift 6, so a function that
+// reads a global of this file checks at run time that it runs there, and that check links the
+// concurrency runtime and libdispatch into the daemon, whose relocated tables are then private
+// memory in every process (docs/BENCHMARKS.md, issue 28). The help text is built when asked.
+
 /// The settings table's flags (Settings.swift), as `--help` lists them: the text from
 /// column 27, wrapped at 88.
-let settingFlagsHelp = ServerConfiguration.settings.compactMap { setting -> String? in
-    guard let flag = setting.flag else { return nil }
-    let indent = String(repeating: " ", count: 26)
-    var lines = ["  \(flag) \(setting.metavariable)"]
-    if lines[0].count >= 26 { lines.append(indent) } else { lines[0] += String(repeating: " ", count: 26 - lines[0].count) }
-    let bounds = setting.shortBounds
-    for word in (bounds.isEmpty ? setting.help : "\(setting.help); \(bounds)").split(separator: " ") {
-        if lines[lines.count - 1].count + word.count >= 88 { lines.append(indent) }
-        lines[lines.count - 1] += (lines[lines.count - 1].last == " " ? "" : " ") + word
-    }
-    return lines.joined(separator: "\n")
-}.joined(separator: "\n")
+func settingFlagsHelp() -> String {
+    ServerConfiguration.settings.compactMap { setting -> String? in
+        guard let flag = setting.flag else { return nil }
+        let indent = String(repeating: " ", count: 26)
+        var lines = ["  \(flag) \(setting.metavariable)"]
+        if lines[0].count >= 26 { lines.append(indent) } else { lines[0] += String(repeating: " ", count: 26 - lines[0].count) }
+        let bounds = setting.shortBounds
+        for word in (bounds.isEmpty ? setting.help : "\(setting.help); \(bounds)").split(separator: " ") {
+            if lines[lines.count - 1].count + word.count >= 88 { lines.append(indent) }
+            lines[lines.count - 1] += (lines[lines.count - 1].last == " " ? "" : " ") + word
+        }
+        return lines.joined(separator: "\n")
+    }.joined(separator: "\n")
+}
 
-let usage = """
+func usage() -> String {
+    """
 Usage: presentd [options]
        presentd --check-config FILE
        presentd [--config FILE] [options] --print-config
@@ -41,7 +49,7 @@ Options (each overrides the configuration file):
   --socket PATH           listen here (default: $PRESENTD_SOCKET, else the file's
                           socket.path, else $XDG_RUNTIME_DIR/presentd/presentd.sock,
                           else /run/presentd/presentd.sock)
-\(settingFlagsHelp)
+\(settingFlagsHelp())
   --container WxH         the screen size in points (default 390x844)
   --output NAME=WxH[@FPS] a screen besides main, e.g. cluster=1280x480@30 (repeatable;
                           without @FPS it follows --fps)
@@ -67,6 +75,7 @@ reloads the configuration file (an invalid file is refused and logged); SIGUSR1 
 the flight recording (--dump-recording), and so does SIGABRT (systemd's watchdog) before
 presentd aborts, when its loop still runs.
 """
+}
 
 /// What the command line asks for.
 enum Invocation {
@@ -88,7 +97,7 @@ func parseInvocation(_ arguments: [String]) throws -> Invocation {
     while let word = scanner.next() {
         let (name, inline) = ArgumentScanner.split(word)
         switch name {
-        case "-h", "--help": print(usage); return .exit
+        case "-h", "--help": print(usage()); return .exit
         case "--version": print("presentd \(presentdVersion)"); return .exit
         case "--print-openrpc": print(OpenRPC.document(version: presentdVersion).serializedString); return .exit
         case "--config": configPath = try scanner.value(for: name, inline: inline)

@@ -127,8 +127,15 @@ extension Daemon {
     /// where that may be just `/`) the systemd hierarchy's `N:name=systemd:/path`.
     static func unit(inCgroupFile text: String) -> String? {
         let lines = text.split(separator: "\n")
+        // The hierarchy's name is compared as a field, not searched for as a substring: a
+        // substring search (`contains` on a string) is _StringProcessing's, and using it links
+        // that library and the regex parser into the daemon, whose relocated tables are then
+        // private memory in every process (docs/BENCHMARKS.md, issue 28).
         let paths = lines.filter { $0.hasPrefix("0::") }.map { $0.dropFirst(3) }
-            + lines.filter { $0.contains(":name=systemd:") }.compactMap { $0.split(separator: ":", maxSplits: 2).last }
+            + lines.compactMap { line -> Substring? in
+                let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+                return fields.count == 3 && fields[1] == "name=systemd" ? fields[2] : nil
+            }
         return paths.lazy.compactMap { path in
             path.split(separator: "/").last { $0.hasSuffix(".service") || $0.hasSuffix(".scope") }.map(String.init)
         }.first
