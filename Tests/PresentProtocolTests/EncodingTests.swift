@@ -44,6 +44,20 @@ struct EncodingTests {
         #expect(message.serializedString == #"{"jsonrpc":"2.0","id":5,"method":"shouldDismiss","params":{"id":"p1"}}"#)
     }
 
+    /// A request a client writes straight into bytes is the same text as the value, with
+    /// and without params.
+    @Test(arguments: [
+        RPCRequest(id: 5, method: "shouldDismiss", params: ["id": "p1"]), RPCRequest(id: "a\"b", method: "ping", params: nil),
+        RPCRequest(id: .int(.min), method: "present", params: ["a": [1, 2.5, "x"], "b": .null]),
+    ])
+    func aWrittenRequestIsItsValueSerialised(request: RPCRequest) throws {
+        let id = try #require(request.id)
+        var writer = JSONWriter()
+        RPCEncoding.writeRequest(id: id, method: request.method, params: request.params, into: &writer)
+        #expect(writer.bytes == RPCEncoding.request(id: id, method: request.method, params: request.params).serialized())
+        #expect(try RPCMessage(decoding: try JSONValue.parse(writer.bytes)) == .request(request))
+    }
+
     @Test(arguments: [
         RPCRequest(id: 5, method: "present", params: ["a": [1, 2]]),
         RPCRequest(id: "x", method: "dismiss", params: [1]),

@@ -75,9 +75,26 @@ public enum RPCEncoding {
 
     /// A request expecting a response with the same `id`; `params` is omitted when nil.
     public static func request(id: RPCID, method: String, params: JSONValue? = nil) -> JSONValue {
-        var object: JSONObject = ["jsonrpc": "2.0", "id": id.json, "method": .string(method)]
-        if let params { object["params"] = params }
+        var object = JSONObject()
+        writeRequestMembers(id: id, method: method, params: params, into: &object)
         return .object(object)
+    }
+
+    /// `request`'s text written straight into `writer`: a client sends a request without an
+    /// object built for its envelope.
+    public static func writeRequest(id: RPCID, method: String, params: JSONValue? = nil, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writeRequestMembers(id: id, method: method, params: params, into: &writer)
+        writer.endObject()
+    }
+
+    /// The members of a request in their order.
+    private static func writeRequestMembers<Sink: JSONMemberSink>(id: RPCID, method: String, params: JSONValue?,
+                                                                  into o: inout Sink) {
+        o.member("jsonrpc", "2.0")
+        o.member("id", id.json)
+        o.member("method", .string(method))
+        if let params { o.member("params", params) }
     }
 
     /// `request` as a request (with id) or a notification (without).
