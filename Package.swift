@@ -49,8 +49,11 @@ let package = Package(
         // every command runs (startup.order, from `make presentctl-order`) placed together at
         // the front of the text: each page fault maps the 64 KiB around it, so code that is
         // scattered over the 6 MiB text costs a fault for every window it touches.
+        // presentctl's argv for the Swift runtime (arguments.c says why).
+        .target(name: "PresentctlArguments", publicHeadersPath: "."),
         .executableTarget(name: "presentctl",
-                          dependencies: ["PresentClient", "PresentJSON", "PresentProtocol", "PresentCommandLine", "PresentSystem"],
+                          dependencies: ["PresentClient", "PresentJSON", "PresentProtocol", "PresentCommandLine", "PresentSystem",
+                                         "PresentctlArguments"],
                           exclude: ["startup.order"],
                           swiftSettings: functionSections,
                           linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld",
