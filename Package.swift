@@ -12,6 +12,7 @@
 //   PresentServer    libuv loop, listener, connections, subscriptions, frame clock, systemd glue
 //   PresentClient    a small blocking client used by presentctl and the tests
 //   PresentCommandLine  the option scanner both executables share, and stderr output
+//   PresentctlArguments presentctl's argv handed to the Swift runtime (C; arguments.c says why)
 //   presentd, presentctl   thin executables
 import PackageDescription
 
@@ -49,7 +50,6 @@ let package = Package(
         // every command runs (startup.order, from `make presentctl-order`) placed together at
         // the front of the text: each page fault maps the 64 KiB around it, so code that is
         // scattered over the 6 MiB text costs a fault for every window it touches.
-        // presentctl's argv for the Swift runtime (arguments.c says why).
         .target(name: "PresentctlArguments", publicHeadersPath: "."),
         .executableTarget(name: "presentctl",
                           dependencies: ["PresentClient", "PresentJSON", "PresentProtocol", "PresentCommandLine", "PresentSystem",
