@@ -78,10 +78,7 @@ public final class PresentClient {
     public func call(_ method: String, _ params: JSONValue? = nil, timeout: Double = 10) throws(ClientError) -> JSONValue {
         let id = nextID
         nextID += 1
-        var writer = JSONWriter()
-        RPCEncoding.writeRequest(id: .int(id), method: method, params: params, into: &writer)
-        writer.endLine()
-        try sendRaw(writer.takeBytes())
+        try sendRaw(RPCEncoding.requestLine(id: .int(id), method: method, params: params))
         while true {
             let message = try readMessage(timeout: timeout)
             if message["id"] == .int(id) && message["method"] == nil { return try Self.result(of: message) }

@@ -88,6 +88,17 @@ public enum RPCEncoding {
         writer.endObject()
     }
 
+    /// `request`'s line of the wire protocol, exactly as `serializedLine()` writes the value:
+    /// written straight into bytes, except for params with a key holding U+0000, which json-c
+    /// cuts as only json-c can say (`JSONWriter.sawKeyWithNUL`).
+    public static func requestLine(id: RPCID, method: String, params: JSONValue? = nil) -> [UInt8] {
+        var writer = JSONWriter()
+        writeRequest(id: id, method: method, params: params, into: &writer)
+        guard !writer.sawKeyWithNUL else { return request(id: id, method: method, params: params).serializedLine() }
+        writer.endLine()
+        return writer.takeBytes()
+    }
+
     /// The members of a request in their order.
     private static func writeRequestMembers<Sink: JSONMemberSink>(id: RPCID, method: String, params: JSONValue?,
                                                                   into o: inout Sink) {
