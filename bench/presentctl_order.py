@@ -12,9 +12,8 @@ instead of scattered over 6 MiB of text and 1.5 MiB of data.
 How: a release presentd on a temporary socket, and each command below run twice under
 valgrind: callgrind names every function it executed, lackey every address it read or
 wrote, which the binary's symbol table turns into the data symbols around them. Names as
-linked, command after command (each command's new functions by name, its data in the
-order first touched), each once: functions, then data (the linker orders each section by
-itself), variables larger than a page last.
+linked, each once, what more of the commands touch first: functions, then data (the
+linker orders each section by itself), variables larger than a page last.
 
 valgrind's CPU lacks AVX-512, so the C library's string functions it reports (say
 __memmove_avx_unaligned_erms, or strlen for the ones it replaces with its own) bring their
@@ -177,18 +176,29 @@ def main():
     subprocess.run(["objcopy", "--strip-debug", presentctl, profiled], check=True)
     daemon, socket_path = start_presentd(os.path.join(args.bin, "presentd"), scratch)
     try:
-        functions, variables = {}, {}
+        function_sets, variable_lists = [], []
         for command in COMMANDS:
-            # Each command's new functions by name: callgrind's own order changes from run to run.
-            for name in sorted(executed_functions(profiled, socket_path, command, scratch)):
-                functions.setdefault(name, None)
-            for name in touched_data(profiled, socket_path, command, scratch, data):
-                variables.setdefault(name, None)
+            function_sets.append(set(executed_functions(profiled, socket_path, command, scratch)))
+            variable_lists.append(touched_data(profiled, socket_path, command, scratch, data))
         left_out = unsplittable(args.swiftc, scratch)
     finally:
         daemon.terminate()
         daemon.wait(10)
         shutil.rmtree(scratch, ignore_errors=True)
+    # What more commands touch goes first: the start-up every command runs, then the client's
+    # path every command that talks to the daemon runs, then what fewer commands need. So each
+    # command finds what it touches near the front, in as few pages as the lists allow.
+    # Functions by name (callgrind's own order changes from run to run), data in the order the
+    # first command touched it.
+    def by_use(lists, key):
+        uses, first = {}, {}
+        for i, names in enumerate(lists):
+            for name in names:
+                uses[name] = uses.get(name, 0) + 1
+                first.setdefault(name, (i, key(names, name)))
+        return {name: None for name in sorted(uses, key=lambda name: (-uses[name], first[name]))}
+    functions = by_use(function_sets, lambda names, name: name)
+    variables = by_use(variable_lists, lambda names, name: names.index(name))
     if "presentctl_main" not in functions:
         sys.exit("presentctl_order.py: callgrind saw no presentctl_main: is --bin a release build?")
     # A family is named by a variant valgrind ran, by the plain name of the string functions
