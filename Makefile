@@ -321,9 +321,9 @@ bench bench-quick: release $(BENCH_BIN)/baseline $(BENCH_BIN)/loadgen
 	$(MAKE) --no-print-directory bench-notify$(if $(filter bench-quick,$@),-quick)
 	$(if $(filter bench,$@),@$(MAKE) --no-print-directory bench-glass)
 
-## presentctl-order: rewrite Sources/presentctl/startup.order, the functions presentctl's common
-## commands run, which its release link places side by side (bench/presentctl_order.py, under
-## valgrind), and relink presentctl with it (SwiftPM does not see the file change).
+## presentctl-order: rewrite Sources/presentctl/startup.order, the functions and data presentctl's
+## common commands touch, which its release link places side by side (bench/presentctl_order.py,
+## under valgrind), and relink presentctl with it (SwiftPM does not see the file change).
 .PHONY: presentctl-order
 DEB_PACKAGES += valgrind
 presentctl-order: release

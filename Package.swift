@@ -45,12 +45,12 @@ let package = Package(
         .target(name: "PresentCommandLine", dependencies: ["PresentSystem"]),
 
         .executableTarget(name: "presentd", dependencies: ["PresentServer", "PresentProtocol", "PresentCommandLine", "PresentSystem"]),
+        .target(name: "PresentctlArguments", publicHeadersPath: "."),
         // Released statically linked: a `presentctl ping` lives about a millisecond, and loading
         // and relocating shared libraries would be most of it. Linked by lld with the functions
-        // every command runs (startup.order, from `make presentctl-order`) placed together at
-        // the front of the text: each page fault maps the 64 KiB around it, so code that is
-        // scattered over the 6 MiB text costs a fault for every window it touches.
-        .target(name: "PresentctlArguments", publicHeadersPath: "."),
+        // and data its commands touch (startup.order, from `make presentctl-order`) placed
+        // together at the front of their sections: each page fault maps the 64 KiB around it, so
+        // code scattered over the 6 MiB text costs a fault for every window it touches.
         .executableTarget(name: "presentctl",
                           dependencies: ["PresentClient", "PresentJSON", "PresentProtocol", "PresentCommandLine", "PresentSystem",
                                          "PresentctlArguments"],
