@@ -342,6 +342,16 @@ bench bench-quick: release $(BENCH_BIN)/baseline $(BENCH_BIN)/loadgen
 	$(MAKE) --no-print-directory bench-notify$(if $(filter bench-quick,$@),-quick)
 	$(if $(filter bench,$@),@$(MAKE) --no-print-directory bench-glass)
 
+## presentctl-order: rewrite Sources/presentctl/startup.order, the functions and data presentctl's
+## common commands touch, which its release link places side by side (bench/presentctl_order.py,
+## under valgrind), and relink presentctl with it (SwiftPM does not see the file change).
+.PHONY: presentctl-order
+DEB_PACKAGES += valgrind
+presentctl-order: release
+	@bin=$$($(SWIFT) build -c release --show-bin-path); \
+	python3 bench/presentctl_order.py --bin "$$bin" --swiftc "$(dir $(SWIFT))swiftc" && rm -f "$$bin/presentctl"
+	$(SWIFT) build -c release --product presentctl $(RELEASE_FLAGS) $(BUILD_FLAGS)
+
 ## soak-memory: presentd (release) under churn for SOAK_MEMORY_SECONDS (default 600): its private
 ## dirty memory and PSS sampled after every round, and their slope over the second half
 ## (bench/out/soak-memory.json; docs/BENCHMARKS.md). Not in `make test`: it is the length that counts.

@@ -34,7 +34,7 @@ public enum ClientError: Error, CustomStringConvertible {
 public final class PresentClient {
     public let path: String
     private let fd: Int32
-    private var buffer: [UInt8] = []
+    private var pending = LineBuffer()
     private var nextID: Int64 = 1
     /// Notifications that arrived while waiting for a reply, oldest first.
     public private(set) var notifications: [JSONValue] = []
@@ -78,7 +78,7 @@ public final class PresentClient {
     public func call(_ method: String, _ params: JSONValue? = nil, timeout: Double = 10) throws(ClientError) -> JSONValue {
         let id = nextID
         nextID += 1
-        try send(RPCEncoding.request(id: .int(id), method: method, params: params))
+        try sendRaw(RPCEncoding.requestLine(id: .int(id), method: method, params: params))
         while true {
             let message = try readMessage(timeout: timeout)
             if message["id"] == .int(id) && message["method"] == nil { return try Self.result(of: message) }
@@ -153,11 +153,7 @@ public final class PresentClient {
 
     private func nextLine(timeout: Double, interruptible: Bool = false) throws(ClientError) -> [UInt8] {
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                return line
-            }
+            if let line = pending.takeLine() { return line }
             try fill(timeout: timeout, interruptible: interruptible)
         }
     }
@@ -176,18 +172,8 @@ public final class PresentClient {
             throw .io("poll failed: \(error.reason)")
         }
         guard ready > 0 else { throw .timedOut }
-        // Uninitialised room, not a zeroed array: zeroing 64 KiB (and faulting its pages in)
-        // for a reply of a few bytes would be most of a short command's work.
         let n: Int
-        do {
-            n = try withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 1) { chunk throws(SystemCallError) in
-                let n = try valueOrErrno("read") { read(fd, chunk.baseAddress, chunk.count) }
-                if n > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<n])) }
-                return n
-            }
-        } catch {
-            throw .io("read failed: \(error.reason)")
-        }
+        do { n = try pending.read(from: fd) } catch { throw .io("read failed: \(error.reason)") }
         guard n > 0 else { throw .io("the daemon closed the connection") }
     }
 }

@@ -16,9 +16,20 @@ func printCommands() {
     }
 }
 
-/// Commands that reach no method of presentd: another of presentd's programs answers them,
-/// run in presentctl's place with these arguments (`notifications`: the history is kept by
-/// the D-Bus bridge, and presentctl links no D-Bus). Not in `--commands`, which lists methods.
-let delegatedCommands: [(command: String, program: String, arguments: [String])] = [
-    ("notifications", "presentd-notify", ["--history"]),
-]
+/// A command that reaches no method of presentd: another of presentd's programs answers it,
+/// run in presentctl's place with these arguments. Not in `--commands`, which lists methods.
+struct DelegatedCommand {
+    let command: String
+    let program: String
+    let arguments: [String]
+}
+
+/// The delegated command `name`, or nil (`notifications`: the history is kept by the D-Bus
+/// bridge, and presentctl links no D-Bus). A switch, not a table: every command asks, and an
+/// array of tuples would have its type's metadata made at the start of every process.
+func delegatedCommand(_ name: String) -> DelegatedCommand? {
+    switch name {
+    case "notifications": return DelegatedCommand(command: name, program: "presentd-notify", arguments: ["--history"])
+    default: return nil
+    }
+}

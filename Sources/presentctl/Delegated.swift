@@ -1,4 +1,4 @@
-// The commands of Commands.swift's delegatedCommands: presentctl finds the program that
+// The commands of Commands.swift's delegatedCommand(_:): presentctl finds the program that
 // answers them (next to itself, else on $PATH) and runs it in its place.
 
 #if canImport(Glibc)
@@ -31,7 +31,7 @@ func findProgram(_ program: String) -> (path: String?, looked: [String]) {
 /// `presentctl notifications [--json] [--last N]`: checks the words (a typo is presentctl's
 /// usage error), then becomes `presentd-notify --history …`, whose output and exit status
 /// are the command's. Returns only when it could not.
-func runDelegated(_ command: (command: String, program: String, arguments: [String]), _ words: [String]) throws -> Exit {
+func runDelegated(_ command: DelegatedCommand, _ words: [String]) throws -> Exit {
     var arguments = command.arguments
     var scanner = ArgumentScanner(words)
     while let word = scanner.next() {

@@ -376,7 +376,7 @@ func run(_ arguments: [String]) -> Exit {
         let path = SocketPath.resolve(explicit: socket)
         var words: [String] = []
         while let word = scanner.next() { words.append(word) }
-        if let delegated = delegatedCommands.first(where: { $0.command == command }) {   // Delegated.swift
+        if let delegated = delegatedCommand(command) {   // Delegated.swift
             return try runDelegated(delegated, words)
         }
         let output = try takeOutput(command, &words)   // Levels.swift

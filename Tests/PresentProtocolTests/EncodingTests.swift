@@ -44,6 +44,24 @@ struct EncodingTests {
         #expect(message.serializedString == #"{"jsonrpc":"2.0","id":5,"method":"shouldDismiss","params":{"id":"p1"}}"#)
     }
 
+    /// A request a client writes straight into bytes is the same text as the value, with
+    /// and without params; the line too, even where json-c cuts a key at U+0000.
+    @Test(arguments: [
+        RPCRequest(id: 5, method: "shouldDismiss", params: ["id": "p1"]), RPCRequest(id: "a\"b", method: "ping", params: nil),
+        RPCRequest(id: .int(.min), method: "present", params: ["a": [1, 2.5, "x"], "b": .null]),
+        RPCRequest(id: 7, method: "call", params: ["cut\u{0}here": 1, "kept": "\u{0}"]),
+    ])
+    func aWrittenRequestIsItsValueSerialised(request: RPCRequest) throws {
+        let id = try #require(request.id)
+        let value = RPCEncoding.request(id: id, method: request.method, params: request.params)
+        #expect(RPCEncoding.requestLine(id: id, method: request.method, params: request.params) == value.serializedLine())
+        var writer = JSONWriter()
+        RPCEncoding.writeRequest(id: id, method: request.method, params: request.params, into: &writer)
+        guard !writer.sawKeyWithNUL else { return }
+        #expect(writer.bytes == value.serialized())
+        #expect(try RPCMessage(decoding: try JSONValue.parse(writer.bytes)) == .request(request))
+    }
+
     @Test(arguments: [
         RPCRequest(id: 5, method: "present", params: ["a": [1, 2]]),
         RPCRequest(id: "x", method: "dismiss", params: [1]),

@@ -75,9 +75,37 @@ public enum RPCEncoding {
 
     /// A request expecting a response with the same `id`; `params` is omitted when nil.
     public static func request(id: RPCID, method: String, params: JSONValue? = nil) -> JSONValue {
-        var object: JSONObject = ["jsonrpc": "2.0", "id": id.json, "method": .string(method)]
-        if let params { object["params"] = params }
+        var object = JSONObject()
+        writeRequestMembers(id: id, method: method, params: params, into: &object)
         return .object(object)
+    }
+
+    /// `request`'s text written straight into `writer`: a client sends a request without an
+    /// object built for its envelope.
+    public static func writeRequest(id: RPCID, method: String, params: JSONValue? = nil, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writeRequestMembers(id: id, method: method, params: params, into: &writer)
+        writer.endObject()
+    }
+
+    /// `request`'s line of the wire protocol, exactly as `serializedLine()` writes the value:
+    /// written straight into bytes, except for params with a key holding U+0000, which json-c
+    /// cuts as only json-c can say (`JSONWriter.sawKeyWithNUL`).
+    public static func requestLine(id: RPCID, method: String, params: JSONValue? = nil) -> [UInt8] {
+        var writer = JSONWriter()
+        writeRequest(id: id, method: method, params: params, into: &writer)
+        guard !writer.sawKeyWithNUL else { return request(id: id, method: method, params: params).serializedLine() }
+        writer.endLine()
+        return writer.takeBytes()
+    }
+
+    /// The members of a request in their order.
+    private static func writeRequestMembers<Sink: JSONMemberSink>(id: RPCID, method: String, params: JSONValue?,
+                                                                  into o: inout Sink) {
+        o.member("jsonrpc", "2.0")
+        o.member("id", id.json)
+        o.member("method", .string(method))
+        if let params { o.member("params", params) }
     }
 
     /// `request` as a request (with id) or a notification (without).
