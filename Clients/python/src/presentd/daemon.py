@@ -82,7 +82,7 @@ class Daemon:
     def _start(self, ready_timeout: float) -> None:
         self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log)
         try:
-            self._wait_until_listening(ready_timeout)
+            self._wait_until_serving(ready_timeout)
         except BaseException:
             self.stop()
             raise
@@ -95,21 +95,32 @@ class Daemon:
             self.process.wait(30)
         self._start(ready_timeout)
 
-    def _wait_until_listening(self, timeout: float) -> None:
-        """Ready means a connection is accepted, as a client would see it (the socket file
-        exists from bind(), a moment before listen())."""
-        def accepts() -> bool:
+    def _wait_until_serving(self, timeout: float) -> None:
+        """Ready means a ``ping`` is answered, as a client would see it: the socket file exists
+        from bind(), a moment before listen(), and a connect succeeds from listen() on, before
+        the loop runs. The probe is the daemon's first client, every time: a connection that
+        closed before it spoke would leave no trace, or take the first client number, as the
+        race between its close and the accept went."""
+        def serves() -> bool:
             if self.process.poll() is not None:
-                raise RuntimeError(f"presentd exited with {self.process.returncode} before it listened on "
+                raise RuntimeError(f"presentd exited with {self.process.returncode} before it served on "
                                    f"{self.path}; its output:\n{self.log}")
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
                 try:
                     s.connect(self.path)
-                    return True
+                    s.settimeout(1.0)
+                    s.sendall(b'{"jsonrpc":"2.0","id":0,"method":"ping"}\n')
+                    reply = b""
+                    while not reply.endswith(b"\n"):
+                        chunk = s.recv(4096)
+                        if not chunk:
+                            return False
+                        reply += chunk
+                    return b'"result"' in reply
                 except OSError:
                     return False
 
-        wait_until(accepts, f"presentd to accept a connection on {self.path}", timeout=timeout,
+        wait_until(serves, f"presentd to answer a ping on {self.path}", timeout=timeout,
                    context=lambda: f"presentd is still running (pid {self.process.pid}); its output:\n{self.log}")
 
     @property
