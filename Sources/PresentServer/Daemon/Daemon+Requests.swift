@@ -352,8 +352,9 @@ extension Daemon {
     }
 
     /// The protocol error for a stack's refusal: what the client named, and what there is
-    /// instead. Apart from `stackCall`, which every specialisation inlines, so that the
-    /// copies of the stack and its entries made here stay out of their frames.
+    /// instead. A function of its own, not part of `stackCall`: every specialisation of
+    /// `stackCall` is inlined where it is called, and the copies of the stack and its
+    /// entries made here would join those frames.
     private func protocolError(for error: StackError, on screen: Screen) -> RPCError {
         let stack = screen.stack
         switch error {
