@@ -129,6 +129,11 @@ extension Daemon {
     }
 
     /// Applies a request. `later` is the reply a deferred result goes to.
+    ///
+    /// Every case is one call: the switch is on the path of every request, ping included,
+    /// and a case body inlined here would add its locals to the one frame all of them share
+    /// (docs/BENCHMARKS.md, issue 28). The cases' own functions are below or where their
+    /// subject lives.
     func execute(_ request: Request, for client: Client, later: PendingReply) throws(RPCError) -> Outcome {
         switch request {
         case .hello(let name, _, let resume):
@@ -136,56 +141,28 @@ extension Daemon {
         case .ping:
             return .result([:])
         case .present(let present):
-            let (allowed, clampedTo) = withinCeiling(present, for: client)
-            if present.dryRun { return .result(Self.noting(clampedTo, in: try dryRun(allowed, for: client))) }   // Daemon+Modes
-            return .result(Self.noting(clampedTo, in: try self.present(allowed, for: client)))
+            return .result(try self.present(present, for: client))
         case .dismiss(let id, let animated, let override):
             return .result(try dismiss(id, animated: animated, override: override, for: client))
         case .dismissAll(let animated, let output):
-            let targets = try output.map { name throws(RPCError) in [try screen(name)] } ?? Array(screens)
-            try authorize(targets.flatMap(\.stack.allEntries), by: client)
-            var ids: [String] = []
-            for screen in targets {
-                ids += screen.stack.dismissAll(animated: animated, reason: .request, at: now)
-            }
-            return .result(["dismissed": .array(ids.map { .string($0) })])
+            return .result(try dismissAll(animated: animated, output: output, for: client))
         case .stack(let output):
-            let screen = try screen(output)
-            screen.stack.advance(to: now)
-            return .result(stackListing(of: screen))
+            return .result(try stackListing(ofOutput: output))
         case .subscribe(let topics, let outputs):
-            // Catch up and publish first: what that causes is in the snapshot, and its
-            // events carry numbers up to the `seq` the reply returns.
-            for screen in screens { screen.stack.advance(to: now) }
-            publishEvents()
-            broadcaster.subscribe(client, to: topics, outputs: outputs.map(Set.init))
-            return .result(subscribeResult(for: client))
+            return .result(subscribe(client, to: topics, outputs: outputs))
         case .unsubscribe(let topics):
             broadcaster.unsubscribe(client, from: topics)
             return .result([:])
         case .setContainer(let change, let output):
-            let screen = try screen(output)
-            screen.stack.setContainer(change.applied(to: screen.stack.container), duration: change.duration, at: now)
-            return .result(["container": CoreEncoding.container(screen.stack.container)])
+            return .result(try setContainer(change, output: output))
         case .keyboard(let height, let duration, let curve, let output):
-            let screen = try screen(output)
-            screen.stack.setKeyboard(height: height, duration: duration, curve: curve, at: now)
-            return .result([:])
+            return .result(try setKeyboard(height: height, duration: duration, curve: curve, output: output))
         case .tap(let point, let output):
-            let screen = try screen(output)
-            try admitDeferrable(for: client)
-            return counted(tap(at: point, on: screen, later: countedReply(for: client, later)), for: client)
+            return try tap(at: point, output: output, for: client, later: later)
         case .swipe(let phase, let translation, let velocity, let output):
-            let screen = try screen(output)
-            try admitDeferrable(for: client)
-            return counted(swipe(phase, translation: translation, velocity: velocity, on: screen,
-                                 later: countedReply(for: client, later)), for: client)
+            return try swipe(phase, translation: translation, velocity: velocity, output: output, for: client, later: later)
         case .advance(let seconds):
-            guard configuration.clock == .manual else {
-                throw .wrongClockMode("advance needs the manual clock (presentd --clock manual)")
-            }
-            advanceManualClock(by: seconds)
-            return .result(["time": .double(manualClock.time)])
+            return .result(try advance(by: seconds))
         case .sync(let nonce):
             return .result(["nonce": nonce])
         case .update(let id, let change):
@@ -195,29 +172,15 @@ extension Daemon {
             return counted(try activate(id, action: action, fields: fields, activationToken: activationToken,
                                         later: countedReply(for: client, later)), for: client)
         case .key(let key, let id, let fields, let output):
-            let screen = try output.map { name throws(RPCError) in try self.screen(name) }
-                ?? id.flatMap { screens.holding(entry: $0) } ?? main
-            try admitDeferrable(for: client)
-            return counted(try self.key(key, for: id, on: screen, fields: fields, later: countedReply(for: client, later)), for: client)
+            return try self.key(key, for: id, fields: fields, output: output, from: client, later: later)
         case .focus(let id, let field):
             return .result(try focus(id, field: field))
         case .presented(let frames, let discarded, let output):
-            let screen = try screen(output)
-            screen.keepMotionHistory()
-            let pixels = screen.stack.container.scale
-            client.reportShown(frames, discarded: discarded, on: screen.name) { f in
-                screen.motionHistory.drawingError(drawnFor: f.time, drawnAt: f.drawnAt, shownAt: f.shownAt).map { $0 * pixels }
-            }
-            return .result([:])
+            return .result(try presented(frames, discarded: discarded, output: output, from: client))
         case .defineContext(let name, let frame, let duration, let output):
-            let screen = try screen(output)
-            try checkContextName(name, for: screen)
-            screen.stack.defineContext(name, frame: frame, duration: duration, at: now)
-            return .result(["contexts": CoreEncoding.contexts(of: screen.stack)])
+            return .result(try defineContext(name, frame: frame, duration: duration, output: output))
         case .removeContext(let name):
-            let screen = try screen(holdingContext: name)
-            let ids = try stackCall(on: screen) { s throws(StackError) in try s.removeContext(name, at: now) }
-            return .result(["dismissed": .array(ids.map { .string($0) })])
+            return .result(try removeContext(name))
         case .addOutput(let definition):
             return .result(try addOutput(definition))
         case .removeOutput(let name):
@@ -235,6 +198,121 @@ extension Daemon {
         case .recordDump(let path):
             return .result(try recordDump(path: path, for: client))
         }
+    }
+
+    // MARK: The requests execute applies
+
+    // Each is kept out of line (`@inline(never)`): called once, the optimizer would inline
+    // it into `execute`, and its locals (copies of a request, a stack, an entry) would join
+    // the frame that every request, ping included, sets up.
+
+    @inline(never)
+    private func present(_ request: PresentRequest, for client: Client) throws(RPCError) -> JSONValue {
+        let (allowed, clampedTo) = withinCeiling(request, for: client)
+        if request.dryRun { return Self.noting(clampedTo, in: try dryRun(allowed, for: client)) }   // Daemon+Modes
+        return Self.noting(clampedTo, in: try present(allowed, by: client))
+    }
+
+    @inline(never)
+    private func dismissAll(animated: Bool, output: String?, for client: Client) throws(RPCError) -> JSONValue {
+        let targets = try output.map { name throws(RPCError) in [try screen(name)] } ?? Array(screens)
+        try authorize(targets.flatMap(\.stack.allEntries), by: client)
+        var ids: [String] = []
+        for screen in targets {
+            ids += screen.stack.dismissAll(animated: animated, reason: .request, at: now)
+        }
+        return ["dismissed": .array(ids.map { .string($0) })]
+    }
+
+    @inline(never)
+    private func stackListing(ofOutput output: String?) throws(RPCError) -> JSONValue {
+        let screen = try screen(output)
+        screen.stack.advance(to: now)
+        return stackListing(of: screen)
+    }
+
+    @inline(never)
+    private func subscribe(_ client: Client, to topics: [Topic], outputs: [String]?) -> JSONValue {
+        // Catch up and publish first: what that causes is in the snapshot, and its
+        // events carry numbers up to the `seq` the reply returns.
+        for screen in screens { screen.stack.advance(to: now) }
+        publishEvents()
+        broadcaster.subscribe(client, to: topics, outputs: outputs.map(Set.init))
+        return subscribeResult(for: client)
+    }
+
+    @inline(never)
+    private func setContainer(_ change: ContainerChange, output: String?) throws(RPCError) -> JSONValue {
+        let screen = try screen(output)
+        screen.stack.setContainer(change.applied(to: screen.stack.container), duration: change.duration, at: now)
+        return ["container": CoreEncoding.container(screen.stack.container)]
+    }
+
+    @inline(never)
+    private func setKeyboard(height: Double, duration: Double?, curve: TimingCurve?, output: String?) throws(RPCError) -> JSONValue {
+        let screen = try screen(output)
+        screen.stack.setKeyboard(height: height, duration: duration, curve: curve, at: now)
+        return [:]
+    }
+
+    @inline(never)
+    private func tap(at point: Point, output: String?, for client: Client, later: PendingReply) throws(RPCError) -> Outcome {
+        let screen = try screen(output)
+        try admitDeferrable(for: client)
+        return counted(tap(at: point, on: screen, later: countedReply(for: client, later)), for: client)
+    }
+
+    @inline(never)
+    private func swipe(_ phase: SwipePhase, translation: Point, velocity: Point, output: String?,
+                       for client: Client, later: PendingReply) throws(RPCError) -> Outcome {
+        let screen = try screen(output)
+        try admitDeferrable(for: client)
+        return counted(swipe(phase, translation: translation, velocity: velocity, on: screen,
+                             later: countedReply(for: client, later)), for: client)
+    }
+
+    @inline(never)
+    private func advance(by seconds: Double) throws(RPCError) -> JSONValue {
+        guard configuration.clock == .manual else {
+            throw .wrongClockMode("advance needs the manual clock (presentd --clock manual)")
+        }
+        advanceManualClock(by: seconds)
+        return ["time": .double(manualClock.time)]
+    }
+
+    @inline(never)
+    private func key(_ key: Key, for id: String?, fields: [String: String], output: String?,
+                     from client: Client, later: PendingReply) throws(RPCError) -> Outcome {
+        let screen = try output.map { name throws(RPCError) in try self.screen(name) }
+            ?? id.flatMap { screens.holding(entry: $0) } ?? main
+        try admitDeferrable(for: client)
+        return counted(try self.key(key, for: id, on: screen, fields: fields, later: countedReply(for: client, later)), for: client)
+    }
+
+    @inline(never)
+    private func presented(_ frames: [ShownFrame], discarded: Int, output: String?, from client: Client) throws(RPCError) -> JSONValue {
+        let screen = try screen(output)
+        screen.keepMotionHistory()
+        let pixels = screen.stack.container.scale
+        client.reportShown(frames, discarded: discarded, on: screen.name) { f in
+            screen.motionHistory.drawingError(drawnFor: f.time, drawnAt: f.drawnAt, shownAt: f.shownAt).map { $0 * pixels }
+        }
+        return [:]
+    }
+
+    @inline(never)
+    private func defineContext(_ name: String, frame: Rect, duration: Double?, output: String?) throws(RPCError) -> JSONValue {
+        let screen = try screen(output)
+        try checkContextName(name, for: screen)
+        screen.stack.defineContext(name, frame: frame, duration: duration, at: now)
+        return ["contexts": CoreEncoding.contexts(of: screen.stack)]
+    }
+
+    @inline(never)
+    private func removeContext(_ name: String) throws(RPCError) -> JSONValue {
+        let screen = try screen(holdingContext: name)
+        let ids = try stackCall(on: screen) { s throws(StackError) in try s.removeContext(name, at: now) }
+        return ["dismissed": .array(ids.map { .string($0) })]
     }
 
     // MARK: Replies that wait
@@ -269,31 +347,39 @@ extension Daemon {
         do {
             return try body(&screen.stack)
         } catch {
-            let stack = screen.stack
-            switch error {
-            case .notFound(let id):
-                throw Self.notFound(id)
-            case .duplicateID(let id):
-                throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is already on the stack or queued")
-            case .unknownAction(let id, let action):
-                let known = stack.entry(id: id)?.effectiveContent?.actions.map { "\"\($0.id)\"" } ?? []
-                throw RPCError.invalidParams(field: "action", reason: "\"\(id)\" has no action \"\(action)\"; "
-                                             + (known.isEmpty ? "it has no actions" : "its actions: \(known.joined(separator: ", "))"))
-            case .unknownDetent(let id, let detent):
-                let known = stack.entry(id: id)?.presentation.style.sheet?.detents.map { "\"\($0.id)\"" } ?? []
-                throw RPCError.invalidParams(field: "selectedDetent", reason: known.isEmpty ? "\"\(id)\" is not a sheet"
-                                             : "\"\(id)\" has no detent \"\(detent)\"; its detents: \(known.joined(separator: ", "))")
-            case .unknownField(let id, let field):
-                throw RPCError.invalidParams(field: "field", reason: "\"\(id)\" has no field \"\(field)\"")
-            case .unknownContext(let name):
-                let known = stack.contexts.keys.sorted().map { "\"\($0)\"" }
-                throw RPCError.invalidParams(field: "context", reason: "no presentation context \"\(name)\"; "
-                                             + (known.isEmpty ? "the shell has defined none (defineContext)" : "defined: \(known.joined(separator: ", "))"))
-            case .notShown(let id, let state):
-                throw RPCError.invalidParams(field: "id", reason: "\"\(id)\" is \(state.rawValue), not on screen to be answered")
-            case .dropped(let hold):
-                throw droppedError(hold, on: screen)   // Daemon+Modes
-            }
+            throw protocolError(for: error, on: screen)
+        }
+    }
+
+    /// The protocol error for a stack's refusal: what the client named, and what there is
+    /// instead. A function of its own, not part of `stackCall`: every specialisation of
+    /// `stackCall` is inlined where it is called, and the copies of the stack and its
+    /// entries made here would join those frames.
+    private func protocolError(for error: StackError, on screen: Screen) -> RPCError {
+        let stack = screen.stack
+        switch error {
+        case .notFound(let id):
+            return Self.notFound(id)
+        case .duplicateID(let id):
+            return RPCError.invalidParams(field: "id", reason: "\"\(id)\" is already on the stack or queued")
+        case .unknownAction(let id, let action):
+            let known = stack.entry(id: id)?.effectiveContent?.actions.map { "\"\($0.id)\"" } ?? []
+            return RPCError.invalidParams(field: "action", reason: "\"\(id)\" has no action \"\(action)\"; "
+                                         + (known.isEmpty ? "it has no actions" : "its actions: \(known.joined(separator: ", "))"))
+        case .unknownDetent(let id, let detent):
+            let known = stack.entry(id: id)?.presentation.style.sheet?.detents.map { "\"\($0.id)\"" } ?? []
+            return RPCError.invalidParams(field: "selectedDetent", reason: known.isEmpty ? "\"\(id)\" is not a sheet"
+                                         : "\"\(id)\" has no detent \"\(detent)\"; its detents: \(known.joined(separator: ", "))")
+        case .unknownField(let id, let field):
+            return RPCError.invalidParams(field: "field", reason: "\"\(id)\" has no field \"\(field)\"")
+        case .unknownContext(let name):
+            let known = stack.contexts.keys.sorted().map { "\"\($0)\"" }
+            return RPCError.invalidParams(field: "context", reason: "no presentation context \"\(name)\"; "
+                                         + (known.isEmpty ? "the shell has defined none (defineContext)" : "defined: \(known.joined(separator: ", "))"))
+        case .notShown(let id, let state):
+            return RPCError.invalidParams(field: "id", reason: "\"\(id)\" is \(state.rawValue), not on screen to be answered")
+        case .dropped(let hold):
+            return droppedError(hold, on: screen)   // Daemon+Modes
         }
     }
 
@@ -312,7 +398,7 @@ extension Daemon {
         return ["dismissed": .array(ids.map { .string($0) })]
     }
 
-    private func present(_ request: PresentRequest, for client: Client) throws(RPCError) -> JSONValue {
+    private func present(_ request: PresentRequest, by client: Client) throws(RPCError) -> JSONValue {
         let screen = try screen(presenting: request)
         try checkPresentLimits(for: client)
         var presentation = request.presentation
