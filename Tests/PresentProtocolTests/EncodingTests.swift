@@ -1,4 +1,5 @@
 import Testing
+import PresentCore
 import PresentJSON
 import PresentProtocol
 
@@ -7,6 +8,13 @@ struct EncodingTests {
     @Test func result() {
         let message = RPCEncoding.result(id: 1, ["ok": true])
         #expect(message.serializedString == #"{"jsonrpc":"2.0","id":1,"result":{"ok":true}}"#)
+    }
+
+    @Test func colorsAreHexBytesWithAlphaOnlyWhenTranslucent() {
+        #expect(CoreEncoding.color(.black) == "#000000")
+        #expect(CoreEncoding.color(Color(red: 1, green: 0.5, blue: 0.05)) == "#ff800d")
+        #expect(CoreEncoding.color(Color(red: 2, green: -1, blue: 1, alpha: 0.5)) == "#ff00ff80", "clamped, then rounded")
+        #expect(CoreEncoding.color(Color(red: 0, green: 0, blue: 0, alpha: 0)) == "#00000000")
     }
 
     @Test func errorWithData() {

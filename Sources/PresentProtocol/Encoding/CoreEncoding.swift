@@ -33,14 +33,24 @@ public enum CoreEncoding {
 
     /// `#rrggbb`, or `#rrggbbaa` when not opaque.
     public static func color(_ c: Color) -> JSONValue {
-        func hex(_ v: Double) -> String {
-            let byte = Int((min(1, max(0, v)) * 255).rounded())
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }
-        let rgb = "#" + hex(c.red) + hex(c.green) + hex(c.blue)
-        return .string(c.alpha >= 1 ? rgb : rgb + hex(c.alpha))
+        // Spelt into a stack buffer: nine bytes at most make a string stored inline, so a
+        // dimming layer's colour costs no allocation in a frame (radix strings made four).
+        .string(withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 9) { text in
+            func put(_ v: Double, at i: Int) {
+                let byte = Int((min(1, max(0, v)) * 255).rounded())
+                text[1 + 2 * i] = hexDigits[byte >> 4]
+                text[2 + 2 * i] = hexDigits[byte & 0xF]
+            }
+            text[0] = UInt8(ascii: "#")
+            put(c.red, at: 0)
+            put(c.green, at: 1)
+            put(c.blue, at: 2)
+            if c.alpha < 1 { put(c.alpha, at: 3) }
+            return String(decoding: UnsafeBufferPointer(rebasing: text[..<(c.alpha < 1 ? 9 : 7)]), as: UTF8.self)
+        })
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     public static func container(_ c: Container) -> JSONValue {
         ["width": .number(c.size.width), "height": .number(c.size.height), "safeArea": insets(c.safeArea),
