@@ -61,15 +61,18 @@ extension ModalStack {
             let e = entries[index]
             layers.append(contentsOf: self.layers(of: e, showing: e.visual(at: t, in: container), tintDimmed: isTintDimmed(below: index)))
         }
-        return Scene(time: t, container: container, layers: layers, statusBar: statusBar,
-                     isAnimating: entries.contains { $0.isAnimating(at: t) })
+        var isAnimating = false   // by index and stored field: see isTransitionRunning
+        for i in entries.indices where entries[i].animation?.isFinished(at: t) == false { isAnimating = true; break }
+        return Scene(time: t, container: container, layers: layers, statusBar: statusBar, isAnimating: isAnimating)
     }
 
     /// Entries under a full-screen entry at rest are not drawn (UIKit removes the presenter).
     /// At rest means not moving at t: a re-layout or spring-back that has ended counts,
     /// even before the next `advance` clears it away.
     func firstVisibleIndex(at t: Double) -> Int {
-        entries.lastIndex { $0.state == .presented && !$0.isAnimating(at: t) && $0.effectiveStyle.hidesPresenter } ?? 0
+        for i in entries.indices.reversed() where entries[i].state == .presented    // by index: see isTransitionRunning
+            && entries[i].animation?.isFinished(at: t) != false && entries[i].effectiveStyle.hidesPresenter { return i }
+        return 0
     }
 
     func isTintDimmed(below index: Int) -> Bool {

@@ -88,7 +88,15 @@ public struct ModalStack: Sendable {
     public var isTransitionRunning: Bool { entries.contains { $0.isInTransition } }
 
     /// A present or dismiss animation is running on `level` (its new presentations wait for it).
-    func isTransitionRunning(in level: Level) -> Bool { entries.contains { $0.level == level && $0.isInTransition } }
+    func isTransitionRunning(in level: Level) -> Bool {
+        // Here and in the other walks every frame tick makes (earliestDue, nextDeadline,
+        // the scene's), an entry is read by index and stored field: an element bound by
+        // `for e in`, passed to a closure or asked for a computed property is copied whole
+        // first (every reference in it retained, then released), several times a tick.
+        for i in entries.indices where entries[i].presentation.level == level
+            && (entries[i].state == .presenting || entries[i].state == .dismissing) { return true }
+        return false
+    }
 
     /// Anything moves at time t (transitions, re-layouts): frames are needed. At the
     /// stack's own time, `isMoving` says the same without a copy.
@@ -257,12 +265,13 @@ public struct ModalStack: Sendable {
     /// first on a tie: an entry finishes presenting before anything times out).
     private func earliestDue(by t: Double) -> (index: Int, time: Double, kind: DueKind)? {
         var best: (index: Int, time: Double, kind: DueKind)?
-        for (i, e) in entries.enumerated() {
-            if e.isInTransition && e.swipe == nil {
-                let end = e.animation?.end ?? time
+        for i in entries.indices {
+            let state = entries[i].state
+            if (state == .presenting || state == .dismissing) && entries[i].swipe == nil {
+                let end = entries[i].animation?.end ?? time
                 if end <= t, best == nil || end < best!.time { best = (i, end, .transitionEnd) }
             }
-            if let deadline = e.autoDismissDeadline, deadline <= t, best == nil || deadline < best!.time {
+            if state == .presented, let deadline = entries[i].countdown?.deadline, deadline <= t, best == nil || deadline < best!.time {
                 best = (i, deadline, .timeout)
             }
         }
@@ -272,7 +281,10 @@ public struct ModalStack: Sendable {
     /// When the next auto-dismiss countdown runs out if nothing else happens: the daemon
     /// wakes then even when nothing moves.
     public var nextDeadline: Double? {
-        let countdown = entries.lazy.compactMap(\.autoDismissDeadline).min()   // asked after every publish: no array
+        var countdown: Double?   // asked after every publish: no array
+        for i in entries.indices where entries[i].state == .presented {
+            if let deadline = entries[i].countdown?.deadline, countdown.map({ deadline < $0 }) ?? true { countdown = deadline }
+        }
         guard let end = doNotDisturb?.until else { return countdown }   // the mode's end wakes it too
         return min(end, countdown ?? end)
     }
