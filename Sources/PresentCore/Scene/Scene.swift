@@ -61,18 +61,16 @@ extension ModalStack {
             let e = entries[index]
             layers.append(contentsOf: self.layers(of: e, showing: e.visual(at: t, in: container), tintDimmed: isTintDimmed(below: index)))
         }
-        var isAnimating = false   // by index and stored field: see isTransitionRunning
-        for i in entries.indices where entries[i].animation?.isFinished(at: t) == false { isAnimating = true; break }
-        return Scene(time: t, container: container, layers: layers, statusBar: statusBar, isAnimating: isAnimating)
+        return Scene(time: t, container: container, layers: layers, statusBar: statusBar,
+                     isAnimating: entries.indices.contains { isAnimating(entryAt: $0, at: t) })
     }
 
     /// Entries under a full-screen entry at rest are not drawn (UIKit removes the presenter).
     /// At rest means not moving at t: a re-layout or spring-back that has ended counts,
     /// even before the next `advance` clears it away.
     func firstVisibleIndex(at t: Double) -> Int {
-        for i in entries.indices.reversed() where entries[i].state == .presented    // by index: see isTransitionRunning
-            && entries[i].animation?.isFinished(at: t) != false && entries[i].effectiveStyle.hidesPresenter { return i }
-        return 0
+        entries.indices.last { entries[$0].state == .presented && !isAnimating(entryAt: $0, at: t)
+            && entries[$0].effectiveStyle.hidesPresenter } ?? 0
     }
 
     func isTintDimmed(below index: Int) -> Bool {

@@ -14,6 +14,9 @@ public enum EntryState: String, Sendable, CaseIterable {
     case presented
     /// Animating out.
     case dismissing
+
+    /// Presenting or dismissing: a transition runs.
+    var isTransition: Bool { self == .presenting || self == .dismissing }
 }
 
 /// Why an entry left the stack.
@@ -223,17 +226,24 @@ public struct Entry: Hashable, Sendable {
         return min(1, max(0, 1 - (a.end - t) / whole))
     }
 
-    func isAnimating(at t: Double) -> Bool {
-        guard let animation else { return false }
-        return !animation.isFinished(at: t)
+    func isAnimating(at t: Double) -> Bool { Self.isMoving(animation, at: t) }
+
+    /// Whether `animation` still runs at t.
+    static func isMoving(_ animation: Motion?, at t: Double) -> Bool {
+        animation.map { !$0.isFinished(at: t) } ?? false
     }
 
     /// A person is working with it: dragging it, or typing in one of its fields.
     var isInteracting: Bool { swipe != nil || focusedField != nil }
 
     /// When its auto-dismiss countdown runs out, if it is running.
-    var autoDismissDeadline: Double? { state == .presented ? countdown?.deadline : nil }
+    var autoDismissDeadline: Double? { Self.autoDismissDeadline(state: state, countdown: countdown) }
+
+    /// When a countdown in `state` runs out: only an entry at rest counts down.
+    static func autoDismissDeadline(state: EntryState, countdown: Countdown?) -> Double? {
+        state == .presented ? countdown?.deadline : nil
+    }
 
     var isOnScreen: Bool { state != .queued }
-    var isInTransition: Bool { state == .presenting || state == .dismissing }
+    var isInTransition: Bool { state.isTransition }
 }

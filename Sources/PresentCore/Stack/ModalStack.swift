@@ -89,13 +89,23 @@ public struct ModalStack: Sendable {
 
     /// A present or dismiss animation is running on `level` (its new presentations wait for it).
     func isTransitionRunning(in level: Level) -> Bool {
-        // Here and in the other walks every frame tick makes (earliestDue, nextDeadline,
-        // the scene's), an entry is read by index and stored field: an element bound by
-        // `for e in`, passed to a closure or asked for a computed property is copied whole
-        // first (every reference in it retained, then released), several times a tick.
-        for i in entries.indices where entries[i].presentation.level == level
-            && (entries[i].state == .presenting || entries[i].state == .dismissing) { return true }
+        for i in entries.indices where entries[i].presentation.level == level && entries[i].state.isTransition { return true }
         return false
+    }
+
+    // The walks every frame tick makes (here, earliestDue, nextDeadline, the scene's) read an
+    // entry by index and stored field, through these: an element bound by `for e in`, given
+    // to a closure or asked for one of Entry's computed properties is copied whole first
+    // (every reference in it retained, then released), several times a tick.
+
+    /// `entries[i].autoDismissDeadline`, without a copy of the entry.
+    func autoDismissDeadline(ofEntryAt i: Int) -> Double? {
+        Entry.autoDismissDeadline(state: entries[i].state, countdown: entries[i].countdown)
+    }
+
+    /// `entries[i].isAnimating(at: t)`, without a copy of the entry.
+    func isAnimating(entryAt i: Int, at t: Double) -> Bool {
+        Entry.isMoving(entries[i].animation, at: t)
     }
 
     /// Anything moves at time t (transitions, re-layouts): frames are needed. At the
@@ -266,12 +276,11 @@ public struct ModalStack: Sendable {
     private func earliestDue(by t: Double) -> (index: Int, time: Double, kind: DueKind)? {
         var best: (index: Int, time: Double, kind: DueKind)?
         for i in entries.indices {
-            let state = entries[i].state
-            if (state == .presenting || state == .dismissing) && entries[i].swipe == nil {
+            if entries[i].state.isTransition && entries[i].swipe == nil {
                 let end = entries[i].animation?.end ?? time
                 if end <= t, best == nil || end < best!.time { best = (i, end, .transitionEnd) }
             }
-            if state == .presented, let deadline = entries[i].countdown?.deadline, deadline <= t, best == nil || deadline < best!.time {
+            if let deadline = autoDismissDeadline(ofEntryAt: i), deadline <= t, best == nil || deadline < best!.time {
                 best = (i, deadline, .timeout)
             }
         }
@@ -282,8 +291,8 @@ public struct ModalStack: Sendable {
     /// wakes then even when nothing moves.
     public var nextDeadline: Double? {
         var countdown: Double?   // asked after every publish: no array
-        for i in entries.indices where entries[i].state == .presented {
-            if let deadline = entries[i].countdown?.deadline, countdown.map({ deadline < $0 }) ?? true { countdown = deadline }
+        for i in entries.indices {
+            if let deadline = autoDismissDeadline(ofEntryAt: i), countdown.map({ deadline < $0 }) ?? true { countdown = deadline }
         }
         guard let end = doNotDisturb?.until else { return countdown }   // the mode's end wakes it too
         return min(end, countdown ?? end)
