@@ -65,7 +65,7 @@ public struct Entry: Hashable, Sendable {
     public let id: String
     /// Changes only when a client resumes its entries after a daemon restart.
     public internal(set) var owner: OwnerID
-    public internal(set) var presentation: Presentation
+    @Indirect public internal(set) var presentation: Presentation
     public internal(set) var state: EntryState
     /// Arrival order, for FIFO among equal priorities.
     public let sequence: Int
@@ -74,8 +74,8 @@ public struct Entry: Hashable, Sendable {
     /// Set once the entry starts leaving.
     public internal(set) var dismissReason: DismissReason?
     /// The motion in force; nil = at rest in its laid-out state (or under a finger).
-    public internal(set) var animation: Motion?
-    var swipe: SwipeInteraction?
+    @Indirect public internal(set) var animation: Motion? = nil
+    @Indirect var swipe: SwipeInteraction? = nil
     /// How a leaving entry goes: the transition it leaves with, or the edge a swipe
     /// threw it through. Kept so a re-layout can re-aim it.
     var exitTransition: Transition?
