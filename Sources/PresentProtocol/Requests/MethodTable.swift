@@ -144,17 +144,25 @@ public final class MethodSpec: Sendable {
     /// array by this index, not in a dictionary by name.
     public let index: Int
 
-    init(_ name: String, _ access: MethodAccess, _ feature: MethodFeature, _ summary: String, _ params: [ParamSpec],
-         presentctl: CommandLineReach, index: Int = 0, decode: @escaping ParamsDecoder) {
+    convenience init(_ name: String, _ access: MethodAccess, _ feature: MethodFeature, _ summary: String, _ params: [ParamSpec],
+                     presentctl: CommandLineReach, decode: @escaping ParamsDecoder) {
+        self.init(name, access, feature, summary, params, presentctl: presentctl, decode: decode,
+                  paramNames: Set(params.map(\.name)), index: 0)
+    }
+
+    private init(_ name: String, _ access: MethodAccess, _ feature: MethodFeature, _ summary: String, _ params: [ParamSpec],
+                 presentctl: CommandLineReach, decode: @escaping ParamsDecoder, paramNames: Set<String>, index: Int) {
         self.name = name; self.access = access; self.feature = feature; self.summary = summary; self.params = params
         self.presentctl = presentctl
         decodeParams = decode
-        paramNames = Set(params.map(\.name))
+        self.paramNames = paramNames
         self.index = index
     }
 
+    /// The same row at its place in the table (its param names shared, not hashed again).
     fileprivate func numbered(_ index: Int) -> MethodSpec {
-        MethodSpec(name, access, feature, summary, params, presentctl: presentctl, index: index, decode: decodeParams)
+        MethodSpec(name, access, feature, summary, params, presentctl: presentctl, decode: decodeParams,
+                   paramNames: paramNames, index: index)
     }
 }
 
