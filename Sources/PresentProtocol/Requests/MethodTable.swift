@@ -138,31 +138,27 @@ public final class MethodSpec: Sendable {
     /// Its params, as its typed request.
     let decodeParams: ParamsDecoder
 
-    /// The param names the decoder accepts.
-    public let paramNames: Set<String>
     /// Its position in `MethodTable.methods`: per-method figures (`stats`) are kept in an
     /// array by this index, not in a dictionary by name.
     public let index: Int
 
-    convenience init(_ name: String, _ access: MethodAccess, _ feature: MethodFeature, _ summary: String, _ params: [ParamSpec],
-                     presentctl: CommandLineReach, decode: @escaping ParamsDecoder) {
-        self.init(name, access, feature, summary, params, presentctl: presentctl, decode: decode,
-                  paramNames: Set(params.map(\.name)), index: 0)
-    }
-
-    private init(_ name: String, _ access: MethodAccess, _ feature: MethodFeature, _ summary: String, _ params: [ParamSpec],
-                 presentctl: CommandLineReach, decode: @escaping ParamsDecoder, paramNames: Set<String>, index: Int) {
+    init(_ name: String, _ access: MethodAccess, _ feature: MethodFeature, _ summary: String, _ params: [ParamSpec],
+         presentctl: CommandLineReach, index: Int = 0, decode: @escaping ParamsDecoder) {
         self.name = name; self.access = access; self.feature = feature; self.summary = summary; self.params = params
         self.presentctl = presentctl
         decodeParams = decode
-        self.paramNames = paramNames
         self.index = index
     }
 
-    /// The same row at its place in the table (its param names shared, not hashed again).
     fileprivate func numbered(_ index: Int) -> MethodSpec {
-        MethodSpec(name, access, feature, summary, params, presentctl: presentctl, decode: decodeParams,
-                   paramNames: paramNames, index: index)
+        MethodSpec(name, access, feature, summary, params, presentctl: presentctl, index: index, decode: decodeParams)
+    }
+
+    /// Whether the decoder takes a param named `key`: compared with the names of its length,
+    /// as a request's method is, with no set to build and hash into for every method.
+    func takesParam(_ key: String) -> Bool {
+        let length = key.utf8.count
+        return params.contains { $0.name.utf8.count == length && $0.name == key }
     }
 }
 
