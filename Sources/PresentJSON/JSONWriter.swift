@@ -3,6 +3,10 @@
 // (JSONCBuilder, kept as the reference the tests compare against), without building a
 // json-c tree and copying its text out: one pass, one buffer.
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Appends the compact text of JSON values to a byte buffer.
 ///
 /// The rules are json-c's `JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE`:
@@ -265,17 +269,16 @@ public struct JSONWriter {
     @inline(never)
     private mutating func grow(toFit count: Int) {
         let wanted = Swift.max(length + count, 2 * storage.count, 256)
-        storage.reserveCapacity(wanted)
-        // Zeros in blocks: appended one by one they are slow unoptimised, which is how the
-        // tests build the daemon (it then served a quarter of the frames).
-        Self.zeros.withUnsafeBufferPointer { zeros in
-            while storage.count < wanted {
-                storage.append(contentsOf: UnsafeBufferPointer(rebasing: zeros[..<Swift.min(zeros.count, wanted - storage.count)]))
+        // The room is zeroed in place, by memset: a zero source to copy from would be a
+        // buffer kept for the process's life, and zeros appended one by one are slow
+        // unoptimised, which is how the tests build the daemon.
+        storage.append(addingCapacity: wanted - storage.count) { room in
+            room.withUnsafeMutableBufferPointer { bytes, initialized in
+                if let start = bytes.baseAddress { memset(start, 0, bytes.count) }
+                initialized = bytes.count
             }
         }
     }
-
-    private static let zeros = [UInt8](repeating: 0, count: 4096)
 
     /// Writes `count` bytes with `body`, straight into the room they take.
     @inline(__always)

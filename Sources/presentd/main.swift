@@ -179,6 +179,15 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 func run(_ source: ConfigurationSource) throws -> Int32 {
+    try configuredDaemon(source).run()
+    return 0   // it stopped as asked: a signal, or the idle exit; failures throw
+}
+
+/// The daemon of this configuration, ready to run. Kept out of line: start-up's locals (the
+/// configuration among them) would otherwise stay in the frame that runs the loop, on the
+/// stack under every request for the daemon's whole life.
+@inline(never)
+func configuredDaemon(_ source: ConfigurationSource) throws -> Daemon {
     var config = try source.load()
     config.inheritedListener = try SocketActivation.inheritedListener()
     if config.source?.fileWasRead == true {
@@ -186,9 +195,7 @@ func run(_ source: ConfigurationSource) throws -> Int32 {
     } else {
         config.log.info("no configuration file at \(source.path); using the defaults")
     }
-    let daemon = try Daemon(configuration: config)
-    try daemon.run()
-    return 0   // it stopped as asked: a signal, or the idle exit; failures throw
+    return try Daemon(configuration: config)
 }
 
 /// `--replay`: the recording through a daemon of this configuration, without a socket,

@@ -78,7 +78,12 @@ public struct ParamReader: Sendable {
     /// Fails on the first member (in message order) whose key is not in `allowed`:
     /// a misspelt optional field must not be silently ignored.
     public func rejectUnknownKeys(allowed: Set<String>) throws(RPCError) {
-        for key in object.keys where !allowed.contains(key) {
+        try rejectUnknownKeys(allowedBy: allowed.contains)
+    }
+
+    /// Fails on the first member (in message order) whose key `isAllowed` refuses.
+    public func rejectUnknownKeys(allowedBy isAllowed: (String) -> Bool) throws(RPCError) {
+        for key in object.keys where !isAllowed(key) {
             throw invalid(key, "unknown field")
         }
     }

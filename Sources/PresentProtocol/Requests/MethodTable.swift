@@ -138,8 +138,6 @@ public final class MethodSpec: Sendable {
     /// Its params, as its typed request.
     let decodeParams: ParamsDecoder
 
-    /// The param names the decoder accepts.
-    public let paramNames: Set<String>
     /// Its position in `MethodTable.methods`: per-method figures (`stats`) are kept in an
     /// array by this index, not in a dictionary by name.
     public let index: Int
@@ -149,12 +147,18 @@ public final class MethodSpec: Sendable {
         self.name = name; self.access = access; self.feature = feature; self.summary = summary; self.params = params
         self.presentctl = presentctl
         decodeParams = decode
-        paramNames = Set(params.map(\.name))
         self.index = index
     }
 
     fileprivate func numbered(_ index: Int) -> MethodSpec {
         MethodSpec(name, access, feature, summary, params, presentctl: presentctl, index: index, decode: decodeParams)
+    }
+
+    /// Whether the decoder takes a param named `key`: compared with the names of its length,
+    /// as a request's method is, with no set to build and hash into for every method.
+    func takesParam(_ key: String) -> Bool {
+        let length = key.utf8.count
+        return params.contains { $0.name.utf8.count == length && $0.name == key }
     }
 }
 

@@ -44,7 +44,7 @@ public struct RequestDecoder: Sendable {
             params = nil
         }
         let p = try ParamReader(params)
-        try p.rejectUnknownKeys(allowed: spec.paramNames)
+        try p.rejectUnknownKeys(allowedBy: spec.takesParam)
         return try spec.decodeParams(self, p)
     }
 
