@@ -12,10 +12,10 @@ public enum CoreEncoding {
     public static func rect(_ r: Rect) -> JSONValue { value { write(r, into: &$0) } }
 
     static func write<Sink: JSONMemberSink>(_ r: Rect, into o: inout Sink) {
-        o.member("x", .number(r.minX))
-        o.member("y", .number(r.minY))
-        o.member("width", .number(r.width))
-        o.member("height", .number(r.height))
+        o.member("x", double: r.minX)
+        o.member("y", double: r.minY)
+        o.member("width", double: r.width)
+        o.member("height", double: r.height)
     }
 
     /// The object a `write(_:into:)` makes, as a value.
@@ -32,10 +32,12 @@ public enum CoreEncoding {
     }
 
     /// `#rrggbb`, or `#rrggbbaa` when not opaque.
-    public static func color(_ c: Color) -> JSONValue {
+    public static func color(_ c: Color) -> JSONValue { .string(colorText(c)) }
+
+    static func colorText(_ c: Color) -> String {
         // Spelt into a stack buffer: nine bytes at most make a string stored inline, so a
         // dimming layer's colour costs no allocation in a frame (radix strings made four).
-        .string(withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 9) { text in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 9) { text in
             func put(_ v: Double, at i: Int) {
                 let byte = Int((min(1, max(0, v)) * 255).rounded())
                 text[1 + 2 * i] = hexDigits[byte >> 4]
@@ -47,7 +49,7 @@ public enum CoreEncoding {
             put(c.blue, at: 2)
             if c.alpha < 1 { put(c.alpha, at: 3) }
             return String(decoding: UnsafeBufferPointer(rebasing: text[..<(c.alpha < 1 ? 9 : 7)]), as: UTF8.self)
-        })
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
@@ -150,27 +152,34 @@ public enum CoreEncoding {
         ["style": .string(s.style.rawValue), "hidden": .bool(s.hidden)]
     }
 
-    public static func shadow(_ s: Shadow) -> JSONValue {
-        ["color": color(s.color), "opacity": .number(s.opacity), "radius": .number(s.radius),
-         "offset": ["x": .number(s.offset.width), "y": .number(s.offset.height)]]
+    public static func shadow(_ s: Shadow) -> JSONValue { value { write(s, into: &$0) } }
+
+    static func write<Sink: JSONMemberSink>(_ s: Shadow, into o: inout Sink) {
+        o.member("color", string: colorText(s.color))
+        o.member("opacity", double: s.opacity)
+        o.member("radius", double: s.radius)
+        o.member("offset", object: { o in
+            o.member("x", double: s.offset.width)
+            o.member("y", double: s.offset.height)
+        })
     }
 
     public static func layer(_ l: Layer) -> JSONValue { value { write(l, into: &$0) } }
 
     static func write<Sink: JSONMemberSink>(_ l: Layer, into o: inout Sink) {
-        o.member("id", .string(l.entryID))
-        o.member("role", .string(l.role.rawValue))
-        o.member("level", .string(l.level.rawValue))
+        o.member("id", string: l.entryID)
+        o.member("role", string: l.role.rawValue)
+        o.member("level", string: l.level.rawValue)
         o.member("frame", object: { write(l.frame, into: &$0) })
-        o.member("alpha", .number(l.alpha))
-        o.member("scale", .number(l.scale))
-        o.member("rotation", .number(l.rotation))
-        o.member("cornerRadius", .number(l.cornerRadius))
-        if let c = l.color { o.member("color", color(c)) }
-        if let b = l.blur { o.member("blur", .string(b.rawValue)) }
-        if let s = l.shadow { o.member("shadow", shadow(s)) }
-        if let r = l.contentRevision { o.member("contentRevision", .int(Int64(r))) }
-        if l.tintDimmed { o.member("tintDimmed", true) }
+        o.member("alpha", double: l.alpha)
+        o.member("scale", double: l.scale)
+        o.member("rotation", double: l.rotation)
+        o.member("cornerRadius", double: l.cornerRadius)
+        if let c = l.color { o.member("color", string: colorText(c)) }
+        if let b = l.blur { o.member("blur", string: b.rawValue) }
+        if let s = l.shadow { o.member("shadow", object: { write(s, into: &$0) }) }
+        if let r = l.contentRevision { o.member("contentRevision", int: Int64(r)) }
+        if l.tintDimmed { o.member("tintDimmed", bool: true) }
         if let c = l.clip { o.member("clip", object: { write(c, into: &$0) }) }
     }
 
@@ -190,11 +199,11 @@ public enum CoreEncoding {
     }
 
     static func write<Sink: JSONMemberSink>(_ scene: Scene, seq: UInt64, output: String?, into o: inout Sink) {
-        o.member("seq", .int(Int64(truncatingIfNeeded: seq)))
-        o.member("time", .number(scene.time))
+        o.member("seq", int: Int64(truncatingIfNeeded: seq))
+        o.member("time", double: scene.time)
         o.member("layers", objectsFor: scene.layers) { layer, o in write(layer, into: &o) }
-        o.member("animating", .bool(scene.isAnimating))
-        if let output { o.member("output", .string(output)) }
+        o.member("animating", bool: scene.isAnimating)
+        if let output { o.member("output", string: output) }
     }
 
     /// One entry of the `stack` result and notification.
