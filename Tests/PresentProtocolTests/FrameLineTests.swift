@@ -9,8 +9,8 @@ import PresentProtocol
 
 @Suite("Frame lines")
 struct FrameLineTests {
-    /// Scenes of a real stack mid-transition, then with every optional layer member set in
-    /// turn, and an entry id that must be escaped.
+    /// Scenes of a real stack mid-transition, then with every optional layer member set
+    /// (and an entry id that must be escaped), then with each set alone.
     static func scenes() throws -> [Scene] {
         var stack = ModalStack()
         _ = try stack.present(Presentation(id: "sheet", style: .bottomHalf,
@@ -30,6 +30,28 @@ struct FrameLineTests {
             return layer
         }
         scenes.append(dressed)
+        // Each optional member alone, on the first layer (the commas around a member
+        // that is there and those that are not), with numbers of every spelling.
+        let base = stack.scene(at: 0.13)
+        let alone: [(inout Layer) -> Void] = [
+            { $0.color = Color(red: 1, green: 0.5, blue: 0.05) },
+            { $0.color = Color(red: 0, green: 0, blue: 0, alpha: 0.4) },
+            { $0.blur = .light },
+            { $0.shadow = Shadow(color: Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.5), opacity: 0.125, radius: 0,
+                                 offset: Size(width: -1.5, height: 1e16)) },
+            { $0.contentRevision = 0 },
+            { $0.contentRevision = .max },
+            { $0.tintDimmed = true },
+            { $0.clip = Rect(x: -0.0, y: 0.1 + 0.2, width: 2.5e-8, height: 9007199254740994) },
+            { $0.frame = Rect(x: -390, y: 1e-300, width: .leastNonzeroMagnitude, height: .greatestFiniteMagnitude)
+              $0.alpha = 1 / 3
+              $0.rotation = -.pi },
+        ]
+        for dress in alone {
+            var scene = base
+            dress(&scene.layers[0])
+            scenes.append(scene)
+        }
         var empty = stack.scene(at: 1)
         empty.layers = []
         scenes.append(empty)
