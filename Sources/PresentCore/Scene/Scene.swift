@@ -50,7 +50,10 @@ extension ModalStack {
     /// time): what the stack shows once it has caught up with t — exits that ended by then
     /// are gone and queued entries have started, each at its own time.
     public func scene(at t: Double) -> Scene {
-        caughtUp(to: t).draw(at: max(t, time))
+        // A stack caught up already (the frame tick advances it first) draws itself, not a
+        // copy of itself.
+        guard t > time else { return draw(at: time) }
+        return caughtUp(to: t).draw(at: t)
     }
 
     /// The scene of this stack as it is, at t ≥ its time.
