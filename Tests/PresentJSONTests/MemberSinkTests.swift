@@ -81,3 +81,58 @@ struct MemberSinkTests {
         #expect(text { $0.beginArray(member: "a\t"); $0.endArray() } == #"{"a\t":[]}"#)
     }
 }
+
+@Suite("Members written again from a memo")
+struct MemberMemoTests {
+    static func object(_ body: (inout JSONWriter) -> Void) -> String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        body(&writer)
+        writer.endObject()
+        return String(decoding: writer.takeBytes(), as: UTF8.self)
+    }
+
+    @Test func keptTextIsWrittenWithItsCommaWhereverItGoes() {
+        var memo = JSONMemberMemo<Int>()
+        var runs = 0
+        func run(_ n: Int, _ o: inout JSONWriter) {
+            o.members(from: n, memo: &memo) { n, o in
+                runs += 1
+                o.member("n", int: Int64(n))
+                o.member("twice", int: Int64(2 * n))
+            }
+        }
+        #expect(Self.object { run(1, &$0) } == #"{"n":1,"twice":2}"#)
+        #expect(Self.object { $0.member("a", bool: true); run(1, &$0); $0.member("z", bool: false) }
+                == #"{"a":true,"n":1,"twice":2,"z":false}"#)
+        #expect(Self.object { run(1, &$0); $0.member("z", bool: false) } == #"{"n":1,"twice":2,"z":false}"#)
+        #expect(runs == 1, "written once, then from the memo")
+        #expect(Self.object { $0.member("a", bool: true); run(2, &$0) } == #"{"a":true,"n":2,"twice":4}"#)
+        #expect(Self.object { run(2, &$0) } == #"{"n":2,"twice":4}"#)
+        #expect(runs == 2, "written again for another input")
+    }
+
+    @Test func aRunWithNoMembersLeavesNoComma() {
+        var memo = JSONMemberMemo<Bool>()
+        for _ in 0..<2 {
+            #expect(Self.object { $0.member("a", int: 1); $0.members(from: false, memo: &memo) { _, _ in }; $0.member("b", int: 2) }
+                    == #"{"a":1,"b":2}"#)
+        }
+    }
+
+    @Test func textWithAKeyCutAtANULIsNotKept() {
+        var memo = JSONMemberMemo<Int>()
+        var runs = 0
+        for _ in 0..<2 {
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.members(from: 0, memo: &memo) { _, o in
+                runs += 1
+                o.member(JSONKey("a\u{0}b"), int: 1)
+            }
+            writer.endObject()
+            #expect(writer.sawKeyWithNUL, "the caller learns of the NUL every time")
+        }
+        #expect(runs == 2)
+    }
+}
