@@ -186,7 +186,7 @@ public struct JSONWriter {
         precondition(depth == recording.depth, "members left a container open")
         let first = recording.hadParts && length > recording.start ? recording.start + 1 : recording.start
         text.removeAll(keepingCapacity: true)
-        storage.withUnsafeBufferPointer { text.append(contentsOf: $0[first..<length]) }
+        storage.withUnsafeBufferPointer { text.append(contentsOf: UnsafeBufferPointer(rebasing: $0[first..<length])) }
         // A key cut at a NUL is the caller's to mend (`sawKeyWithNUL`): such text is not kept.
         return !sawKeyWithNUL || recording.sawKeyWithNUL
     }

@@ -121,8 +121,9 @@ struct FrameMemoTests {
     @Test func eachFrameIsTheTextOfItsValue() throws {
         var memo = FrameMemo()
         for (index, scene) in try Self.frames().enumerated() {
-            let value = RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(scene, seq: UInt64(index), output: "main"))
-            let line = CoreEncoding.frameLine(scene, seq: UInt64(index), output: "main", memo: &memo)
+            let output = index % 7 == 3 ? nil : index % 5 == 0 ? "hdmi" : "main"   // the screen's name, or none
+            let value = RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(scene, seq: UInt64(index), output: output))
+            let line = CoreEncoding.frameLine(scene, seq: UInt64(index), output: output, memo: &memo)
             #expect(String(decoding: line, as: UTF8.self) == String(decoding: value.serializedLine(), as: UTF8.self),
                     "frame \(index)")
         }

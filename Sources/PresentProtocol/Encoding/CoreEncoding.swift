@@ -180,9 +180,11 @@ public enum CoreEncoding {
         o.members(from: Exact(l.frame), memo: &memo.frame) { frame, o in
             o.member("frame", object: { write(frame.value, into: &$0) })
         }
-        let look = LayerLook(alpha: l.alpha, scale: l.scale, rotation: l.rotation, cornerRadius: l.cornerRadius)
+        // The alpha on its own: a dimming layer's changes all through a transition, and the
+        // rest stays.
+        o.members(from: Exact(l.alpha), memo: &memo.alpha) { alpha, o in o.member("alpha", double: alpha.value) }
+        let look = LayerLook(scale: l.scale, rotation: l.rotation, cornerRadius: l.cornerRadius)
         o.members(from: Exact(look), memo: &memo.look) { look, o in
-            o.member("alpha", double: look.value.alpha)
             o.member("scale", double: look.value.scale)
             o.member("rotation", double: look.value.rotation)
             o.member("cornerRadius", double: look.value.cornerRadius)
@@ -231,8 +233,10 @@ public enum CoreEncoding {
         o.member("layers", objectsFor: scene.layers.indices) { index, o in
             write(scene.layers[index], into: &o, memo: &memo.layers[index])
         }
-        o.member("animating", bool: scene.isAnimating)
-        if let output { o.member("output", string: output) }
+        o.members(from: SceneEnd(isAnimating: scene.isAnimating, output: output), memo: &memo.end) { end, o in
+            o.member("animating", bool: end.isAnimating)
+            if let output = end.output { o.member("output", string: output) }
+        }
     }
 
     /// One entry of the `stack` result and notification.

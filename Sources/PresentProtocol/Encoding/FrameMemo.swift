@@ -12,6 +12,7 @@ import PresentJSON
 /// The text of the layers of a screen's last frame, layer by layer (`CoreEncoding.frameLine`).
 public struct FrameMemo {
     var layers: [LayerMemo] = []
+    var end = JSONMemberMemo<SceneEnd>()
 
     public init() {}
 
@@ -27,6 +28,7 @@ public struct FrameMemo {
 struct LayerMemo {
     var head = JSONMemberMemo<LayerHead>()
     var frame = JSONMemberMemo<Exact<Rect>>()
+    var alpha = JSONMemberMemo<Exact<Double>>()
     var look = JSONMemberMemo<Exact<LayerLook>>()
     var tail = JSONMemberMemo<LayerTail>()
 }
@@ -44,9 +46,15 @@ struct LayerHead: Equatable {
     }
 }
 
-/// The numbers of a layer between its frame and its options.
+/// The numbers of a layer between its alpha and its options.
 struct LayerLook {
-    let alpha, scale, rotation, cornerRadius: Double
+    let scale, rotation, cornerRadius: Double
+}
+
+/// The members of a frame after its layers.
+struct SceneEnd: Equatable {
+    let isAnimating: Bool
+    let output: String?
 }
 
 /// A layer's optional members.
@@ -94,9 +102,11 @@ extension Rect: NumberBits {
 }
 
 extension LayerLook: NumberBits {
-    var numberBits: SIMD8<UInt64> {
-        SIMD8(alpha.bitPattern, scale.bitPattern, rotation.bitPattern, cornerRadius.bitPattern, 0, 0, 0, 0)
-    }
+    var numberBits: SIMD8<UInt64> { SIMD8(scale.bitPattern, rotation.bitPattern, cornerRadius.bitPattern, 0, 0, 0, 0, 0) }
+}
+
+extension Double: NumberBits {
+    var numberBits: SIMD8<UInt64> { SIMD8(bitPattern, 0, 0, 0, 0, 0, 0, 0) }
 }
 
 extension Shadow: NumberBits {
