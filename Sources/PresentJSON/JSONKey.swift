@@ -8,15 +8,26 @@
 /// A string literal makes one (`writer.member("id", …)`); `JSONKey(_:)` makes one from a
 /// string known only at run time. Both are written with the same escaping.
 public struct JSONKey: Sendable, ExpressibleByStringLiteral {
+    @usableFromInline
     enum Text: Sendable {
-        case literal(StaticString)
+        /// A literal none of whose bytes is escaped: its text is the bytes between the quotes.
+        case plain(StaticString)
+        /// A key known only at run time, or a literal with a byte to escape.
         case string(String)
     }
 
+    @usableFromInline
     let text: Text
 
     /// A key the code spells out.
-    public init(stringLiteral literal: StaticString) { text = .literal(literal) }
+    ///
+    /// Inlined where the literal is, so that the scan for bytes to escape runs over bytes
+    /// the compiler knows and comes to a constant: a plain key is then written as one copy,
+    /// and a key that needs escaping is still escaped, whichever way the scan ran.
+    @inlinable @inline(__always)
+    public init(stringLiteral literal: StaticString) {
+        text = Self.isPlain(literal) ? .plain(literal) : .string(Self.spelling(of: literal))
+    }
 
     /// A key known only at run time.
     public init(_ string: String) { text = .string(string) }
@@ -24,8 +35,26 @@ public struct JSONKey: Sendable, ExpressibleByStringLiteral {
     /// The key as a String (for `JSONObject`, which keeps its keys as strings).
     public var string: String {
         switch text {
-        case .literal(let literal): literal.description
+        case .plain(let literal): literal.description
         case .string(let string): string
         }
     }
+
+    /// Whether `literal`'s bytes go between quotes as they are (`JSONWriter`'s escaping
+    /// rule, `JSONWriter.needsEscape`).
+    @inlinable @inline(__always)
+    static func isPlain(_ literal: StaticString) -> Bool {
+        guard literal.hasPointerRepresentation else { return false }   // a one-scalar literal
+        let bytes = literal.utf8Start
+        var i = 0
+        while i < literal.utf8CodeUnitCount {
+            if JSONWriter.needsEscape(bytes[i]) { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// Out of line: the rare literal that needs escaping costs its call sites no code.
+    @usableFromInline
+    static func spelling(of literal: StaticString) -> String { literal.description }
 }

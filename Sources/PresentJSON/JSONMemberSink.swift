@@ -7,6 +7,21 @@
 public protocol JSONMemberSink {
     /// One member.
     mutating func member(_ key: JSONKey, _ value: JSONValue)
+    // A scalar member is the same as `member(key, .double(value))` and its kin: the writer
+    // writes it without making the value first.
+    /// One member whose value is a number.
+    mutating func member(_ key: JSONKey, double value: Double)
+    /// One member whose value is an integer.
+    mutating func member(_ key: JSONKey, int value: Int64)
+    /// One member whose value is `true` or `false`.
+    mutating func member(_ key: JSONKey, bool value: Bool)
+    /// One member whose value is a string.
+    mutating func member(_ key: JSONKey, string value: String)
+    /// The members `body` writes from `input`, and from nothing else: the same members
+    /// whenever `input` is the same. A sink that writes text may write again the text it
+    /// kept in `memo` while `input` stays what it was.
+    mutating func members<Input: Equatable>(from input: Input, memo: inout JSONMemberMemo<Input>,
+                                            _ body: (Input, inout Self) -> Void)
     /// One member whose value is an object `body` writes.
     mutating func member(_ key: JSONKey, object body: (inout Self) -> Void)
     /// One member whose value is an array of objects, one for each of `elements`, each
@@ -17,6 +32,15 @@ public protocol JSONMemberSink {
 
 extension JSONObject: JSONMemberSink {
     public mutating func member(_ key: JSONKey, _ value: JSONValue) { self[key.string] = value }
+    public mutating func member(_ key: JSONKey, double value: Double) { member(key, .double(value)) }
+    public mutating func member(_ key: JSONKey, int value: Int64) { member(key, .int(value)) }
+    public mutating func member(_ key: JSONKey, bool value: Bool) { member(key, .bool(value)) }
+    public mutating func member(_ key: JSONKey, string value: String) { member(key, .string(value)) }
+
+    public mutating func members<Input: Equatable>(from input: Input, memo: inout JSONMemberMemo<Input>,
+                                                   _ body: (Input, inout JSONObject) -> Void) {
+        body(input, &self)
+    }
 
     public mutating func member(_ key: JSONKey, object body: (inout JSONObject) -> Void) {
         var object = JSONObject()
@@ -36,25 +60,35 @@ extension JSONObject: JSONMemberSink {
 
 extension JSONWriter: JSONMemberSink {
     public mutating func member(_ key: JSONKey, object body: (inout JSONWriter) -> Void) {
-        member(key, writing: { writer in
-            writer.beginObject()
-            body(&writer)
-            writer.endObject()
-        })
+        beginObject(member: key)
+        body(&self)
+        endObject()
     }
 
+    // Inlined: specialised for the sequence where it is used, rather than walking it
+    // through the generic witnesses (each element some thousand instructions).
+    @inlinable
     public mutating func member<Elements: Sequence>(_ key: JSONKey, objectsFor elements: Elements,
                                                     _ body: (Elements.Element, inout JSONWriter) -> Void) {
-        member(key, writing: { writer in
-            writer.beginArray()
-            for element in elements {
-                writer.element { writer in
-                    writer.beginObject()
-                    body(element, &writer)
-                    writer.endObject()
-                }
+        beginArray(member: key)
+        for element in elements {
+            self.element { writer in
+                writer.beginObject()
+                body(element, &writer)
+                writer.endObject()
             }
-            writer.endArray()
-        })
+        }
+        endArray()
     }
+}
+
+/// The text of a run of members as `JSONWriter` last wrote it, and what it was written from
+/// (`JSONMemberSink.members(from:memo:_:)`). `Input`'s `==` must hold only for inputs the
+/// run writes alike (numbers compared by their bits: `0.0` and `-0.0` are written apart).
+public struct JSONMemberMemo<Input: Equatable> {
+    @usableFromInline var input: Input?
+    /// The members' text, without a comma before the first.
+    @usableFromInline var text: [UInt8] = []
+
+    public init() {}
 }

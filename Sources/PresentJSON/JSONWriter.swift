@@ -62,8 +62,8 @@ public struct JSONWriter {
         switch value {
         case .null: append("null")
         case .bool(let b): append(b ? "true" : "false")
-        case .int(let i): write(integer: i)
-        case .double(let d): d.isFinite ? write(double: d) : append("null")
+        case .int(let i): write(atMost: Self.integerCapacity) { Self.put(integer: i, at: $0) }
+        case .double(let d): write(atMost: DoubleText.capacity) { Self.put(double: d, at: $0) }
         case .string(let s): write(string: s)
         case .array(let elements):
             put(UInt8(ascii: "["))
@@ -102,11 +102,17 @@ public struct JSONWriter {
     /// Opens an object; `member` adds to it, `endObject` closes it.
     public mutating func beginObject() { begin(UInt8(ascii: "{"), array: false) }
 
+    /// Opens an object as the value of the member `key`; `endObject` closes it.
+    public mutating func beginObject(member key: JSONKey) { begin(UInt8(ascii: "{"), array: false, member: key) }
+
     /// Closes the object `beginObject` opened last.
     public mutating func endObject() { end(UInt8(ascii: "}"), array: false) }
 
     /// Opens an array; `element` adds to it, `endArray` closes it.
     public mutating func beginArray() { begin(UInt8(ascii: "["), array: true) }
+
+    /// Opens an array as the value of the member `key`; `endArray` closes it.
+    public mutating func beginArray(member key: JSONKey) { begin(UInt8(ascii: "["), array: true, member: key) }
 
     /// Closes the array `beginArray` opened last.
     public mutating func endArray() { end(UInt8(ascii: "]"), array: true) }
@@ -115,6 +121,86 @@ public struct JSONWriter {
     public mutating func member(_ key: JSONKey, _ value: JSONValue) {
         memberKey(key)
         write(value)
+    }
+
+    // One member with a value of each scalar kind: the key and the value written together
+    // (one check for room, one copy of a plain key), with no `JSONValue` made for the value.
+
+    /// One member whose value is a number (`null` when not finite, as `write` has it).
+    public mutating func member(_ key: JSONKey, double value: Double) {
+        member(key, valueAtMost: DoubleText.capacity) { Self.put(double: value, at: $0) }
+    }
+
+    /// One member whose value is an integer.
+    public mutating func member(_ key: JSONKey, int value: Int64) {
+        member(key, valueAtMost: Self.integerCapacity) { Self.put(integer: value, at: $0) }
+    }
+
+    /// One member whose value is `true` or `false`.
+    public mutating func member(_ key: JSONKey, bool value: Bool) {
+        member(key, valueAtMost: 5) { Self.put(value ? "true" : "false", at: $0) }
+    }
+
+    /// One member whose value is a string.
+    public mutating func member(_ key: JSONKey, string value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            guard !utf8.contains(where: Self.needsEscape) else {
+                memberKey(key)
+                return write(string: utf8)
+            }
+            member(key, valueAtMost: utf8.count + 2) { room in
+                room[0] = UInt8(ascii: "\"")
+                if let from = utf8.baseAddress { (room + 1).update(from: from, count: utf8.count) }
+                room[utf8.count + 1] = UInt8(ascii: "\"")
+                return utf8.count + 2
+            }
+        }
+    }
+
+    /// The members `body` writes from `input`; while `input` is the one `memo` kept, the
+    /// text `memo` kept instead (`JSONMemberSink`). Inlined, so that it is specialised for
+    /// each input where it is used (no generic metadata looked up at every frame).
+    @inlinable
+    public mutating func members<Input: Equatable>(from input: Input, memo: inout JSONMemberMemo<Input>,
+                                                   _ body: (Input, inout JSONWriter) -> Void) {
+        if memo.input == input { return write(members: memo.text) }
+        let recording = startRecordingMembers()
+        body(input, &self)
+        memo.input = endRecordingMembers(recording, into: &memo.text) ? input : nil
+    }
+
+    /// Where members' text began (`members(from:memo:_:)`).
+    @usableFromInline
+    struct MembersRecording {
+        let depth: Int, start: Int, hadParts: Bool, sawKeyWithNUL: Bool
+    }
+
+    @usableFromInline
+    mutating func startRecordingMembers() -> MembersRecording {
+        precondition(depth > 0 && (isArray >> UInt64(depth - 1)) & 1 == 0, "members outside an object")
+        let bit: UInt64 = 1 << UInt64(depth - 1)
+        return MembersRecording(depth: depth, start: length, hadParts: hasParts & bit != 0, sawKeyWithNUL: sawKeyWithNUL)
+    }
+
+    /// Copies the members written since `recording` into `text` (without the comma before
+    /// the first); whether that text may be written again as it is.
+    @usableFromInline
+    mutating func endRecordingMembers(_ recording: MembersRecording, into text: inout [UInt8]) -> Bool {
+        precondition(depth == recording.depth, "members left a container open")
+        let first = recording.hadParts && length > recording.start ? recording.start + 1 : recording.start
+        text.removeAll(keepingCapacity: true)
+        storage.withUnsafeBufferPointer { text.append(contentsOf: UnsafeBufferPointer(rebasing: $0[first..<length])) }
+        // A key cut at a NUL is the caller's to mend (`sawKeyWithNUL`): such text is not kept.
+        return !sawKeyWithNUL || recording.sawKeyWithNUL
+    }
+
+    /// Members' text written before (`members(from:memo:_:)`).
+    @usableFromInline
+    mutating func write(members text: [UInt8]) {
+        guard !text.isEmpty else { return }
+        if separator(array: false) { put(UInt8(ascii: ",")) }
+        text.withUnsafeBytes { put($0) }
     }
 
     /// One member whose value is JSON text already (copied as it is: the caller vouches
@@ -132,13 +218,21 @@ public struct JSONWriter {
 
     /// One element of the array being written, which `body` writes.
     public mutating func element(writing body: (inout JSONWriter) -> Void) {
-        separate(array: true)
+        if separator(array: true) { put(UInt8(ascii: ",")) }
         body(&self)
     }
 
-    private mutating func begin(_ bracket: UInt8, array: Bool) {
+    /// Opens a container: as the value of the member `key`, if given.
+    private mutating func begin(_ bracket: UInt8, array: Bool, member key: JSONKey? = nil) {
         precondition(depth < Self.maxPartDepth, "containers nested deeper than \(Self.maxPartDepth)")
-        put(bracket)
+        if let key {
+            member(key, valueAtMost: 1) { room in
+                room[0] = bracket
+                return 1
+            }
+        } else {
+            put(bracket)
+        }
         let bit: UInt64 = 1 << UInt64(depth)
         hasParts &= ~bit
         if array { isArray |= bit } else { isArray &= ~bit }
@@ -152,69 +246,117 @@ public struct JSONWriter {
         put(bracket)
     }
 
-    /// The comma before every part but the first of the innermost open container.
-    private mutating func separate(array: Bool) {
+    /// Counts a part of the innermost open container; whether a comma goes before it
+    /// (before every part but the first).
+    @inline(__always)
+    private mutating func separator(array: Bool) -> Bool {
         precondition(depth > 0 && (isArray >> UInt64(depth - 1)) & 1 == (array ? 1 : 0),
                      array ? "element outside an array" : "member outside an object")
         let bit: UInt64 = 1 << UInt64(depth - 1)
-        if hasParts & bit != 0 { put(UInt8(ascii: ",")) }
-        hasParts |= bit
+        defer { hasParts |= bit }
+        return hasParts & bit != 0
     }
 
+    /// The comma if due, the key and the colon.
     private mutating func memberKey(_ key: JSONKey) {
-        separate(array: false)
+        member(key, valueAtMost: 0) { _ in 0 }
+    }
+
+    /// The comma if due, the key, the colon, and the value `value` writes at the pointer it
+    /// is given (at most `valueCount` bytes; it returns how many). A plain key and the value
+    /// go in together: one check for room.
+    @inline(__always)
+    private mutating func member(_ key: JSONKey, valueAtMost valueCount: Int,
+                                 _ value: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let comma = separator(array: false)
         switch key.text {
-        case .literal(let literal) where literal.hasPointerRepresentation:
-            let text = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-            guard !text.contains(where: Self.needsEscape) else { fallthrough }
-            let count = text.count
-            withRoom(count + 3) { room in
-                room[0] = UInt8(ascii: "\"")
-                (room.baseAddress! + 1).initialize(from: text.baseAddress!, count: count)
-                room[count + 1] = UInt8(ascii: "\"")
-                room[count + 2] = UInt8(ascii: ":")
+        case .plain(let literal):
+            let count = literal.utf8CodeUnitCount
+            write(atMost: count + 4 + valueCount) { room in
+                var at = 0
+                if comma {
+                    room[0] = UInt8(ascii: ",")
+                    at = 1
+                }
+                room[at] = UInt8(ascii: "\"")
+                (room + at + 1).update(from: literal.utf8Start, count: count)
+                room[at + count + 1] = UInt8(ascii: "\"")
+                room[at + count + 2] = UInt8(ascii: ":")
+                at += count + 3
+                return at + value(room + at)
             }
-        default:
-            write(string: key.string, isKey: true)
+        case .string(let string):
+            if comma { put(UInt8(ascii: ",")) }
+            write(string: string, isKey: true)
             put(UInt8(ascii: ":"))
+            write(atMost: valueCount, value)
         }
     }
 
     /// Whether a byte of a string is written escaped.
-    @inline(__always)
-    private static func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }
+    @inlinable @inline(__always)
+    static func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }
 
-    /// An integer in decimal, digit by digit into the buffer (`String(i)` would allocate a
-    /// string for every id and sequence number).
-    private mutating func write(integer value: Int64) {
-        if value < 0 { put(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude   // UInt64: Int64.min has no positive Int64
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 20 digits at most, in 24 bytes
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            repeat {
-                scratch[scratch.count - 1 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            put(UnsafeRawBufferPointer(rebasing: scratch[(scratch.count - count)...]))
-        }
+    // The spellings of numbers and literals, each written at a pointer into room made for
+    // it; each returns how many bytes it wrote.
+
+    /// The most bytes an integer takes (`-9223372036854775808`).
+    private static var integerCapacity: Int { 20 }
+
+    /// An integer in decimal, digit by digit (`String(i)` would allocate a string for every
+    /// id and sequence number).
+    @inline(__always)
+    private static func put(integer value: Int64, at room: UnsafeMutablePointer<UInt8>) -> Int {
+        guard value < 0 else { return put(digitsOf: value.magnitude, at: room) }
+        room[0] = UInt8(ascii: "-")
+        return 1 + put(digitsOf: value.magnitude, at: room + 1)   // UInt64: Int64.min has no positive Int64
     }
 
-    /// A finite double in Swift's shortest round-trip spelling (`description`'s).
-    private mutating func write(double value: Double) {
+    private static func put(digitsOf magnitude: UInt64, at room: UnsafeMutablePointer<UInt8>) -> Int {
+        // The last digit comes first: written backwards, then turned round.
+        var magnitude = magnitude, count = 0
+        repeat {
+            room[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            count += 1
+        } while magnitude > 0
+        var low = 0, high = count - 1
+        while low < high {
+            (room[low], room[high]) = (room[high], room[low])
+            low += 1
+            high -= 1
+        }
+        return count
+    }
+
+    /// A double in Swift's shortest round-trip spelling (`description`'s); `null` when not
+    /// finite.
+    private static func put(double value: Double, at room: UnsafeMutablePointer<UInt8>) -> Int {
+        guard value.isFinite else { return put("null", at: room) }
         // A whole number below 2^53 is spelled as the integer and ".0" (`390.0`, `-0.0`;
         // larger ones may take an exponent): written so, without the shortest-digits search,
         // which costs far more, and many of a frame's numbers (sizes, positions at rest,
         // scale, rotation) are whole.
-        if value.magnitude < 0x1p53, value.rounded(.towardZero) == value {
-            if value.sign == .minus { put(UInt8(ascii: "-")) }
-            write(integer: Int64(value.magnitude))
-            return append(".0")
+        // (Whole when it survives the trip through an integer: `rounded(.towardZero)` is a
+        // call to libm's `trunc`.)
+        if value.magnitude < 0x1p53, case let whole = Int64(value), Double(whole) == value {
+            var count = 0
+            if value.sign == .minus {
+                room[0] = UInt8(ascii: "-")
+                count = 1
+            }
+            count += put(digitsOf: whole.magnitude, at: room + count)
+            return count + put(".0", at: room + count)
         }
-        var text = DoubleText()
+        var text = DoubleText(room: room)
         value.write(to: &text)
-        withUnsafeBytes(of: &text.storage) { put(UnsafeRawBufferPointer(rebasing: $0[..<text.count])) }
+        return text.count
+    }
+
+    @inline(__always)
+    private static func put(_ text: StaticString, at room: UnsafeMutablePointer<UInt8>) -> Int {
+        room.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        return text.utf8CodeUnitCount
     }
 
     /// A literal's bytes (`null`, `true`, an escape).
@@ -222,36 +364,52 @@ public struct JSONWriter {
         put(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// A quoted string: runs that need no escape are copied whole.
+    /// A quoted string.
     private mutating func write(string: String, isKey: Bool = false) {
         var s = string
-        s.withUTF8 { utf8 in
-            reserve(utf8.count + 2)   // the whole string, when nothing in it is escaped
-            put(UInt8(ascii: "\""))
-            var start = 0
-            for i in utf8.indices {
-                let byte = utf8[i]
-                guard Self.needsEscape(byte) else { continue }
-                put(UnsafeBufferPointer(rebasing: utf8[start..<i]))
-                start = i + 1
-                switch byte {
-                case 0x22: append("\\\"")
-                case 0x5C: append("\\\\")
-                case 0x08: append("\\b")
-                case 0x0C: append("\\f")
-                case 0x0A: append("\\n")
-                case 0x0D: append("\\r")
-                case 0x09: append("\\t")
-                default:
-                    if byte == 0 && isKey { sawKeyWithNUL = true }
-                    append("\\u00")
-                    put(Self.hex[Int(byte >> 4)])
-                    put(Self.hex[Int(byte & 0xF)])
-                }
+        s.withUTF8 { write(string: $0, isKey: isKey) }
+    }
+
+    /// A quoted string, from its UTF-8.
+    private mutating func write(string utf8: UnsafeBufferPointer<UInt8>, isKey: Bool = false) {
+        // Most strings have nothing to escape: copied between the quotes in one go, as
+        // far as the first byte that is escaped.
+        var plain = 0
+        write(atMost: utf8.count + 2) { room in
+            room[0] = UInt8(ascii: "\"")
+            while plain < utf8.count, !Self.needsEscape(utf8[plain]) {
+                room[1 + plain] = utf8[plain]
+                plain += 1
             }
-            put(UnsafeBufferPointer(rebasing: utf8[start...]))
-            put(UInt8(ascii: "\""))
+            guard plain == utf8.count else { return 1 + plain }
+            room[1 + plain] = UInt8(ascii: "\"")
+            return 2 + plain
         }
+        guard plain < utf8.count else { return }
+        // The rest: runs that need no escape are copied whole.
+        var start = plain
+        for i in plain..<utf8.count {
+            let byte = utf8[i]
+            guard Self.needsEscape(byte) else { continue }
+            put(UnsafeBufferPointer(rebasing: utf8[start..<i]))
+            start = i + 1
+            switch byte {
+            case 0x22: append("\\\"")
+            case 0x5C: append("\\\\")
+            case 0x08: append("\\b")
+            case 0x0C: append("\\f")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            default:
+                if byte == 0 && isKey { sawKeyWithNUL = true }
+                append("\\u00")
+                put(Self.hex[Int(byte >> 4)])
+                put(Self.hex[Int(byte & 0xF)])
+            }
+        }
+        put(UnsafeBufferPointer(rebasing: utf8[start...]))
+        put(UInt8(ascii: "\""))
     }
 
     private static let hex = Array("0123456789abcdef".utf8)
@@ -280,26 +438,32 @@ public struct JSONWriter {
         }
     }
 
-    /// Writes `count` bytes with `body`, straight into the room they take.
+    /// Writes at most `count` bytes with `body`, straight into the room they take; `body`
+    /// returns how many it wrote.
     @inline(__always)
-    private mutating func withRoom(_ count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    private mutating func write(atMost count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         reserve(count)
         let at = length
-        storage.withUnsafeMutableBufferPointer { body(UnsafeMutableBufferPointer(rebasing: $0[at..<at + count])) }
-        length += count
+        let written = storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + at) }
+        assert(written <= count, "wrote more than the room made for it")
+        length = at + written
     }
 
     @inline(__always)
     private mutating func put(_ byte: UInt8) {
-        reserve(1)
-        storage[length] = byte
-        length += 1
+        write(atMost: 1) { room in
+            room[0] = byte
+            return 1
+        }
     }
 
     @inline(__always)
     private mutating func put(_ bytes: UnsafeRawBufferPointer) {
-        guard !bytes.isEmpty else { return }
-        withRoom(bytes.count) { UnsafeMutableRawBufferPointer($0).copyMemory(from: bytes) }
+        guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
+        write(atMost: bytes.count) { room in
+            UnsafeMutableRawPointer(room).copyMemory(from: from, byteCount: bytes.count)
+            return bytes.count
+        }
     }
 
     @inline(__always)
@@ -309,12 +473,17 @@ public struct JSONWriter {
 }
 
 /// A double's text as the standard library spells it (`Double.write(to:)` hands it over
-/// as ASCII), in four words on the stack: `description` makes a String, which is on the
-/// heap when longer than 15 bytes, as most fractions are.
+/// as ASCII), straight into the writer's room: `description` makes a String, which is on
+/// the heap when longer than 15 bytes, as most fractions are.
 private struct DoubleText: TextOutputStream {
-    /// The longest spelling has 24 bytes (`-2.2250738585072014e-308`).
-    var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    /// The room a double's text is given; the longest spelling has 24 bytes
+    /// (`-2.2250738585072014e-308`).
+    static var capacity: Int { 32 }
+
+    let room: UnsafeMutablePointer<UInt8>
     var count = 0
+
+    init(room: UnsafeMutablePointer<UInt8>) { self.room = room }
 
     mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { append(UnsafeRawBufferPointer(buffer)) }
 
@@ -324,11 +493,9 @@ private struct DoubleText: TextOutputStream {
     }
 
     private mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        let at = count
-        withUnsafeMutableBytes(of: &storage) { room in
-            precondition(at + bytes.count <= room.count, "a double's text is longer than 32 bytes")
-            UnsafeMutableRawBufferPointer(rebasing: room[at...]).copyMemory(from: bytes)
-        }
+        guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
+        precondition(count + bytes.count <= Self.capacity, "a double's text is longer than \(Self.capacity) bytes")
+        UnsafeMutableRawPointer(room + count).copyMemory(from: from, byteCount: bytes.count)
         count += bytes.count
     }
 }

@@ -50,7 +50,10 @@ extension ModalStack {
     /// time): what the stack shows once it has caught up with t — exits that ended by then
     /// are gone and queued entries have started, each at its own time.
     public func scene(at t: Double) -> Scene {
-        caughtUp(to: t).draw(at: max(t, time))
+        // A stack caught up already (the frame tick advances it first) draws itself, not a
+        // copy of itself.
+        guard t > time else { return draw(at: time) }
+        return caughtUp(to: t).draw(at: t)
     }
 
     /// The scene of this stack as it is, at t ≥ its time.
@@ -58,8 +61,9 @@ extension ModalStack {
         var layers: [Layer] = []
         layers.reserveCapacity(entries.count * 2)
         for index in entries.indices.dropFirst(firstVisibleIndex(at: t)) {
-            let e = entries[index]
-            layers.append(contentsOf: self.layers(of: e, showing: e.visual(at: t, in: container), tintDimmed: isTintDimmed(below: index)))
+            // The entry read in place, not bound to a name: bound, it is copied whole first.
+            appendLayers(of: entries[index], showing: entries[index].visual(at: t, in: container),
+                         tintDimmed: isTintDimmed(below: index), to: &layers)
         }
         return Scene(time: t, container: container, layers: layers, statusBar: statusBar,
                      isAnimating: entries.indices.contains { isAnimating(entryAt: $0, at: t) })
@@ -79,26 +83,35 @@ extension ModalStack {
 
     /// The layers of `e` drawn at visual state `v`: its dimming layer (modal levels), then its content.
     func layers(of e: Entry, showing v: VisualState, tintDimmed: Bool) -> [Layer] {
+        var layers: [Layer] = []
+        appendLayers(of: e, showing: v, tintDimmed: tintDimmed, to: &layers)
+        return layers
+    }
+
+    /// `layers(of:showing:tintDimmed:)` appended to `layers` (a frame's, with no array of
+    /// their own made first).
+    func appendLayers(of e: Entry, showing v: VisualState, tintDimmed: Bool, to layers: inout [Layer]) {
         let p = e.presentation
         var content = Layer(entryID: e.id, role: .content, frame: v.frame, alpha: v.alpha, scale: v.scale,
                             rotation: v.rotation, cornerRadius: p.cornerRadius, color: nil, blur: nil,
                             shadow: p.shadow, contentRevision: e.contentRevision, tintDimmed: tintDimmed)
         content.level = e.level
         content.clip = e.area
-        var drawn = [content]
+        if e.level.isModal {   // an overlay never dims
+            var dimming = Layer(entryID: e.id, role: .dimming, frame: e.area ?? container.bounds, alpha: v.dimming, scale: 1,
+                                rotation: 0, cornerRadius: 0, color: p.background.color, blur: p.background.blur,
+                                shadow: nil, contentRevision: nil, tintDimmed: false)
+            dimming.level = e.level
+            dimming.clip = e.area
+            layers.append(dimming)
+        }
+        layers.append(content)
         if let sheet = e.effectiveStyle.sheet, let frame = sheet.grabberFrame(on: v.frame, in: e.layoutContainer(in: container).container) {
             var grabber = content
             grabber.role = .grabber
             (grabber.frame, grabber.scale, grabber.rotation, grabber.cornerRadius) = (frame, 1, 0, frame.height / 2)
             (grabber.color, grabber.shadow, grabber.contentRevision) = (SheetStyle.grabberColor, nil, nil)
-            drawn.append(grabber)
+            layers.append(grabber)
         }
-        guard e.level.isModal else { return drawn }   // an overlay never dims
-        var dimming = Layer(entryID: e.id, role: .dimming, frame: e.area ?? container.bounds, alpha: v.dimming, scale: 1,
-                            rotation: 0, cornerRadius: 0, color: p.background.color, blur: p.background.blur,
-                            shadow: nil, contentRevision: nil, tintDimmed: false)
-        dimming.level = e.level
-        dimming.clip = e.area
-        return [dimming] + drawn
     }
 }

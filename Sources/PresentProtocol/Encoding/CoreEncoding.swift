@@ -12,10 +12,10 @@ public enum CoreEncoding {
     public static func rect(_ r: Rect) -> JSONValue { value { write(r, into: &$0) } }
 
     static func write<Sink: JSONMemberSink>(_ r: Rect, into o: inout Sink) {
-        o.member("x", .number(r.minX))
-        o.member("y", .number(r.minY))
-        o.member("width", .number(r.width))
-        o.member("height", .number(r.height))
+        o.member("x", double: r.minX)
+        o.member("y", double: r.minY)
+        o.member("width", double: r.width)
+        o.member("height", double: r.height)
     }
 
     /// The object a `write(_:into:)` makes, as a value.
@@ -32,10 +32,12 @@ public enum CoreEncoding {
     }
 
     /// `#rrggbb`, or `#rrggbbaa` when not opaque.
-    public static func color(_ c: Color) -> JSONValue {
+    public static func color(_ c: Color) -> JSONValue { .string(colorText(c)) }
+
+    static func colorText(_ c: Color) -> String {
         // Spelt into a stack buffer: nine bytes at most make a string stored inline, so a
         // dimming layer's colour costs no allocation in a frame (radix strings made four).
-        .string(withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 9) { text in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 9) { text in
             func put(_ v: Double, at i: Int) {
                 let byte = Int((min(1, max(0, v)) * 255).rounded())
                 text[1 + 2 * i] = hexDigits[byte >> 4]
@@ -47,7 +49,7 @@ public enum CoreEncoding {
             put(c.blue, at: 2)
             if c.alpha < 1 { put(c.alpha, at: 3) }
             return String(decoding: UnsafeBufferPointer(rebasing: text[..<(c.alpha < 1 ? 9 : 7)]), as: UTF8.self)
-        })
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
@@ -150,51 +152,91 @@ public enum CoreEncoding {
         ["style": .string(s.style.rawValue), "hidden": .bool(s.hidden)]
     }
 
-    public static func shadow(_ s: Shadow) -> JSONValue {
-        ["color": color(s.color), "opacity": .number(s.opacity), "radius": .number(s.radius),
-         "offset": ["x": .number(s.offset.width), "y": .number(s.offset.height)]]
+    public static func shadow(_ s: Shadow) -> JSONValue { value { write(s, into: &$0) } }
+
+    static func write<Sink: JSONMemberSink>(_ s: Shadow, into o: inout Sink) {
+        o.member("color", string: colorText(s.color))
+        o.member("opacity", double: s.opacity)
+        o.member("radius", double: s.radius)
+        o.member("offset", object: { o in
+            o.member("x", double: s.offset.width)
+            o.member("y", double: s.offset.height)
+        })
     }
 
-    public static func layer(_ l: Layer) -> JSONValue { value { write(l, into: &$0) } }
+    public static func layer(_ l: Layer) -> JSONValue {
+        var memo = LayerMemo()
+        return value { write(l, into: &$0, memo: &memo) }
+    }
 
-    static func write<Sink: JSONMemberSink>(_ l: Layer, into o: inout Sink) {
-        o.member("id", .string(l.entryID))
-        o.member("role", .string(l.role.rawValue))
-        o.member("level", .string(l.level.rawValue))
-        o.member("frame", object: { write(l.frame, into: &$0) })
-        o.member("alpha", .number(l.alpha))
-        o.member("scale", .number(l.scale))
-        o.member("rotation", .number(l.rotation))
-        o.member("cornerRadius", .number(l.cornerRadius))
-        if let c = l.color { o.member("color", color(c)) }
-        if let b = l.blur { o.member("blur", .string(b.rawValue)) }
-        if let s = l.shadow { o.member("shadow", shadow(s)) }
-        if let r = l.contentRevision { o.member("contentRevision", .int(Int64(r))) }
-        if l.tintDimmed { o.member("tintDimmed", true) }
-        if let c = l.clip { o.member("clip", object: { write(c, into: &$0) }) }
+    /// A layer's members, in runs that a frame writes again as they were while they are
+    /// written from the same (FrameMemo.swift); each run writes from its input alone.
+    static func write<Sink: JSONMemberSink>(_ l: Layer, into o: inout Sink, memo: inout LayerMemo) {
+        o.members(from: LayerHead(l), memo: &memo.head) { head, o in
+            o.member("id", string: head.entryID)
+            o.member("role", string: head.role.rawValue)
+            o.member("level", string: head.level.rawValue)
+        }
+        o.members(from: Exact(l.frame), memo: &memo.frame) { frame, o in
+            o.member("frame", object: { write(frame.value, into: &$0) })
+        }
+        // The alpha on its own: a dimming layer's changes all through a transition, and the
+        // rest stays.
+        o.members(from: Exact(l.alpha), memo: &memo.alpha) { alpha, o in o.member("alpha", double: alpha.value) }
+        let look = LayerLook(scale: l.scale, rotation: l.rotation, cornerRadius: l.cornerRadius)
+        o.members(from: Exact(look), memo: &memo.look) { look, o in
+            o.member("scale", double: look.value.scale)
+            o.member("rotation", double: look.value.rotation)
+            o.member("cornerRadius", double: look.value.cornerRadius)
+        }
+        o.members(from: LayerTail(l), memo: &memo.tail) { tail, o in
+            if let c = tail.color { o.member("color", string: colorText(c)) }
+            if let b = tail.blur { o.member("blur", string: b.rawValue) }
+            if let s = tail.shadow { o.member("shadow", object: { write(s.value, into: &$0) }) }
+            if let r = tail.contentRevision { o.member("contentRevision", int: Int64(r)) }
+            if tail.tintDimmed { o.member("tintDimmed", bool: true) }
+            if let c = tail.clip { o.member("clip", object: { write(c.value, into: &$0) }) }
+        }
     }
 
     /// A `frame` notification's params; `output`: the screen it is of.
     public static func frame(_ scene: Scene, seq: UInt64, output: String? = nil) -> JSONValue {
-        value { write(scene, seq: seq, output: output, into: &$0) }
+        var memo = FrameMemo()
+        return value { write(scene, seq: seq, output: output, into: &$0, memo: &memo) }
     }
 
     /// The whole `frame` notification as a line of bytes, written straight from the scene
     /// (no value is built: it is made at every tick of every moving screen). The same bytes
     /// as `RPCEncoding.notification(method: "frame", params: frame(…)).serializedLine()`.
-    public static func frameLine(_ scene: Scene, seq: UInt64, output: String? = nil) -> [UInt8] {
+    /// `memo`: what the screen's last frame kept of its text, which this one writes again
+    /// where it is written from the same; it keeps this frame's for the next.
+    public static func frameLine(_ scene: Scene, seq: UInt64, output: String? = nil, memo: inout FrameMemo) -> [UInt8] {
         var writer = JSONWriter(capacity: 256 + 320 * scene.layers.count)
-        RPCEncoding.writeNotification(method: "frame", into: &writer) { write(scene, seq: seq, output: output, into: &$0) }
+        RPCEncoding.writeNotification(method: "frame", into: &writer) {
+            write(scene, seq: seq, output: output, into: &$0, memo: &memo)
+        }
         writer.endLine()
         return writer.takeBytes()
     }
 
-    static func write<Sink: JSONMemberSink>(_ scene: Scene, seq: UInt64, output: String?, into o: inout Sink) {
-        o.member("seq", .int(Int64(truncatingIfNeeded: seq)))
-        o.member("time", .number(scene.time))
-        o.member("layers", objectsFor: scene.layers) { layer, o in write(layer, into: &o) }
-        o.member("animating", .bool(scene.isAnimating))
-        if let output { o.member("output", .string(output)) }
+    /// A frame written from nothing kept.
+    public static func frameLine(_ scene: Scene, seq: UInt64, output: String? = nil) -> [UInt8] {
+        var memo = FrameMemo()
+        return frameLine(scene, seq: seq, output: output, memo: &memo)
+    }
+
+    static func write<Sink: JSONMemberSink>(_ scene: Scene, seq: UInt64, output: String?, into o: inout Sink,
+                                            memo: inout FrameMemo) {
+        o.member("seq", int: Int64(truncatingIfNeeded: seq))
+        o.member("time", double: scene.time)
+        memo.fit(scene.layers.count)
+        o.member("layers", objectsFor: scene.layers.indices) { index, o in
+            write(scene.layers[index], into: &o, memo: &memo.layers[index])
+        }
+        o.members(from: SceneEnd(isAnimating: scene.isAnimating, output: output), memo: &memo.end) { end, o in
+            o.member("animating", bool: end.isAnimating)
+            if let output = end.output { o.member("output", string: output) }
+        }
     }
 
     /// One entry of the `stack` result and notification.

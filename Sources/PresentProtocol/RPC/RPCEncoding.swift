@@ -26,7 +26,7 @@ public struct RPCReply: Sendable, Hashable {
     /// them): no envelope object is built for the reply of every request.
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("jsonrpc", "2.0")
+        writer.member("jsonrpc", string: "2.0")
         writer.member("id", id?.json ?? .null)
         switch outcome {
         case .success(let result): writer.member("result", result)
@@ -68,8 +68,8 @@ public enum RPCEncoding {
     /// The members of a notification in their order; `params` writes the last, if any.
     private static func writeNotificationMembers<Sink: JSONMemberSink>(method: String, into o: inout Sink,
                                                                        params: (inout Sink) -> Void) {
-        o.member("jsonrpc", "2.0")
-        o.member("method", .string(method))
+        o.member("jsonrpc", string: "2.0")
+        o.member("method", string: method)
         params(&o)
     }
 
@@ -102,9 +102,9 @@ public enum RPCEncoding {
     /// The members of a request in their order.
     private static func writeRequestMembers<Sink: JSONMemberSink>(id: RPCID, method: String, params: JSONValue?,
                                                                   into o: inout Sink) {
-        o.member("jsonrpc", "2.0")
+        o.member("jsonrpc", string: "2.0")
         o.member("id", id.json)
-        o.member("method", .string(method))
+        o.member("method", string: method)
         if let params { o.member("params", params) }
     }
 

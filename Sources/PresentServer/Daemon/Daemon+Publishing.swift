@@ -219,9 +219,9 @@ extension Daemon {
         var saidMoving = false
         broadcaster.broadcastFrame(of: screen.name) {
             let seq = screen.scheduler.nextFrameSeq()
-            let scene = screen.stack.scene(at: t)
+            let scene = screen.readInPlace { $0.scene(at: t) }
             saidMoving = scene.isAnimating
-            return CoreEncoding.frameLine(scene, seq: seq, output: screen.name)
+            return CoreEncoding.frameLine(scene, seq: seq, output: screen.name, memo: &screen.frameMemo)
         }
         screen.scheduler.drewFrame(revision: screen.stack.sceneRevision, saidMoving: saidMoving)
     }

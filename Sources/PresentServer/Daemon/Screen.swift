@@ -6,6 +6,7 @@
 // k/30 side by side. Entry ids are unique across screens (Daemon+Outputs).
 
 import PresentCore
+import PresentProtocol
 
 /// A screen: its stack, its scheduler and what was last published of it. Owned by the
 /// daemon's loop.
@@ -36,6 +37,9 @@ final class Screen {
     private(set) var motionHistory = MotionHistory()
     private(set) var keepsMotionHistory = false
 
+    /// The text of its last frame, kept for the next (FrameMemo.swift).
+    var frameMemo = FrameMemo()
+
     /// What `--check-invariants` last logged for this screen.
     private(set) var reportedInvariantProblems: [String] = []
 
@@ -54,8 +58,13 @@ final class Screen {
     /// Whether its next tick owes a frame: the picture changed since the last one, moves,
     /// or the resting frame is owed.
     var isFrameDue: Bool {
-        scheduler.isFrameDue(revision: stack.sceneRevision, moving: stack.isMoving)
+        scheduler.isFrameDue(revision: stack.sceneRevision, moving: readInPlace { $0.isMoving })
     }
+
+    /// What `query` reads of the stack, read where the stack is. A computed property of the
+    /// stack asked through `stack` is asked of a copy of the whole stack (each of its arrays
+    /// retained, then released), and the frame tick asks several.
+    func readInPlace<Result>(_ query: (inout ModalStack) -> Result) -> Result { query(&stack) }
 
     /// A new frame rate of its own (nil: the daemon's); whether it changed, in which case
     /// the caller restarts its frames.
@@ -78,7 +87,7 @@ final class Screen {
 
     /// Tells the scheduler what this publish leaves: the stack's time and next deadline.
     func notePublishedDeadline() {
-        scheduler.notePublishedDeadline(next: stack.nextDeadline, time: stack.time)
+        scheduler.notePublishedDeadline(next: readInPlace { $0.nextDeadline }, time: stack.time)
     }
 
     /// Whether `motion` needs announcing: it differs from the last one announced. If so,
@@ -118,7 +127,7 @@ final class Screen {
     /// Arms the scheduler's wake-up for the stack's next auto-dismiss deadline (none:
     /// disarms it); `makeTimer` is asked once, for the timer that handles a deadline.
     func scheduleDeadline(now: @autoclosure () -> Double, makeTimer: () -> Timer?) {
-        scheduler.scheduleDeadline(stack.nextDeadline, now: now(), makeTimer: makeTimer)
+        scheduler.scheduleDeadline(readInPlace { $0.nextDeadline }, now: now(), makeTimer: makeTimer)
     }
 
     /// Releases the timers: the screen was removed, or the daemon shuts down.
