@@ -17,11 +17,6 @@ public protocol JSONMemberSink {
     mutating func member(_ key: JSONKey, bool value: Bool)
     /// One member whose value is a string.
     mutating func member(_ key: JSONKey, string value: String)
-    /// The members `body` writes from `input`, and from nothing else: the same members
-    /// whenever `input` is the same. A sink that writes text may write again the text it
-    /// kept in `memo` while `input` stays what it was.
-    mutating func members<Input: Equatable>(from input: Input, memo: inout JSONMemberMemo<Input>,
-                                            _ body: (Input, inout Self) -> Void)
     /// One member whose value is an object `body` writes.
     mutating func member(_ key: JSONKey, object body: (inout Self) -> Void)
     /// One member whose value is an array of objects, one for each of `elements`, each
@@ -36,11 +31,6 @@ extension JSONObject: JSONMemberSink {
     public mutating func member(_ key: JSONKey, int value: Int64) { member(key, .int(value)) }
     public mutating func member(_ key: JSONKey, bool value: Bool) { member(key, .bool(value)) }
     public mutating func member(_ key: JSONKey, string value: String) { member(key, .string(value)) }
-
-    public mutating func members<Input: Equatable>(from input: Input, memo: inout JSONMemberMemo<Input>,
-                                                   _ body: (Input, inout JSONObject) -> Void) {
-        body(input, &self)
-    }
 
     public mutating func member(_ key: JSONKey, object body: (inout JSONObject) -> Void) {
         var object = JSONObject()
@@ -65,9 +55,6 @@ extension JSONWriter: JSONMemberSink {
         endObject()
     }
 
-    // Inlined: specialised for the sequence where it is used, rather than walking it
-    // through the generic witnesses (each element some thousand instructions).
-    @inlinable
     public mutating func member<Elements: Sequence>(_ key: JSONKey, objectsFor elements: Elements,
                                                     _ body: (Elements.Element, inout JSONWriter) -> Void) {
         beginArray(member: key)
@@ -80,15 +67,4 @@ extension JSONWriter: JSONMemberSink {
         }
         endArray()
     }
-}
-
-/// The text of a run of members as `JSONWriter` last wrote it, and what it was written from
-/// (`JSONMemberSink.members(from:memo:_:)`). `Input`'s `==` must hold only for inputs the
-/// run writes alike (numbers compared by their bits: `0.0` and `-0.0` are written apart).
-public struct JSONMemberMemo<Input: Equatable> {
-    @usableFromInline var input: Input?
-    /// The members' text, without a comma before the first.
-    @usableFromInline var text: [UInt8] = []
-
-    public init() {}
 }

@@ -158,51 +158,6 @@ public struct JSONWriter {
         }
     }
 
-    /// The members `body` writes from `input`; while `input` is the one `memo` kept, the
-    /// text `memo` kept instead (`JSONMemberSink`). Inlined, so that it is specialised for
-    /// each input where it is used (no generic metadata looked up at every frame).
-    @inlinable
-    public mutating func members<Input: Equatable>(from input: Input, memo: inout JSONMemberMemo<Input>,
-                                                   _ body: (Input, inout JSONWriter) -> Void) {
-        if memo.input == input { return write(members: memo.text) }
-        let recording = startRecordingMembers()
-        body(input, &self)
-        memo.input = endRecordingMembers(recording, into: &memo.text) ? input : nil
-    }
-
-    /// Where members' text began (`members(from:memo:_:)`).
-    @usableFromInline
-    struct MembersRecording {
-        let depth: Int, start: Int, hadParts: Bool, sawKeyWithNUL: Bool
-    }
-
-    @usableFromInline
-    mutating func startRecordingMembers() -> MembersRecording {
-        precondition(depth > 0 && (isArray >> UInt64(depth - 1)) & 1 == 0, "members outside an object")
-        let bit: UInt64 = 1 << UInt64(depth - 1)
-        return MembersRecording(depth: depth, start: length, hadParts: hasParts & bit != 0, sawKeyWithNUL: sawKeyWithNUL)
-    }
-
-    /// Copies the members written since `recording` into `text` (without the comma before
-    /// the first); whether that text may be written again as it is.
-    @usableFromInline
-    mutating func endRecordingMembers(_ recording: MembersRecording, into text: inout [UInt8]) -> Bool {
-        precondition(depth == recording.depth, "members left a container open")
-        let first = recording.hadParts && length > recording.start ? recording.start + 1 : recording.start
-        text.removeAll(keepingCapacity: true)
-        storage.withUnsafeBufferPointer { text.append(contentsOf: UnsafeBufferPointer(rebasing: $0[first..<length])) }
-        // A key cut at a NUL is the caller's to mend (`sawKeyWithNUL`): such text is not kept.
-        return !sawKeyWithNUL || recording.sawKeyWithNUL
-    }
-
-    /// Members' text written before (`members(from:memo:_:)`).
-    @usableFromInline
-    mutating func write(members text: [UInt8]) {
-        guard !text.isEmpty else { return }
-        if separator(array: false) { put(UInt8(ascii: ",")) }
-        text.withUnsafeBytes { put($0) }
-    }
-
     /// One member whose value is JSON text already (copied as it is: the caller vouches
     /// that it is one valid JSON value).
     public mutating func member(_ key: JSONKey, json text: UnsafeRawBufferPointer) {

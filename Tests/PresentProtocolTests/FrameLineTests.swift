@@ -7,21 +7,15 @@ import PresentCore
 import PresentJSON
 import PresentProtocol
 
-/// A stack with a bottom sheet that slides in from 0 to 0.4 s, over a dimming layer.
-func slidingSheet() throws -> ModalStack {
-    var stack = ModalStack()
-    _ = try stack.present(Presentation(id: "sheet", style: .bottomHalf,
-                                       transition: Transition(kind: .coverVertical, duration: 0.4, timing: .system)),
-                          owner: 1, at: 0)
-    return stack
-}
-
 @Suite("Frame lines")
 struct FrameLineTests {
     /// Scenes of a real stack mid-transition, then with every optional layer member set
     /// (and an entry id that must be escaped), then with each set alone.
     static func scenes() throws -> [Scene] {
-        let stack = try slidingSheet()
+        var stack = ModalStack()
+        _ = try stack.present(Presentation(id: "sheet", style: .bottomHalf,
+                                           transition: Transition(kind: .coverVertical, duration: 0.4, timing: .system)),
+                              owner: 1, at: 0)
         var scenes = [0.0, 0.13, 0.4, 1].map { stack.scene(at: $0) }
         var dressed = stack.scene(at: 0.2)
         dressed.layers = dressed.layers.enumerated().map { index, layer in
@@ -85,47 +79,5 @@ struct FrameLineTests {
             #expect(text.contains(member), "\(member) in \(text)")
         }
         #expect(text.hasPrefix(#"{"jsonrpc":"2.0","method":"frame","params":{"seq":1,"#) && text.hasSuffix("\"output\":\"main\"}}\n"))
-    }
-}
-
-@Suite("Frame lines written from the last frame's text")
-struct FrameMemoTests {
-    /// Frames one after the other, each changing one thing of one layer from the frame
-    /// before it (every member of every run a layer is written in, numbers to a value that
-    /// is equal but written differently), layers coming and going.
-    static func frames() throws -> [Scene] {
-        let stack = try slidingSheet()
-        var frames = [0.0, 1.0 / 120, 2.0 / 120, 0.2, 0.4, 1].map { stack.scene(at: $0) }
-        let changes: [(inout Layer) -> Void] = [
-            { $0.entryID = "other" }, { $0.role = .dimming }, { $0.level = .alert },
-            { $0.frame.origin.x = 0 }, { $0.frame.origin.x = -0.0 }, { $0.frame.size.height += 1 },
-            { $0.alpha = 0 }, { $0.alpha = -0.0 }, { $0.scale = 0.5 }, { $0.rotation = -0.0 }, { $0.cornerRadius = 9 },
-            { $0.color = .black }, { $0.color = Color(red: 0, green: 0, blue: 0, alpha: 0.5) }, { $0.blur = .dark },
-            { $0.shadow = Shadow() }, { $0.shadow?.offset.width = -0.0 }, { $0.shadow?.color = Color(red: 1, green: 1, blue: 1) },
-            { $0.contentRevision = 1 }, { $0.contentRevision = 2 }, { $0.tintDimmed = true },
-            { $0.clip = Rect(x: 0, y: 0, width: 10, height: 10) }, { $0.clip?.origin.y = -0.0 },
-        ]
-        var scene = stack.scene(at: 0.13)
-        frames.append(scene)
-        for (index, change) in changes.enumerated() {
-            change(&scene.layers[index % scene.layers.count])
-            frames.append(scene)
-        }
-        frames.append(contentsOf: [stack.scene(at: 0.13), stack.scene(at: 1)])
-        var fewer = stack.scene(at: 0.2)
-        fewer.layers.removeFirst()
-        frames.append(contentsOf: [fewer, stack.scene(at: 0.2)])
-        return frames
-    }
-
-    @Test func eachFrameIsTheTextOfItsValue() throws {
-        var memo = FrameMemo()
-        for (index, scene) in try Self.frames().enumerated() {
-            let output = index % 7 == 3 ? nil : index % 5 == 0 ? "hdmi" : "main"   // the screen's name, or none
-            let value = RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(scene, seq: UInt64(index), output: output))
-            let line = CoreEncoding.frameLine(scene, seq: UInt64(index), output: output, memo: &memo)
-            #expect(String(decoding: line, as: UTF8.self) == String(decoding: value.serializedLine(), as: UTF8.self),
-                    "frame \(index)")
-        }
     }
 }

@@ -164,79 +164,46 @@ public enum CoreEncoding {
         })
     }
 
-    public static func layer(_ l: Layer) -> JSONValue {
-        var memo = LayerMemo()
-        return value { write(l, into: &$0, memo: &memo) }
-    }
+    public static func layer(_ l: Layer) -> JSONValue { value { write(l, into: &$0) } }
 
-    /// A layer's members, in runs that a frame writes again as they were while they are
-    /// written from the same (FrameMemo.swift); each run writes from its input alone.
-    static func write<Sink: JSONMemberSink>(_ l: Layer, into o: inout Sink, memo: inout LayerMemo) {
-        o.members(from: LayerHead(l), memo: &memo.head) { head, o in
-            o.member("id", string: head.entryID)
-            o.member("role", string: head.role.rawValue)
-            o.member("level", string: head.level.rawValue)
-        }
-        o.members(from: Exact(l.frame), memo: &memo.frame) { frame, o in
-            o.member("frame", object: { write(frame.value, into: &$0) })
-        }
-        // The alpha on its own: a dimming layer's changes all through a transition, and the
-        // rest stays.
-        o.members(from: Exact(l.alpha), memo: &memo.alpha) { alpha, o in o.member("alpha", double: alpha.value) }
-        let look = LayerLook(scale: l.scale, rotation: l.rotation, cornerRadius: l.cornerRadius)
-        o.members(from: Exact(look), memo: &memo.look) { look, o in
-            o.member("scale", double: look.value.scale)
-            o.member("rotation", double: look.value.rotation)
-            o.member("cornerRadius", double: look.value.cornerRadius)
-        }
-        o.members(from: LayerTail(l), memo: &memo.tail) { tail, o in
-            if let c = tail.color { o.member("color", string: colorText(c)) }
-            if let b = tail.blur { o.member("blur", string: b.rawValue) }
-            if let s = tail.shadow { o.member("shadow", object: { write(s.value, into: &$0) }) }
-            if let r = tail.contentRevision { o.member("contentRevision", int: Int64(r)) }
-            if tail.tintDimmed { o.member("tintDimmed", bool: true) }
-            if let c = tail.clip { o.member("clip", object: { write(c.value, into: &$0) }) }
-        }
+    static func write<Sink: JSONMemberSink>(_ l: Layer, into o: inout Sink) {
+        o.member("id", string: l.entryID)
+        o.member("role", string: l.role.rawValue)
+        o.member("level", string: l.level.rawValue)
+        o.member("frame", object: { write(l.frame, into: &$0) })
+        o.member("alpha", double: l.alpha)
+        o.member("scale", double: l.scale)
+        o.member("rotation", double: l.rotation)
+        o.member("cornerRadius", double: l.cornerRadius)
+        if let c = l.color { o.member("color", string: colorText(c)) }
+        if let b = l.blur { o.member("blur", string: b.rawValue) }
+        if let s = l.shadow { o.member("shadow", object: { write(s, into: &$0) }) }
+        if let r = l.contentRevision { o.member("contentRevision", int: Int64(r)) }
+        if l.tintDimmed { o.member("tintDimmed", bool: true) }
+        if let c = l.clip { o.member("clip", object: { write(c, into: &$0) }) }
     }
 
     /// A `frame` notification's params; `output`: the screen it is of.
     public static func frame(_ scene: Scene, seq: UInt64, output: String? = nil) -> JSONValue {
-        var memo = FrameMemo()
-        return value { write(scene, seq: seq, output: output, into: &$0, memo: &memo) }
+        value { write(scene, seq: seq, output: output, into: &$0) }
     }
 
     /// The whole `frame` notification as a line of bytes, written straight from the scene
     /// (no value is built: it is made at every tick of every moving screen). The same bytes
     /// as `RPCEncoding.notification(method: "frame", params: frame(…)).serializedLine()`.
-    /// `memo`: what the screen's last frame kept of its text, which this one writes again
-    /// where it is written from the same; it keeps this frame's for the next.
-    public static func frameLine(_ scene: Scene, seq: UInt64, output: String? = nil, memo: inout FrameMemo) -> [UInt8] {
+    public static func frameLine(_ scene: Scene, seq: UInt64, output: String? = nil) -> [UInt8] {
         var writer = JSONWriter(capacity: 256 + 320 * scene.layers.count)
-        RPCEncoding.writeNotification(method: "frame", into: &writer) {
-            write(scene, seq: seq, output: output, into: &$0, memo: &memo)
-        }
+        RPCEncoding.writeNotification(method: "frame", into: &writer) { write(scene, seq: seq, output: output, into: &$0) }
         writer.endLine()
         return writer.takeBytes()
     }
 
-    /// A frame written from nothing kept.
-    public static func frameLine(_ scene: Scene, seq: UInt64, output: String? = nil) -> [UInt8] {
-        var memo = FrameMemo()
-        return frameLine(scene, seq: seq, output: output, memo: &memo)
-    }
-
-    static func write<Sink: JSONMemberSink>(_ scene: Scene, seq: UInt64, output: String?, into o: inout Sink,
-                                            memo: inout FrameMemo) {
+    static func write<Sink: JSONMemberSink>(_ scene: Scene, seq: UInt64, output: String?, into o: inout Sink) {
         o.member("seq", int: Int64(truncatingIfNeeded: seq))
         o.member("time", double: scene.time)
-        memo.fit(scene.layers.count)
-        o.member("layers", objectsFor: scene.layers.indices) { index, o in
-            write(scene.layers[index], into: &o, memo: &memo.layers[index])
-        }
-        o.members(from: SceneEnd(isAnimating: scene.isAnimating, output: output), memo: &memo.end) { end, o in
-            o.member("animating", bool: end.isAnimating)
-            if let output = end.output { o.member("output", string: output) }
-        }
+        o.member("layers", objectsFor: scene.layers) { layer, o in write(layer, into: &o) }
+        o.member("animating", bool: scene.isAnimating)
+        if let output { o.member("output", string: output) }
     }
 
     /// One entry of the `stack` result and notification.

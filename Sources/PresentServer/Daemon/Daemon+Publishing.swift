@@ -221,7 +221,7 @@ extension Daemon {
             let seq = screen.scheduler.nextFrameSeq()
             let scene = screen.readInPlace { $0.scene(at: t) }
             saidMoving = scene.isAnimating
-            return CoreEncoding.frameLine(scene, seq: seq, output: screen.name, memo: &screen.frameMemo)
+            return CoreEncoding.frameLine(scene, seq: seq, output: screen.name)
         }
         screen.scheduler.drewFrame(revision: screen.stack.sceneRevision, saidMoving: saidMoving)
     }

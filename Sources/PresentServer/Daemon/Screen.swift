@@ -6,7 +6,6 @@
 // k/30 side by side. Entry ids are unique across screens (Daemon+Outputs).
 
 import PresentCore
-import PresentProtocol
 
 /// A screen: its stack, its scheduler and what was last published of it. Owned by the
 /// daemon's loop.
@@ -36,9 +35,6 @@ final class Screen {
     /// this screen (a renderer of the frames topic); otherwise nothing would read it.
     private(set) var motionHistory = MotionHistory()
     private(set) var keepsMotionHistory = false
-
-    /// The text of its last frame, kept for the next (FrameMemo.swift).
-    var frameMemo = FrameMemo()
 
     /// What `--check-invariants` last logged for this screen.
     private(set) var reportedInvariantProblems: [String] = []
