@@ -301,8 +301,8 @@ def run(args):
     if max(sizes) + 32 > fd_limit:
         sys.exit(f"bench: {max(sizes)} subscribers need more than the open-file limit {fd_limit} (raise the hard limit)")
     rtt_count, pipe_count = (2000, 20000) if quick else (20000, 200000)
-    # A full run's connections last about a second per server and round: over a tenth of a
-    # second, one scheduling hiccup moves a rate by several per cent.
+    # A full run measures each connect figure over enough connections that one scheduling
+    # hiccup cannot move the rate much.
     connect_count, session_count, spawn_count = (2000, 500, 20) if quick else (200000, 5000, 200)
     peers = () if args.no_sway or not (shutil.which("sway") and shutil.which("swaymsg")) else ("sway",)
     if peers:

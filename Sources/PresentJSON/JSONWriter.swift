@@ -400,7 +400,7 @@ public struct JSONWriter {
         reserve(count)
         let at = length
         let written = storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + at) }
-        assert(written <= count, "wrote more than the room made for it")
+        precondition(written <= count, "wrote more than the room made for it")
         length = at + written
     }
 

@@ -67,6 +67,26 @@ struct MethodTableTests {
                 "\(method) accepts a param the table does not list")
     }
 
+    /// A param is taken by its exact name only: names a byte shorter or longer, of the same
+    /// length but another name, in other case, empty, or spelt with a combining sequence
+    /// are unknown fields (the check compares a key with the names of its length).
+    @Test(arguments: MethodTable.methods.filter { !$0.params.isEmpty }.map(\.name))
+    func aParamIsTakenByItsExactNameOnly(_ method: String) throws {
+        let spec = try #require(MethodTable.spec(method))
+        let documented = Set(spec.params.map(\.name))
+        for param in spec.params {
+            let name = param.name
+            let sameLength = String(name.dropLast()) + (name.last == "q" ? "z" : "q")
+            for variant in [String(name.dropLast()), name + "x", name.uppercased(), sameLength, "", name + "\u{301}"]
+            where !documented.contains(variant) {
+                // (The field names a key that is not an identifier as `params["…"]`.)
+                let error = decodeError(method, .object([variant: .null]))
+                #expect(error?.code == .invalidParams && error?.data?["reason"] == "unknown field",
+                        "\(method) takes \(variant.debugDescription) for its param \(name)")
+            }
+        }
+    }
+
     /// Without params, a method with required params fails on one of them (update first
     /// asks for something to change); one without any decodes.
     @Test(arguments: MethodTable.methods.map(\.name))

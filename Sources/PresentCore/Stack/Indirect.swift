@@ -1,19 +1,22 @@
 // A value kept out of line: what the `indirect` keyword does for an enum's case, for a
 // stored property of a struct.
 //
-// An `Entry` holds its whole request, its motion and any swipe. Inline, those made it 1.6 KB,
-// and every copy of an entry (a `let e = entries[i]`, a value handed to a function, a
-// temporary the optimiser keeps) took that much stack: the stack's mutating functions had
-// frames of 20–45 KB, and a daemon that once served a `present` kept those pages dirty for
-// good. Out of line, an entry is a few hundred bytes, and a copy shares the big parts until
-// one side changes them.
+// Every copy of a struct that the optimiser keeps (a `let e = entries[i]`, a value handed to
+// a function, a temporary) takes its whole size of stack, and the stack's pages stay dirty
+// once touched. An entry's big parts (its request, its motion, a swipe) live out of line, so a
+// copy of an entry is small and shares them until one side changes them.
 
 /// Stores its value in a heap box shared between copies, and copies the box only when a
-/// shared one is changed (copy on write), so it behaves exactly as the value stored inline.
+/// shared one is changed (copy on write), so it behaves as the value stored inline. (As with
+/// Array, two copies of one box are equal without comparing: a value holding a NaN equals a
+/// copy of itself.)
 @propertyWrapper
 public struct Indirect<Value> {
     private final class Box {
-        var value: Value
+        // A box is changed only through the one reference to it (see `_modify`), so no two
+        // accesses to its value can overlap: the run-time exclusivity check, paid on every
+        // read, has nothing to find.
+        @exclusivity(unchecked) var value: Value
         init(_ value: Value) { self.value = value }
     }
 
@@ -25,6 +28,10 @@ public struct Indirect<Value> {
 
     public var wrappedValue: Value {
         _read { yield box.value }
+        // A whole new value needs no copy of the old one first.
+        set {
+            if isKnownUniquelyReferenced(&box) { box.value = newValue } else { box = Box(newValue) }
+        }
         _modify {
             if !isKnownUniquelyReferenced(&box) { box = Box(box.value) }
             yield &box.value

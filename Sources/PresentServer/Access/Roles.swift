@@ -110,8 +110,8 @@ extension Daemon {
     }
 
     /// Every role set's names as a JSON array, at the set's raw value: each a copy of its
-    /// own size, since the writer's buffer keeps its room (256 bytes at least) and the table
-    /// lives as long as the daemon.
+    /// own size, since the writer's buffer keeps its spare room and the table lives as long
+    /// as the daemon.
     private static let roleNamesText: [[UInt8]] = (0..<(1 << Role.allCases.count)).map { raw in
         JSONValue.array(RoleSet(rawValue: UInt8(raw)).names.map { .string($0) }).serialized().withUnsafeBufferPointer { Array($0) }
     }

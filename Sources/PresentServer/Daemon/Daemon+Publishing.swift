@@ -75,7 +75,7 @@ extension Daemon {
             screen.assumeAnnounced(nil)   // a newcomer gets the motion in its snapshot
             return
         }
-        let motion = screen.stack.animations(at: screen.stack.time)
+        let motion = screen.readInPlace { $0.animations(at: $0.time) }
         screen.recordMotion(motion)
         guard watched else {
             screen.assumeAnnounced(nil)

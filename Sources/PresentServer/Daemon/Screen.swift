@@ -59,7 +59,9 @@ final class Screen {
 
     /// What `query` reads of the stack, read where the stack is. A computed property of the
     /// stack asked through `stack` is asked of a copy of the whole stack (each of its arrays
-    /// retained, then released), and the frame tick asks several.
+    /// retained, then released), and the frame tick asks several. The stack is lent `inout`
+    /// only to reach it in place: `query` must not change it, nor reach the screen (an
+    /// access that overlaps this one traps).
     func readInPlace<Result>(_ query: (inout ModalStack) -> Result) -> Result { query(&stack) }
 
     /// A new frame rate of its own (nil: the daemon's); whether it changed, in which case
