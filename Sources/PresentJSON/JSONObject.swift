@@ -24,6 +24,9 @@ public struct JSONObject: Sendable {
     /// An object with `pairs` in order. A repeated key keeps its first position and takes
     /// the last value (json-c's behaviour for duplicate keys in parsed text).
     public init(_ pairs: [(String, JSONValue)]) {
+        // Reserving room for none is not free (it takes the arrays' reallocating path), and
+        // `[:]` is every empty params and result.
+        guard !pairs.isEmpty else { return }
         keys.reserveCapacity(pairs.count)
         values.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }

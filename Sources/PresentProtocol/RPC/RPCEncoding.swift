@@ -25,9 +25,19 @@ public struct RPCReply: Sendable, Hashable {
     /// Writes the text of `json` member by member (the same bytes; EncodingTests compare
     /// them): no envelope object is built for the reply of every request.
     public func write(to writer: inout JSONWriter) {
+        Self.write(id: id, outcome, to: &writer)
+    }
+
+    /// `write(to:)` for a reply not made into an `RPCReply`: the daemon answers nearly
+    /// every request this way, with no copy of the result made for the reply.
+    public static func write(id: RPCID?, _ outcome: Result<JSONValue, RPCError>, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("jsonrpc", string: "2.0")
-        writer.member("id", id?.json ?? .null)
+        switch id {
+        case .int(let number)?: writer.member("id", int: number)
+        case .string(let text)?: writer.member("id", string: text)
+        case .null?, nil: writer.member("id", .null)
+        }
         switch outcome {
         case .success(let result): writer.member("result", result)
         case .failure(let error): writer.member("error", error.json)

@@ -99,36 +99,70 @@ extension RPCMessage {
         RPCEnvelopeError(id: id, error: .invalidRequest(detail))
     }
 
+    /// Where the members JSON-RPC gives a meaning to are in a message's object, found in
+    /// one pass over its keys: a lookup by name for each would scan them again, on the
+    /// path of every request. Positions, not values: nothing is copied until it is used.
+    private struct EnvelopeMembers {
+        var jsonrpc: Int?, id: Int?, method: Int?, params: Int?, result: Int?, error: Int?
+
+        init(_ keys: [String]) {
+            for i in keys.indices {
+                let key = keys[i]
+                // The length first: most keys are then told apart without comparing text.
+                switch key.utf8.count {
+                case 2: if key == "id" { id = i }
+                case 5: if key == "error" { error = i }
+                case 6:
+                    if key == "method" { method = i }
+                    else if key == "params" { params = i }
+                    else if key == "result" { result = i }
+                case 7: if key == "jsonrpc" { jsonrpc = i }
+                default: break
+                }
+            }
+        }
+    }
+
+    /// The member at `position` (one of `EnvelopeMembers`), if there is one.
+    private static func member(_ position: Int?, of object: JSONObject) -> JSONValue? {
+        position.map { object.values[$0] }
+    }
+
     private static func decodeObject(_ object: JSONObject) throws(RPCEnvelopeError) -> RPCMessage {
-        let id = object["id"].flatMap(RPCID.init)  // used in errors whenever it is valid
-        guard let version = object["jsonrpc"] else {
+        let members = EnvelopeMembers(object.keys)
+        let id = member(members.id, of: object).flatMap(RPCID.init)  // used in errors whenever it is valid
+        guard let version = member(members.jsonrpc, of: object) else {
             throw invalid(id, #"missing "jsonrpc": "2.0""#)
         }
-        guard version == "2.0" else {
+        guard case .string("2.0") = version else {
             throw invalid(id, #""jsonrpc" must be "2.0", got \#(version.serializedString)"#)
         }
-        if object["method"] == nil && (object["result"] != nil || object["error"] != nil) {
-            return try decodeResponse(object)
+        if members.method == nil && (members.result != nil || members.error != nil) {
+            return try decodeResponse(object, members)
         }
-        return .request(try decodeRequest(object, id: id))
+        return .request(try decodeRequest(object, members, id: id))
     }
 
     // MARK: Requests
 
-    private static func decodeRequest(_ object: JSONObject,
+    private static func decodeRequest(_ object: JSONObject, _ members: EnvelopeMembers,
                                       id: RPCID?) throws(RPCEnvelopeError) -> RPCRequest {
-        if let raw = object["id"], id == nil {
+        if let raw = member(members.id, of: object), id == nil {
             throw invalid(nil, "id must be a string, an integer or null, got \(idTypeName(raw))")
         }
-        guard let methodValue = object["method"] else { throw invalid(id, #"missing "method""#) }
-        guard let method = methodValue.stringValue else {
+        guard let methodValue = member(members.method, of: object) else {
+            throw invalid(id, #"missing "method""#)
+        }
+        guard case .string(let method) = methodValue else {
             throw invalid(id, "method must be a string, got \(methodValue.typeName)")
         }
-        let params = object["params"]
+        let params = member(members.params, of: object)
         if let params, params.objectValue == nil && params.arrayValue == nil {
             throw invalid(id, "params must be an object or an array, got \(params.typeName)")
         }
-        if method.utf8.starts(with: "rpc.".utf8), MethodTable.spec(method) == nil {
+        // The first byte alone settles most methods: the generic comparison costs more.
+        if method.utf8.first == UInt8(ascii: "r"), method.utf8.starts(with: "rpc.".utf8),
+           MethodTable.spec(method) == nil {
             throw RPCEnvelopeError(id: id, error: .methodNotFound(method), isNotification: id == nil)
         }
         return RPCRequest(id: id, method: method, params: params)
@@ -142,14 +176,15 @@ extension RPCMessage {
 
     // MARK: Responses
 
-    private static func decodeResponse(_ object: JSONObject) throws(RPCEnvelopeError) -> RPCMessage {
-        guard let idValue = object["id"] else { throw invalid(nil, #"a response needs an "id""#) }
+    private static func decodeResponse(_ object: JSONObject,
+                                       _ members: EnvelopeMembers) throws(RPCEnvelopeError) -> RPCMessage {
+        guard let idValue = member(members.id, of: object) else { throw invalid(nil, #"a response needs an "id""#) }
         // A response's null id is "unknown" (only an error may have one): nil here.
         let id = RPCID(idValue).flatMap { $0 == .null ? nil : $0 }
-        if id == nil && !(idValue.isNull && object["error"] != nil) {
+        if id == nil && !(idValue.isNull && members.error != nil) {
             throw invalid(nil, "response id must be a string or an integer, got \(idTypeName(idValue))")
         }
-        switch (object["result"], object["error"]) {
+        switch (member(members.result, of: object), member(members.error, of: object)) {
         case (let result?, nil):
             return .response(id: id, result: .success(result))
         case (nil, let error?):

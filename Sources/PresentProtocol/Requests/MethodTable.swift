@@ -20,7 +20,10 @@ public enum Request: Sendable {
     /// presentations after the daemon restarted.
     case hello(client: String?, protocolVersion: Int, resume: String?)
     case ping
-    case present(PresentRequest)
+    // A request is as large as its largest case, and every request, ping included, is
+    // copied on its way from decoding to `execute`: the two cases whose payloads are many
+    // times larger than the rest keep them in a box of their own.
+    indirect case present(PresentRequest)
     case dismiss(id: String, animated: Bool, transition: TransitionOverride?)
     /// `output` nil: every screen's entries.
     case dismissAll(animated: Bool, output: String?)
@@ -36,7 +39,7 @@ public enum Request: Sendable {
     case advance(seconds: Double)
     case sync(nonce: JSONValue)
     /// Changes an entry in place.
-    case update(id: String, EntryUpdate)
+    indirect case update(id: String, EntryUpdate)
     /// A renderer or shell pressed one of an entry's buttons; `fields` holds the values
     /// the renderer has for the entry's fields; `activationToken` the compositor's
     /// xdg-activation token for the press, passed on to the owner.

@@ -119,12 +119,11 @@ extension Daemon {
     /// connection has gone).
     func deliver(_ outcome: Result<JSONValue, RPCError>, to pending: PendingReply) {
         guard let id = pending.id else { return }
-        let reply = RPCReply(id: id, outcome)
         switch pending.route {
         case .connection(let clientID):
-            if let client = clients[clientID] { send(reply, to: client) }
+            if let client = clients[clientID] { send(id: id, outcome, to: client) }
         case .batch(let collector):
-            collector.add(reply)
+            collector.add(RPCReply(id: id, outcome))
         }
     }
 
@@ -417,9 +416,14 @@ extension Daemon {
 
     /// A reply, written straight into the bytes the connection sends.
     func send(_ reply: RPCReply, to client: Client) {
+        send(id: reply.id, reply.outcome, to: client)
+    }
+
+    /// The reply to the request `id`, written straight into the bytes the connection sends.
+    func send(id: RPCID?, _ outcome: Result<JSONValue, RPCError>, to client: Client) {
         client.connection.send { bytes in
             JSONWriter.appending(to: &bytes) { writer in
-                reply.write(to: &writer)
+                RPCReply.write(id: id, outcome, to: &writer)
                 writer.endLine()
             }
         }
