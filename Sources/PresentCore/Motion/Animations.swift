@@ -71,6 +71,7 @@ extension ModalStack {
     /// contexts, overlays making room), an `update` that moves it, the start of a dismissal
     /// (a reversal included), a spring-back, a finger catching an entry in flight.
     public mutating func drainRetargets() -> [RetargetNotice] {
+        guard !retargets.isEmpty else { return [] }   // asked at every publish, mostly of none
         defer { retargets.removeAll(keepingCapacity: true) }
         return retargets.filter { r in entries.contains { $0.id == r.id } }
     }

@@ -71,6 +71,9 @@ public struct ModalStack: Sendable {
 
     /// Hands over the events that happened since the last call, oldest first.
     public mutating func drainEvents() -> [StackEvent] {
+        // Asked at every publish, mostly of no events: the storage handed out is shared, so
+        // emptying it would allocate a new one each time.
+        guard !events.isEmpty else { return [] }
         defer { events.removeAll(keepingCapacity: true) }
         return events
     }
