@@ -143,19 +143,8 @@ public struct JSONWriter {
 
     /// One member whose value is a string.
     public mutating func member(_ key: JSONKey, string value: String) {
-        var value = value
-        value.withUTF8 { utf8 in
-            guard !utf8.contains(where: Self.needsEscape) else {
-                memberKey(key)
-                return write(string: utf8)
-            }
-            member(key, valueAtMost: utf8.count + 2) { room in
-                room[0] = UInt8(ascii: "\"")
-                if let from = utf8.baseAddress { (room + 1).update(from: from, count: utf8.count) }
-                room[utf8.count + 1] = UInt8(ascii: "\"")
-                return utf8.count + 2
-            }
-        }
+        memberKey(key)
+        write(string: value)
     }
 
     /// One member whose value is JSON text already (copied as it is: the caller vouches
