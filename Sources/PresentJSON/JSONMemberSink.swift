@@ -38,6 +38,8 @@ extension JSONObject: JSONMemberSink {
         self[key.string] = .object(object)
     }
 
+    // Inlinable, as JSONWriter's below.
+    @inlinable
     public mutating func member<Elements: Sequence>(_ key: JSONKey, objectsFor elements: Elements,
                                                     _ body: (Elements.Element, inout JSONObject) -> Void) {
         self[key.string] = .array(elements.map { element in
@@ -55,6 +57,11 @@ extension JSONWriter: JSONMemberSink {
         endObject()
     }
 
+    // Inlinable, so that the caller's module specialises it for its sequence. Called across
+    // modules unspecialised, it walked a frame's layers through witness tables: each layer
+    // copied by its value witness, the array read through a coroutine that allocated, and
+    // the runtime asked for associated types at every tick.
+    @inlinable
     public mutating func member<Elements: Sequence>(_ key: JSONKey, objectsFor elements: Elements,
                                                     _ body: (Elements.Element, inout JSONWriter) -> Void) {
         beginArray(member: key)
