@@ -92,6 +92,83 @@ struct DaemonProtocolTests {
         }
     }
 
+    /// On the monotonic clock a moving screen's next tick is made ahead of its deadline
+    /// (Screen's "The next tick, made ahead"), and a request between two ticks must show in
+    /// the very next frame: every frame is the core's picture at its own time, given the
+    /// requests at the times the lifecycle events say they took effect.
+    @Test func monotonicFramesFollowARequestMadeBetweenTicks() throws {
+        let daemon = try DaemonHarness(["--fps", "60"])
+        let renderer = try daemon.connect(), app = try daemon.connect()
+        try renderer.call("subscribe", ["topics": ["frames", "lifecycle"]])
+        let id = try #require(try app.call("present", ["style": "alert", "transition": ["type": "coverVertical", "duration": 2,
+                                                                                         "timing": "easeOut"]])["id"])
+        var frames: [JSONValue] = [], presentedAt: Double?, dismissedAt: Double?
+        reading: while true {
+            guard let message = try renderer.nextNotification(timeout: generousTimeout), let params = message["params"] else {
+                Issue.record("waited \(Int(generousTimeout)) s for the frames of an alert dismissed mid-motion (\(frames.count) came)")
+                return
+            }
+            switch message["method"]?.stringValue {
+            case "lifecycle" where params["event"] == "willPresent": presentedAt = params["time"]?.double
+            case "lifecycle" where params["event"] == "willDismiss": dismissedAt = params["time"]?.double
+            case "frame":
+                frames.append(params)
+                // By now each tick is made ahead: the next one is made already.
+                if frames.count == 6 { try app.call("dismiss", ["id": id]) }
+                if dismissedAt != nil, params["animating"] == false { break reading }
+            default: break
+            }
+        }
+        let shown = try #require(presentedAt), gone = try #require(dismissedAt)
+        var core = ModalStack()
+        let coreID = try core.present(Presentation(style: .alert, transition: Transition(kind: .coverVertical, duration: 2,
+                                                                                         timing: .easeOut)),
+                                      owner: 1, at: shown).id
+        var dismissed = false, framesAfter = 0
+        for frame in frames {
+            let t = try #require(frame["time"]?.double)
+            if !dismissed, t >= gone {
+                core.advance(to: gone)
+                _ = try core.dismiss(id: coreID, at: gone)
+                dismissed = true
+            }
+            if dismissed { framesAfter += 1 }
+            core.advance(to: t)
+            let expected = core.scene(at: t).layers
+            let layers = try #require(frame["layers"]?.arrayValue)
+            #expect(layers.count == expected.count, "frame at \(t), dismissed at \(gone)")
+            for (got, want) in zip(layers, expected) {
+                #expect(abs((got["frame"]?["y"]?.double ?? .nan) - want.frame.minY) < 1e-9, "frame at \(t), dismissed at \(gone)")
+                #expect(abs((got["alpha"]?.double ?? .nan) - want.alpha) < 1e-9, "frame at \(t), dismissed at \(gone)")
+            }
+        }
+        #expect(framesAfter >= 2, "frames after the dismissal: \(framesAfter)")
+    }
+
+    /// A tick publishes what happened on the way to it before its frame: a renderer hears
+    /// `didPresent` before the first frame that shows the entry at rest. (A tick whose
+    /// publish has nothing to send sends its frame first; this one has an event.)
+    @Test func aTicksEventsComeBeforeItsFrame() throws {
+        let daemon = try DaemonHarness(["--clock", "manual", "--fps", "10"])
+        let renderer = try daemon.connect(), app = try daemon.connect()
+        try renderer.call("subscribe", ["topics": ["frames", "lifecycle"]])
+        try app.call("present", ["style": "alert", "transition": ["type": "crossDissolve", "duration": 0.25]])
+        try app.call("advance", ["seconds": 1])
+        var heard: [String] = []
+        while !heard.contains("frame at rest") {
+            guard let message = try renderer.nextNotification(timeout: generousTimeout), let params = message["params"] else {
+                Issue.record("waited \(Int(generousTimeout)) s for the frame at rest; heard \(heard)")
+                return
+            }
+            switch message["method"]?.stringValue {
+            case "lifecycle": heard.append(params["event"]?.stringValue ?? "?")
+            case "frame": heard.append(params["animating"] == false ? "frame at rest" : "frame")
+            default: break
+            }
+        }
+        #expect(heard.firstIndex(of: "didPresent").map { $0 < heard.count - 1 } == true, "heard \(heard)")
+    }
+
     @Test func aDisconnectedOwnersPresentationsLeaveWithOwnerGone() throws {
         let daemon = try DaemonHarness(["--clock", "manual"])
         let watcher = try daemon.connect()

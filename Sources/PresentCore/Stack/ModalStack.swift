@@ -69,6 +69,9 @@ public struct ModalStack: Sendable {
         self.statusBar = configuration.baseStatusBar
     }
 
+    /// Events or retargets wait for `drainEvents` or `drainRetargets`.
+    public var hasUndrainedNotices: Bool { !events.isEmpty || !retargets.isEmpty }
+
     /// Hands over the events that happened since the last call, oldest first.
     public mutating func drainEvents() -> [StackEvent] {
         // Asked at every publish, mostly of no events: the storage handed out is shared, so

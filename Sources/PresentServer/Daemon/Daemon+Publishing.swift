@@ -178,9 +178,15 @@ extension Daemon {
     }
 
     /// One tick of a screen's monotonic frame clock; the clock stops when the screen is idle.
+    /// While it moves, the next tick is made as soon as this one is done (Screen's "The
+    /// next tick, made ahead").
     func frameTick(of screen: Screen, deadline: Double) {
         tick([screen], at: deadline)
-        if !screen.isFrameDue { screen.scheduler.stop() }
+        guard screen.isFrameDue else { return screen.scheduler.stop() }
+        guard let next = screen.scheduler.nextTick else { return }
+        screen.prepareTick(at: next, withFrame: broadcaster.isWatched(.frames)) {
+            CoreEncoding.frameLine($0, seq: $1, output: screen.name)
+        }
     }
 
     /// The manual clock: moves time forward, producing every screen's frame ticks on the
@@ -204,13 +210,20 @@ extension Daemon {
     /// frame, moving, or owing the resting frame) or owes one after (it moves now, or it
     /// passed a deadline on the way) — a frame that said "animating" is always followed by
     /// one more, even when the motion ended between ticks (or a hair after one, by rounding).
+    /// A publish with nothing to send comes after the frames instead: no subscriber can
+    /// tell, and a frame is not kept waiting for books.
     private func tick(_ due: [Screen], at t: Double) {
         let owed = due.map(\.isFrameDue)
-        for screen in screens { screen.stack.advance(to: t) }
-        publishEvents()
+        for screen in screens { screen.advance(to: t) }
+        // Nothing to send: no event or retarget waits, and nobody hears the motion. (A
+        // deadline passed on the way always leaves an event, so the publish cannot make
+        // a frame owed that the frames before it missed.)
+        let framesFirst = !broadcaster.isWatched(.animations) && !screens.contains { $0.readInPlace { $0.hasUndrainedNotices } }
+        if !framesFirst { publishEvents() }
         for (screen, owed) in zip(due, owed) where owed || screen.isFrameDue {
             drawFrame(of: screen, at: t)
         }
+        if framesFirst { publishEvents() }
     }
 
     /// The scene of `screen` at `t` to every frame subscriber that watches it (each keeps
@@ -219,6 +232,10 @@ extension Daemon {
         var saidMoving = false
         broadcaster.broadcastFrame(of: screen.name) {
             let seq = screen.scheduler.nextFrameSeq()
+            if let made = screen.takePreparedFrame(at: t, seq: seq) {
+                saidMoving = made.saidMoving
+                return made.line
+            }
             let scene = screen.readInPlace { $0.scene(at: t) }
             saidMoving = scene.isAnimating
             return CoreEncoding.frameLine(scene, seq: seq, output: screen.name)

@@ -64,6 +64,9 @@ final class ScreenScheduler {
         isRunning = true
     }
 
+    /// The deadline of the next monotonic tick, if the ticks run.
+    var nextTick: Double? { isRunning ? timer?.nextDeadline : nil }
+
     /// Stops the ticks (the screen is idle; `start` resumes them on the phase).
     func stop() {
         timer?.stop()

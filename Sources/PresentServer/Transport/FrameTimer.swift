@@ -59,6 +59,13 @@ final class FrameTimer: LoopOwned {
         isRunning = true
     }
 
+    /// The deadline of the next tick, if the timer runs and the loop serves it on time
+    /// (a late loop serves a later one); computed as `serve` computes it, to the bit.
+    var nextDeadline: Double? {
+        guard isRunning else { return nil }
+        return Double(firstDeadlineNanoseconds + Int64(truncatingIfNeeded: expirations) * intervalNanoseconds) / 1e9
+    }
+
     /// Disarms the timer; no tick is delivered after this returns.
     func stop() {
         guard isRunning, !closing else { return }
