@@ -38,7 +38,7 @@ extension JSONObject: JSONMemberSink {
         self[key.string] = .object(object)
     }
 
-    // Inlinable, as JSONWriter's below.
+    // Inlinable, as JSONWriter's below: a caller's sequence is walked specialised either way.
     @inlinable
     public mutating func member<Elements: Sequence>(_ key: JSONKey, objectsFor elements: Elements,
                                                     _ body: (Elements.Element, inout JSONObject) -> Void) {

@@ -179,12 +179,14 @@ extension Daemon {
 
     /// One tick of a screen's monotonic frame clock; the clock stops when the screen is idle.
     /// While it moves, the next tick is made as soon as this one is done (Screen's "The
-    /// next tick, made ahead").
+    /// next tick, made ahead"), when no other screen's clock runs: each screen's tick
+    /// catches every stack up, which would throw the others' ticks away.
     func frameTick(of screen: Screen, deadline: Double) {
         tick([screen], at: deadline)
         guard screen.isFrameDue else { return screen.scheduler.stop() }
-        guard let next = screen.scheduler.nextTick else { return }
-        screen.prepareTick(at: next, withFrame: broadcaster.isWatched(.frames)) {
+        guard let next = screen.scheduler.nextTick, !screens.contains(where: { $0 !== screen && $0.scheduler.isRunning })
+        else { return }
+        screen.tickEnded(next: next, withFrame: broadcaster.isWatched(.frames)) {
             CoreEncoding.frameLine($0, seq: $1, output: screen.name)
         }
     }
@@ -215,14 +217,14 @@ extension Daemon {
     private func tick(_ due: [Screen], at t: Double) {
         let owed = due.map(\.isFrameDue)
         for screen in screens { screen.advance(to: t) }
-        // Nothing to send: no event or retarget waits, and nobody hears the motion. (A
-        // deadline passed on the way always leaves an event, so the publish cannot make
-        // a frame owed that the frames before it missed.)
-        let framesFirst = !broadcaster.isWatched(.animations) && !screens.contains { $0.readInPlace { $0.hasUndrainedNotices } }
+        // Nothing to send, no frame to owe: no screen has an event or retarget waiting or
+        // passed a deadline, and nobody hears the motion.
+        let framesFirst = !broadcaster.isWatched(.animations) && screens.allSatisfy(\.publishIsQuiet)
         if !framesFirst { publishEvents() }
         for (screen, owed) in zip(due, owed) where owed || screen.isFrameDue {
             drawFrame(of: screen, at: t)
         }
+        for screen in due { screen.dropPreparedFrame() }
         if framesFirst { publishEvents() }
     }
 

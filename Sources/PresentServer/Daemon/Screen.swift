@@ -39,10 +39,15 @@ final class Screen {
     /// What `--check-invariants` last logged for this screen.
     private(set) var reportedInvariantProblems: [String] = []
 
-    /// The next tick, made ahead of its deadline (`prepareTick`).
+    /// The next tick, made ahead of its deadline (`tickEnded`).
     private var preparedTick: PreparedTick?
     /// The frame of the tick `advance` just took from `preparedTick`, until it is drawn.
     private var preparedFrame: PreparedFrame?
+    /// The stack's `stateRevision` when the last moving tick ended; nil once the next began.
+    private var revisionAfterTick: UInt64?
+    /// The stack changed between the last two ticks (or there was no tick before): the
+    /// next tick is not made ahead.
+    private(set) var changedBetweenTicks = true
 
     init(name: String, stack: ModalStack, fps: Int? = nil) {
         self.name = name
@@ -134,12 +139,18 @@ final class Screen {
     // wake-up and a renderer's read. A tick made ahead stands only while the stack is the
     // one it was made from: every change but a drain bumps its `stateRevision`
     // (ModalStack+Revision), so a request in between makes the tick be made at its
-    // deadline, as if nothing had been made. The work is the same, only earlier.
+    // deadline, as if nothing had been made. The work is the same, only earlier — unless
+    // requests keep coming between ticks (a drag at the display's rate), when it would be
+    // done twice a tick: then no tick is made ahead until an interval passes without one.
 
-    /// Makes the tick at `deadline` ahead: the stack advanced to it, and, `withFrame`
-    /// (someone hears frames), its frame numbered as the next one, by `encode`. The
-    /// scheduler numbers frames: this one is used only if its number is still the next.
-    func prepareTick(at deadline: Double, withFrame: Bool, encode: (_ scene: Scene, _ seq: UInt64) -> [UInt8]) {
+    /// After a tick that leaves the screen moving: makes the tick at `deadline` ahead (the
+    /// stack advanced to it, and, `withFrame`, its frame numbered as the next one, by
+    /// `encode`), unless the stack changed between the last two ticks. The scheduler
+    /// numbers frames: this one is used only if its number is still the next.
+    func tickEnded(next deadline: Double, withFrame: Bool, encode: (_ scene: Scene, _ seq: UInt64) -> [UInt8]) {
+        revisionAfterTick = stack.stateRevision
+        // What waits to be published would be published again from the copy.
+        guard !changedBetweenTicks, !readInPlace({ $0.hasUndrainedNotices }) else { return }
         var next = stack
         next.advance(to: deadline)
         var frame: PreparedFrame?
@@ -155,6 +166,8 @@ final class Screen {
     /// Moves the stack's time to `t` (ModalStack.advance): takes the stack made ahead for
     /// `t` when it was made from the stack as it is, and its frame with it.
     func advance(to t: Double) {
+        changedBetweenTicks = revisionAfterTick.map { $0 != stack.stateRevision } ?? true
+        revisionAfterTick = nil
         preparedFrame = nil
         if let prepared = preparedTick, prepared.deadline == t, prepared.origin == stack.stateRevision {
             stack = prepared.stack
@@ -174,6 +187,16 @@ final class Screen {
         return (frame.line, frame.saidMoving)
     }
 
+    /// The tick is over: a frame made ahead that it did not draw (nobody heard this screen)
+    /// is let go.
+    func dropPreparedFrame() { preparedFrame = nil }
+
+    /// A publish now would send nothing and owe no frame: no event or retarget waits, and
+    /// no deadline of the last publish has passed (ScreenScheduler.notePublishedDeadline).
+    var publishIsQuiet: Bool {
+        !readInPlace({ $0.hasUndrainedNotices }) && !(scheduler.publishedDeadline.map { $0 <= stack.time } ?? false)
+    }
+
     // MARK: The auto-dismiss deadline
 
     /// Arms the scheduler's wake-up for the stack's next auto-dismiss deadline (none:
@@ -188,7 +211,7 @@ final class Screen {
     }
 }
 
-/// A screen's next tick, made ahead of its deadline (`Screen.prepareTick`).
+/// A screen's next tick, made ahead of its deadline (`Screen.tickEnded`).
 private struct PreparedTick {
     /// The tick it was made for.
     let deadline: Double
