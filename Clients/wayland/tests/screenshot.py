@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../python/src"))
@@ -54,7 +55,19 @@ def main(out: str, what: list[str]) -> None:
             with Client(daemon.path) as client:
                 wait_until(lambda: any(e["state"] == "presented" for e in client.call("stack")["entries"]),
                            "the presentation to be presented")
-            subprocess.run(["grim", "-o", "HEADLESS-1", out], env=sway.env, check=True)
+            # Presented in the stack is not yet at rest on the glass: the resting frame may
+            # still be on its way through the renderer. Shoot until two shots agree.
+            previous, deadline = None, time.monotonic() + 30
+            while True:
+                subprocess.run(["grim", "-o", "HEADLESS-1", out], env=sway.env, check=True)
+                with open(out, "rb") as f:
+                    shot = f.read()
+                if shot == previous:
+                    break
+                if time.monotonic() > deadline:
+                    sys.exit("screenshot: the picture did not come to rest within 30 s")
+                previous = shot
+                time.sleep(0.1)
             ctl.terminate()
             ctl.wait()
         finally:
