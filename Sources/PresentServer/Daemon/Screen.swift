@@ -150,7 +150,7 @@ final class Screen {
     func tickEnded(next deadline: Double, withFrame: Bool, encode: (_ scene: Scene, _ seq: UInt64) -> [UInt8]) {
         revisionAfterTick = stack.stateRevision
         // What waits to be published would be published again from the copy.
-        guard !changedBetweenTicks, !readInPlace({ $0.hasUndrainedNotices }) else { return }
+        guard !changedBetweenTicks, !noticesWait else { return }
         var next = stack
         next.advance(to: deadline)
         var frame: PreparedFrame?
@@ -194,8 +194,11 @@ final class Screen {
     /// A publish now would send nothing and owe no frame: no event or retarget waits, and
     /// no deadline of the last publish has passed (ScreenScheduler.notePublishedDeadline).
     var publishIsQuiet: Bool {
-        !readInPlace({ $0.hasUndrainedNotices }) && !(scheduler.publishedDeadline.map { $0 <= stack.time } ?? false)
+        !noticesWait && !scheduler.passedPublishedDeadline(by: stack.time)
     }
+
+    /// Events or retargets of the stack wait to be published.
+    private var noticesWait: Bool { readInPlace { $0.hasUndrainedNotices } }
 
     // MARK: The auto-dismiss deadline
 

@@ -120,8 +120,14 @@ final class ScreenScheduler {
     /// owed: the picture may have changed with time alone and nothing moving — a covered
     /// entry that timed out leaves at once — which no revision says (ModalStack+Revision).
     func notePublishedDeadline(next: Double?, time: Double) {
-        if let deadline = publishedDeadline, deadline <= time { owesFrame = true }
+        if passedPublishedDeadline(by: time) { owesFrame = true }
         publishedDeadline = next
+    }
+
+    /// Whether stack time `time` has passed the deadline of the last publish: the next
+    /// publish owes a frame.
+    func passedPublishedDeadline(by time: Double) -> Bool {
+        publishedDeadline.map { $0 <= time } ?? false
     }
 
     /// The manual clock's phase: index of the first tick of a `fps` clock strictly after

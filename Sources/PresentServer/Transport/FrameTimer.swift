@@ -60,10 +60,14 @@ final class FrameTimer: LoopOwned {
     }
 
     /// The deadline of the next tick, if the timer runs and the loop serves it on time
-    /// (a late loop serves a later one); computed as `serve` computes it, to the bit.
+    /// (a late loop serves a later one): the same bits `serve` will report.
     var nextDeadline: Double? {
-        guard isRunning else { return nil }
-        return Double(firstDeadlineNanoseconds + Int64(truncatingIfNeeded: expirations) * intervalNanoseconds) / 1e9
+        isRunning ? deadline(ofExpiration: expirations) : nil
+    }
+
+    /// The deadline of expiration `index` (0: the first) in seconds, from whole nanoseconds.
+    private func deadline(ofExpiration index: UInt64) -> Double {
+        Double(firstDeadlineNanoseconds + Int64(truncatingIfNeeded: index) * intervalNanoseconds) / 1e9
     }
 
     /// Disarms the timer; no tick is delivered after this returns.
@@ -98,9 +102,7 @@ final class FrameTimer: LoopOwned {
     private func serve() {
         guard let count = readExpirations(), count > 0, isRunning else { return }
         expirations += count
-        let index = Int64(truncatingIfNeeded: expirations - 1)
-        let deadline = firstDeadlineNanoseconds + index * intervalNanoseconds
-        onTick(Double(deadline) / 1e9, count - 1)
+        onTick(deadline(ofExpiration: expirations - 1), count - 1)
     }
 
     /// The 8-byte expiration count, or nil when there is none (EAGAIN: a stale wake-up).
