@@ -41,6 +41,23 @@ import Testing
                 "clamped to the container's width")
     }
 
+    @Test func anAlertIsAsTallAsItsContentBetweenOneButtonAndTheScreenLessItsMargins() throws {
+        var stack = presented(Presentation(id: "a", content: Self.dialog, style: .alert, transition: linear(.crossDissolve, 0)))
+        #expect(stack.entry(id: "a")?.restState(in: phone).frame == Rect(x: 60, y: 332, width: 270, height: 180),
+                "180 until a renderer measured it")
+        // A measured height (and a width, which an alert does not take): centred at it.
+        try stack.update(id: "a", EntryUpdate(preferredContentSize: .some(PreferredContentSize(width: 400, height: 151))), at: 1)
+        #expect(stack.entry(id: "a")?.restState(in: phone).frame == Rect(x: 60, y: 346.5, width: 270, height: 151))
+        // Too tall: the screen less 20 above and below; too short: one button's 44.
+        try stack.update(id: "a", EntryUpdate(preferredContentSize: .some(PreferredContentSize(height: 5000))), at: 2)
+        #expect(stack.entry(id: "a")?.restState(in: phone).frame == Rect(x: 60, y: 20, width: 270, height: 804))
+        try stack.update(id: "a", EntryUpdate(preferredContentSize: .some(PreferredContentSize(height: 3))), at: 3)
+        #expect(stack.entry(id: "a")?.restState(in: phone).frame.height == 44)
+        // Cleared: back to the default.
+        try stack.update(id: "a", EntryUpdate(preferredContentSize: .some(nil)), at: 4)
+        #expect(stack.entry(id: "a")?.restState(in: phone).frame.height == 180)
+    }
+
     @Test func aResizeAtRestGlidesFromWhereTheEntryIsAndOneDuringPresentingKeepsItsEndTime() throws {
         let style = PresentationStyle.custom(CustomLayout(width: .points(200), height: .content))
         var stack = ModalStack(container: phone)

@@ -136,13 +136,33 @@ public enum StyleName: String, Sendable, CaseIterable {
     }
 }
 
+/// An alert's size. UIAlertController's width is 270 points whatever the screen, and its
+/// height is its content's: a renderer that measured the title, message and buttons at that
+/// width says so in `preferredContentSize` (the width it gives is not used). The height is
+/// kept between one button's and the container's less a margin above and below, so that a
+/// long message cannot push the buttons off the screen (the renderer elides what does not fit).
+public enum AlertSize {
+    public static let width = 270.0
+    /// Until a height is given: room for a title, two lines and a row of buttons.
+    public static let defaultHeight = 180.0
+    /// One button's height (UIKit's 44 points).
+    public static let minimumHeight = 44.0
+    /// Kept clear above and below it (the height of a phone's status bar).
+    public static let margin = 20.0
+
+    static func height(in c: Size, preferred: PreferredContentSize?) -> Double {
+        guard let h = preferred?.height else { return defaultHeight }
+        return min(max(h, minimumHeight), max(minimumHeight, c.height - 2 * margin))
+    }
+}
+
 /// A presentation style: a function from the container to the presented view's frame.
 public enum PresentationStyle: Hashable, Sendable {
     /// The whole container; the presenter is removed from the screen underneath (UIKit).
     case fullScreen
     /// The whole container; the presenter stays visible underneath.
     case overFullScreen
-    /// 270 × 180, centred.
+    /// 270 points wide, as tall as its content asks (AlertSize), centred.
     case alert
     /// ⌊W − 60⌋ × ⌊0.66·H⌋, centred.
     case popup
@@ -219,7 +239,7 @@ public enum PresentationStyle: Hashable, Sendable {
         case .fullScreen, .overFullScreen:
             return Rect(origin: .zero, size: c)
         case .alert:
-            return centred(Size(width: 270, height: 180), in: c)
+            return centred(Size(width: AlertSize.width, height: AlertSize.height(in: c, preferred: preferred)), in: c)
         case .popup:
             return centred(Size(width: ModalSize.default.width(in: c), height: ModalSize.default.height(in: c)), in: c)
         case .topHalf:
