@@ -7,6 +7,7 @@ void note_spec_clear(note_spec *s) {
     free(s->app_name);
     free(s->title);
     free(s->message);
+    free(s->message_markup);
     free(s->icon);
     for (size_t i = 0; i < s->n_actions; i++) {
         free(s->actions[i].key);

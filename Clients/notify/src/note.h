@@ -34,6 +34,7 @@ typedef struct note_spec {
     uint32_t replaces_id;
     char *title;                 /* summary, cut; NULL when empty */
     char *message;               /* body as plain text, cut; NULL when empty */
+    char *message_markup;        /* body as safe Pango markup (text_body); NULL when it formats nothing */
     int icon_kind;               /* enum note_icon */
     char *icon;                  /* a theme name or an absolute .png/.svg path */
     int icon_is_image_data;      /* icon is a PNG the bridge wrote: removed when the notification ends */
