@@ -138,10 +138,11 @@ int bridge_count(const bridge *b) { return count(b, NOTE_WAITING) + count(b, NOT
 
 const history *bridge_history(const bridge *b) { return &b->history; }
 
-/* The countdown: critical never expires; -1 is the setting for the urgency. */
+/* The countdown: critical never expires; -1 is the setting for a notification that asks
+ * something (GNOME Shell keeps those until answered), else the setting for the urgency. */
 static int32_t expire_for(const bridge *b, const note_spec *spec) {
     if (spec->urgency == URGENCY_CRITICAL) return 0;
-    if (spec->expire_timeout < 0) return b->s.default_timeout_ms[spec->urgency];
+    if (spec->expire_timeout < 0) return note_asks(spec) ? b->s.actions_timeout_ms : b->s.default_timeout_ms[spec->urgency];
     return spec->expire_timeout;
 }
 

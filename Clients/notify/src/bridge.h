@@ -20,6 +20,7 @@ typedef struct bridge_settings {
     int max_visible;             /* entries on presentd at once (critical ones pass while presentd takes them) */
     int max_waiting;             /* notifications waiting for a place beyond those */
     int32_t default_timeout_ms[3]; /* expire_timeout -1, by urgency; 0: never */
+    int32_t actions_timeout_ms;  /* expire_timeout -1 with an action to choose (note_asks); 0: never */
     const char *image_dir;       /* where image-data PNGs go (exists, the bridge's own) */
     int history_size;            /* ended notifications kept for --history */
     uint32_t promote_delay_us;   /* a place freed on screen is filled after this (0: a frame) */

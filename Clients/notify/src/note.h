@@ -50,6 +50,10 @@ typedef struct note_spec {
     int transient;               /* not kept in the history */
 } note_spec;
 
+/* Whether it asks something: an action besides "default" (the click on the body, which
+ * answers nothing the notification asked), a button or the inline reply. */
+int note_asks(const note_spec *s);
+
 void note_spec_clear(note_spec *s);
 
 /* Moves src into dst (dst cleared first); src is left blank. */

@@ -310,6 +310,39 @@ def test_expire_timeout_maps_to_auto_dismiss(bridge, pd, observer):
     assert "autoDismiss" not in s[critical]  # critical never expires
 
 
+def test_a_notification_that_asks_stays_until_answered(bridge, pd, observer):
+    asks = observer.notify("Meeting in 5 min", actions=["join", "Join", "default", "Open"])
+    reply = observer.notify("Message", actions=["inline-reply", "Reply"])
+    click = observer.notify("Clicked", actions=["default", "Open"])  # the body's click asks nothing
+    given = observer.notify("Given", actions=["ok", "OK"], timeout=3000)
+    s = {id: shown(pd, bridge, id) for id in (asks, reply, click, given)}
+    assert "autoDismiss" not in s[asks] and "autoDismiss" not in s[reply]
+    assert s[click]["autoDismiss"]["after"] == 10.0
+    assert s[given]["autoDismiss"]["after"] == 3.0  # the app's own timeout is kept
+    pd.advance(3600)
+    wait_until(lambda: observer.named("NotificationClosed", click) and observer.named("NotificationClosed", given),
+               "the click-only and the timed notification expired after an hour on the manual clock")
+    assert observer.closed(click) == 1 and observer.closed(given) == 1
+    assert stack(pd)[bridge.entry(asks)]["state"] == "presented"
+    assert stack(pd)[bridge.entry(reply)]["state"] == "presented"
+    assert observer.named("NotificationClosed", asks) == [] and observer.named("NotificationClosed", reply) == []
+    pd.activate(bridge.entry(asks), "join")
+    assert observer.wait_signal("ActionInvoked", asks) == (asks, "join")
+    assert observer.closed(asks) == 2
+    observer.close(reply)
+    assert observer.closed(reply) == 3
+
+
+def test_timeout_actions_sets_how_long_a_notification_that_asks_stays(make_bridge, pd, observer):
+    bridge = make_bridge("--timeout-actions", "4000")
+    id = observer.notify("Update ready", actions=["restart", "Restart"])
+    name = bridge.entry(id)
+    assert shown(pd, bridge, id)["autoDismiss"]["after"] == 4.0
+    pd.advance(4)
+    assert lifecycle(pd, name, "willDismiss").reason == "timeout"
+    assert observer.closed(id) == 1
+
+
 def test_ids_are_never_zero_and_never_reused(bridge, pd, observer):
     ids = []
     for i in range(6):
