@@ -127,7 +127,8 @@ Commands:
   notifications [--json] [--last N]
                                  the desktop notifications that ended, oldest first: when,
                                  how (expired, dismissed, closed, undefined), id, app and
-                                 summary (--json: a JSON array). Kept by the D-Bus bridge:
+                                 summary; then the live ones (when posted, showing or
+                                 waiting) (--json: a JSON array). Kept by the D-Bus bridge:
                                  runs presentd-notify --history (next to presentctl, else
                                  on $PATH), and says so when it is not installed or not
                                  running (exit 3 and 1)

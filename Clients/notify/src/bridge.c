@@ -138,6 +138,17 @@ int bridge_count(const bridge *b) { return count(b, NOTE_WAITING) + count(b, NOT
 
 const history *bridge_history(const bridge *b) { return &b->history; }
 
+int bridge_each_live(const bridge *b, int (*fn)(void *user, uint32_t id, const char *app, const char *summary,
+                                                uint64_t posted_us, int showing), void *user) {
+    for (size_t i = 0; i < b->n; i++) {
+        const note *n = b->notes[i];
+        if (n->state == NOTE_ENDED) continue;
+        int r = fn(user, n->id, n->spec.app_name, n->spec.title, n->posted_us, n->state == NOTE_SENT);
+        if (r < 0) return r;
+    }
+    return 0;
+}
+
 /* The countdown: critical never expires; -1 is the setting for a notification that asks
  * something (GNOME Shell keeps those until answered), else the setting for the urgency. */
 static int32_t expire_for(const bridge *b, const note_spec *spec) {

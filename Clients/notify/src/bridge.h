@@ -80,4 +80,10 @@ int bridge_count(const bridge *b);
 /* The notifications that ended, oldest first. */
 const history *bridge_history(const bridge *b);
 
+/* Calls fn for each live notification, oldest first: showing (on presentd) or waiting for
+ * a place; app and summary as shown (summary NULL when empty). Stops at fn's first
+ * negative return, and returns it; else 0. */
+int bridge_each_live(const bridge *b, int (*fn)(void *user, uint32_t id, const char *app, const char *summary,
+                                                uint64_t posted_us, int showing), void *user);
+
 #endif
