@@ -12,32 +12,18 @@ import Testing
 struct PresentctlWatchTests {
     /// presentctl watch lifecycle on `daemon`, its output in a file.
     private final class Watch {
-        let pid: pid_t
+        private let child: Child
         private let stdoutPath: String, stderrPath: String
-        private var status: Int32?
 
         init(_ daemon: DaemonHarness) throws {
             stdoutPath = daemon.directory + "/watch.out"
             stderrPath = daemon.directory + "/watch.err"
-            pid = try DaemonHarness.spawn(DaemonHarness.presentctlPath, ["--socket", daemon.socketPath, "watch", "lifecycle"],
-                                          stdout: stdoutPath, stderr: stderrPath, environment: [:])
+            child = Child(try DaemonHarness.spawn(DaemonHarness.presentctlPath,
+                                                  ["--socket", daemon.socketPath, "watch", "lifecycle"],
+                                                  stdout: stdoutPath, stderr: stderrPath, environment: [:]))
         }
 
-        deinit {
-            if reap() == nil {
-                kill(pid, SIGKILL)
-                var s: Int32 = 0
-                waitpid(pid, &s, 0)
-            }
-        }
-
-        private func reap() -> Int32? {
-            if let status { return status }
-            var s: Int32 = 0
-            guard waitpid(pid, &s, WNOHANG) == pid else { return nil }
-            status = DaemonHarness.exitStatus(s)
-            return status
-        }
+        private func reap() -> Int32? { child.reap() }
 
         /// The lines it printed, parsed.
         var lines: [JSONValue] {
