@@ -292,29 +292,35 @@ final class Waiting {
     }
 }
 
-/// How long `present --wait` tries to reconnect after the daemon went away, seconds.
+/// How long `present --wait` and `watch` try to reconnect after the daemon went away, seconds.
 let reconnectSeconds = 30.0
 
-/// Connects again with backoff (at once, then 50 ms doubling to 1 s, for `reconnectSeconds`),
-/// resumes with `token` and subscribes to lifecycle again. Nil when the daemon is back but
-/// `entry` is not among what it resumed; DaemonGone when it does not come back.
-func reconnect(_ path: String, token: String, entry: JSONValue, why: String) throws -> PresentClient? {
+/// Connects to `path` again with backoff (at once, then 50 ms doubling to 1 s, for
+/// `reconnectSeconds`) until `attempt` succeeds on a new connection, and returns what it
+/// returned; an attempt that throws (the daemon gone again before it answered) is followed
+/// by another. DaemonGone, saying `gone` and how long it waited, when the daemon does not
+/// come back.
+func reconnecting<T>(_ path: String, gone: String, _ attempt: (PresentClient) throws -> T) throws -> T {
     let deadline = monotonicSeconds() + reconnectSeconds
     var delay = 0.0
     while monotonicSeconds() + delay < deadline {
         if delay > 0 { usleep(UInt32(delay * 1_000_000)) }
         delay = min(max(delay * 2, 0.05), 1)
         guard let client = try? PresentClient(path: path) else { continue }
-        do {
-            let hello = try client.call("hello", ["client": "presentctl", "protocol": 1, "resume": .string(token)])
-            guard (hello["resumed"]?.arrayValue ?? []).contains(entry) else { return nil }
-            try client.call("subscribe", ["topics": ["lifecycle"]])
-            return client
-        } catch {
-            continue   // gone again before it answered: another attempt
-        }
+        do { return try attempt(client) } catch { continue }
     }
-    throw DaemonGone(description: "presentd: \(why) before an answer, and it was not back within \(Int(reconnectSeconds)) s")
+    throw DaemonGone(description: "presentd: \(gone), and it was not back within \(Int(reconnectSeconds)) s")
+}
+
+/// Connects again (`reconnecting`), resumes with `token` and subscribes to lifecycle again.
+/// Nil when the daemon is back but `entry` is not among what it resumed.
+func reconnect(_ path: String, token: String, entry: JSONValue, why: String) throws -> PresentClient? {
+    try reconnecting(path, gone: "\(why) before an answer") { client in
+        let hello = try client.call("hello", ["client": "presentctl", "protocol": 1, "resume": .string(token)])
+        guard (hello["resumed"]?.arrayValue ?? []).contains(entry) else { return nil }
+        try client.call("subscribe", ["topics": ["lifecycle"]])
+        return client
+    }
 }
 
 func monotonicSeconds() -> Double {

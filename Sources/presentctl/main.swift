@@ -90,7 +90,8 @@ Commands:
   dismiss-all [--no-animation]   dismiss everything
   stack                          list the stack, bottom to top
   watch [TOPIC...]               print notifications as JSON lines (default: lifecycle
-                                 stack statusBar; add frames for every frame)
+                                 stack statusBar; add frames for every frame); when presentd
+                                 restarts it connects again, as present --wait does
   watch --draw                   draw the container and its layers as boxes, live: overlays
                                  rounded (╭╮), alert-level entries heavy (┏┓), contexts clipped
   watch --waybar                 the status bar's appearance as waybar custom-module JSON lines
@@ -127,7 +128,8 @@ Commands:
   notifications [--json] [--last N]
                                  the desktop notifications that ended, oldest first: when,
                                  how (expired, dismissed, closed, undefined), id, app and
-                                 summary (--json: a JSON array). Kept by the D-Bus bridge:
+                                 summary; then the live ones (when posted, showing or
+                                 waiting) (--json: a JSON array). Kept by the D-Bus bridge:
                                  runs presentd-notify --history (next to presentctl, else
                                  on $PATH), and says so when it is not installed or not
                                  running (exit 3 and 1)
@@ -336,20 +338,37 @@ func optionalDuration(_ scanner: inout ArgumentScanner, into params: inout JSONO
     }
 }
 
-/// Prints notifications until the connection ends (or the process is interrupted).
-func watch(_ client: PresentClient, topics: [String], output: String?) throws -> Never {
-    if topics == ["--draw"] { try drawWatch(client, output: output) }  // Draw.swift
-    if topics == ["--waybar"] { try waybarWatch(client, output: output) }  // Waybar.swift
+/// Prints notifications until the process is interrupted. When the daemon goes away (a
+/// restart, a crash: `shutdown`, or just the end of the connection) it connects again as
+/// `present --wait` does (Dialog.swift's `reconnecting`), subscribes again and prints the
+/// new subscription's snapshot; a connection the daemon closed on purpose (`closing`) ends it.
+func watch(_ first: PresentClient, topics: [String], output: String?) throws -> Never {
+    if topics == ["--draw"] { try drawWatch(first, output: output) }  // Draw.swift
+    if topics == ["--waybar"] { try waybarWatch(first, output: output) }  // Waybar.swift
     let chosen = topics.isEmpty ? ["lifecycle", "stack", "statusBar"] : topics
     var params: JSONObject = ["topics": .array(chosen.map { .string($0) })]
     if let output { params["outputs"] = [.string(output)] }
+    var client = first
     printJSON(try client.call("subscribe", .object(params)))
     fflush(nil)
+    var goingAway: String?   // the daemon said shutdown: why, for the message if it does not come back
     while true {
-        if let n = try client.nextNotification(timeout: 3600) {
+        do {
+            guard let n = try client.nextNotification(timeout: 3600) else { continue }
             printJSON(n)
             fflush(nil)
-            if n["method"]?.stringValue == "shutdown" { exit(Exit.ok.rawValue) }
+            let why = "\(n["method"]?.stringValue ?? "") (\(n["params"]?["reason"]?.stringValue ?? ""))"
+            if n["method"] == "closing" { throw DaemonGone(description: "presentd: \(why)") }
+            if n["method"] == "shutdown" { goingAway = why }
+        } catch {
+            guard case .io(let why) = error as? ClientError else { throw error }
+            let (again, subscribed) = try reconnecting(client.path, gone: goingAway ?? why) { c in
+                (c, try c.call("subscribe", .object(params)))
+            }
+            client = again
+            goingAway = nil
+            printJSON(subscribed)
+            fflush(nil)
         }
     }
 }

@@ -16,7 +16,7 @@ struct ContentCodingTests {
     }
 
     @Test func everyPartRoundTrips() throws {
-        let content = #"{"title":"Wi-Fi","message":"Join \"Home\"?","icon":{"path":"/usr/share/icons/wifi.svg"},"actions":[{"id":"join","title":"Join","dismisses":true,"role":"default"},{"id":"later","title":"Later","dismisses":false}],"fields":[{"id":"pw","kind":"secure","placeholder":"Password"},{"id":"n","kind":"number","value":"3"}],"progress":null,"surface":{"appId":"org.example.Settings","handle":"x11:0x3a00004"},"accessibility":{"label":"Join network","hint":"Enter the password","announce":"assertive"}}"#
+        let content = #"{"title":"Wi-Fi","message":"Join \"Home\"?","messageMarkup":"Join <b>\"Home\"</b>?","icon":{"path":"/usr/share/icons/wifi.svg"},"actions":[{"id":"join","title":"Join","dismisses":true,"role":"default"},{"id":"later","title":"Later","dismisses":false}],"fields":[{"id":"pw","kind":"secure","placeholder":"Password"},{"id":"n","kind":"number","value":"3"}],"progress":null,"surface":{"appId":"org.example.Settings","handle":"x11:0x3a00004"},"accessibility":{"label":"Join network","hint":"Enter the password","announce":"assertive"}}"#
         let p = try presented(#"{"style":"alert","content":\#(content)}"#)
         #expect(p.content?.progress == .indeterminate)
         #expect(p.content?.action(role: .default)?.id == "join")
@@ -60,5 +60,34 @@ struct ContentCodingTests {
         #expect(id == "a")
         #expect(change.content == .some(nil) && change.shadow == .some(nil))
         #expect(change.cornerRadius == 8 && change.autoDismiss == nil && change.style == nil)
+    }
+
+    /// The refusal of content `c`: its field and its reason.
+    private func refusal(_ c: String) throws -> (field: String, reason: String)? {
+        do {
+            _ = try presented(#"{"style":"alert","content":\#(c)}"#)
+            return nil
+        } catch let error as RPCError {
+            #expect(error.code == .invalidParams)
+            return (error.data?["field"]?.stringValue ?? "", error.data?["reason"]?.stringValue ?? "")
+        }
+    }
+
+    @Test func messageMarkupIsOneTo8192CharactersAndGoesWithMessage() throws {
+        let longest = String(repeating: "é", count: ProtocolLimits.maxMessageMarkupLength)
+        let p = try presented(#"{"style":"alert","content":{"message":"x","messageMarkup":"\#(longest)"}}"#)
+        #expect(p.content?.messageMarkup?.count == 8192)
+        // Opaque beyond its bounds: markup that does not parse is kept, for the renderer to fall back.
+        #expect(try presented(#"{"style":"alert","content":{"message":"a < b","messageMarkup":"a < b"}}"#)
+                    .content?.messageMarkup == "a < b")
+        let over = try refusal(#"{"message":"x","messageMarkup":"\#(longest)é"}"#)
+        #expect(over?.field == "content.messageMarkup" && over?.reason == "must be 1 to 8192 characters, got 8193", "\(String(describing: over))")
+        let empty = try refusal(#"{"message":"x","messageMarkup":""}"#)
+        #expect(empty?.field == "content.messageMarkup" && empty?.reason == "must be 1 to 8192 characters, got 0", "\(String(describing: empty))")
+        let alone = try refusal(#"{"title":"t","messageMarkup":"<b>x</b>"}"#)
+        #expect(alone?.field == "content.messageMarkup" && alone?.reason.contains("goes with message") == true,
+                "\(String(describing: alone))")
+        let number = try refusal(#"{"message":"x","messageMarkup":3}"#)
+        #expect(number?.field == "content.messageMarkup" && number?.reason == "expected a string, got integer", "\(String(describing: number))")
     }
 }

@@ -41,4 +41,17 @@ import Testing
             #expect(RequestDecoder.styleTypes.allSatisfy(error.message.contains), "\(error.message)")
         }
     }
+
+    @Test func aStyleOfAnotherTypeIsRefusedNamingBothForms() {
+        for (style, type) in [(JSONValue.int(42), "integer"), (.array([]), "array"), (.bool(true), "boolean")] {
+            do {
+                _ = try Self.decoded(style)
+                Issue.record("\(style) was accepted as a style")
+            } catch {
+                #expect(error.data?["field"] == "style"
+                        && error.data?["reason"] == .string("expected a style name or a style object, got \(type)"),
+                        "\(error.message)")
+            }
+        }
+    }
 }

@@ -13,19 +13,18 @@ import Testing
 
 /// `presentctl … present … --wait` running in the background, its output in files.
 private final class WaitingPresentctl {
-    let pid: pid_t
+    private let child: Child
     let id: String
     private let stdoutPath: String, stderrPath: String
-    private var status: Int32?
 
     /// Starts it and returns once its entry `id` is on the daemon's stack.
     init(_ daemon: DaemonHarness, id: String, _ arguments: [String]) throws {
         self.id = id
         stdoutPath = daemon.directory + "/presentctl-\(id).out"
         stderrPath = daemon.directory + "/presentctl-\(id).err"
-        pid = try DaemonHarness.spawn(DaemonHarness.presentctlPath,
-                                      ["--socket", daemon.socketPath, "present", "--id", id] + arguments + ["--wait"],
-                                      stdout: stdoutPath, stderr: stderrPath, environment: [:])
+        child = Child(try DaemonHarness.spawn(DaemonHarness.presentctlPath,
+                                              ["--socket", daemon.socketPath, "present", "--id", id] + arguments + ["--wait"],
+                                              stdout: stdoutPath, stderr: stderrPath, environment: [:]))
         let observer = try daemon.connect()
         try waitUntil("presentctl's \"\(id)\" to be on the stack", context: { self.report }) {
             if self.reap() != nil { throw HarnessError.setup("presentctl exited before \(id) was on the stack: \(self.report)") }
@@ -34,23 +33,11 @@ private final class WaitingPresentctl {
     }
 
     deinit {
-        if reap() == nil {
-            kill(pid, SIGKILL)
-            var s: Int32 = 0
-            waitpid(pid, &s, 0)
-        }
         unlink(stdoutPath)
         unlink(stderrPath)
     }
 
-    /// Its exit status once it has exited (reaped once, never signalled after).
-    private func reap() -> Int32? {
-        if let status { return status }
-        var s: Int32 = 0
-        guard waitpid(pid, &s, WNOHANG) == pid else { return nil }
-        status = DaemonHarness.exitStatus(s)
-        return status
-    }
+    private func reap() -> Int32? { child.reap() }
 
     /// Whether it is still waiting.
     var isRunning: Bool { reap() == nil }

@@ -375,7 +375,7 @@ static void test_non_blocking_poll_loop(daemon_proc *d) {
 
 static const char *DIALOG =
     "\"style\":\"alert\",\"content\":{\"title\":\"Save changes?\",\"message\":\"Or lose them.\","
-    "\"icon\":{\"name\":\"document-save\"},\"progress\":null,"
+    "\"messageMarkup\":\"Or <b>lose</b> them.\",\"icon\":{\"name\":\"document-save\"},\"progress\":null,"
     "\"actions\":[{\"id\":\"save\",\"title\":\"Save\",\"role\":\"default\"},"
     "{\"id\":\"later\",\"title\":\"Later\",\"dismisses\":false},"
     "{\"id\":\"cancel\",\"title\":\"Cancel\",\"role\":\"cancel\"}],"
@@ -403,6 +403,7 @@ static int present_dialog(presentd_client *c, const char *id, const char *more, 
 static void check_dialog(const presentd_content *c) {
     CHECK(c->label == NULL && c->title && strcmp(c->title, "Save changes?") == 0);
     CHECK(c->message && strcmp(c->message, "Or lose them.") == 0);
+    CHECK(c->message_markup && strcmp(c->message_markup, "Or <b>lose</b> them.") == 0);
     CHECK(c->icon_name && strcmp(c->icon_name, "document-save") == 0 && c->icon_path == NULL);
     CHECK(c->progress_kind == PRESENTD_PROGRESS_INDETERMINATE);
     CHECK(c->n_actions == 3 && strcmp(c->actions[0].role, "default") == 0 && c->actions[0].dismisses);

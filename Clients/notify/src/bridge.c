@@ -138,10 +138,22 @@ int bridge_count(const bridge *b) { return count(b, NOTE_WAITING) + count(b, NOT
 
 const history *bridge_history(const bridge *b) { return &b->history; }
 
-/* The countdown: critical never expires; -1 is the setting for the urgency. */
+int bridge_each_live(const bridge *b, int (*fn)(void *user, uint32_t id, const char *app, const char *summary,
+                                                uint64_t posted_us, int showing), void *user) {
+    for (size_t i = 0; i < b->n; i++) {
+        const note *n = b->notes[i];
+        if (n->state == NOTE_ENDED) continue;
+        int r = fn(user, n->id, n->spec.app_name, n->spec.title, n->posted_us, n->state == NOTE_SENT);
+        if (r < 0) return r;
+    }
+    return 0;
+}
+
+/* The countdown: critical never expires; -1 is the setting for a notification that asks
+ * something (GNOME Shell keeps those until answered), else the setting for the urgency. */
 static int32_t expire_for(const bridge *b, const note_spec *spec) {
     if (spec->urgency == URGENCY_CRITICAL) return 0;
-    if (spec->expire_timeout < 0) return b->s.default_timeout_ms[spec->urgency];
+    if (spec->expire_timeout < 0) return note_asks(spec) ? b->s.actions_timeout_ms : b->s.default_timeout_ms[spec->urgency];
     return spec->expire_timeout;
 }
 

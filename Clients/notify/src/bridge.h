@@ -20,6 +20,7 @@ typedef struct bridge_settings {
     int max_visible;             /* entries on presentd at once (critical ones pass while presentd takes them) */
     int max_waiting;             /* notifications waiting for a place beyond those */
     int32_t default_timeout_ms[3]; /* expire_timeout -1, by urgency; 0: never */
+    int32_t actions_timeout_ms;  /* expire_timeout -1 with an action to choose (note_asks); 0: never */
     const char *image_dir;       /* where image-data PNGs go (exists, the bridge's own) */
     int history_size;            /* ended notifications kept for --history */
     uint32_t promote_delay_us;   /* a place freed on screen is filled after this (0: a frame) */
@@ -78,5 +79,11 @@ int bridge_count(const bridge *b);
 
 /* The notifications that ended, oldest first. */
 const history *bridge_history(const bridge *b);
+
+/* Calls fn for each live notification, oldest first: showing (on presentd) or waiting for
+ * a place; app and summary as shown (summary NULL when empty). Stops at fn's first
+ * negative return, and returns it; else 0. */
+int bridge_each_live(const bridge *b, int (*fn)(void *user, uint32_t id, const char *app, const char *summary,
+                                                uint64_t posted_us, int showing), void *user);
 
 #endif

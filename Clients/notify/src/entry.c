@@ -7,10 +7,16 @@
  * normal are held and critical passes. */
 static const int urgency_priority[3] = {250, 500, ENTRY_CRITICAL_PRIORITY};
 
+/* The card's width, points: between mako's and dunst's 300 and GNOME Shell's banner of
+ * 34em. Its height until the renderer has measured it: the fixed card it used to be. */
+enum { ENTRY_WIDTH = 360, ENTRY_HEIGHT = 96 };
+
 json_object *entry_content(const note_spec *spec) {
     json_object *c = json_object_new_object();
     if (spec->title) json_object_object_add(c, "title", json_object_new_string(spec->title));
     if (spec->message) json_object_object_add(c, "message", json_object_new_string(spec->message));
+    if (spec->message_markup)
+        json_object_object_add(c, "messageMarkup", json_object_new_string(spec->message_markup));
     if (spec->icon_kind != ICON_NONE) {
         json_object *icon = json_object_new_object();
         json_object_object_add(icon, spec->icon_kind == ICON_NAME ? "name" : "path", json_object_new_string(spec->icon));
@@ -63,13 +69,17 @@ json_object *entry_present(const char *entry, const note_spec *spec, int32_t exp
     json_object_object_add(p, "level", json_object_new_string("overlay"));
     /* The top corner of the trailing side, as desktops show notifications (mirrored right to left). */
     json_object_object_add(p, "position", json_object_new_string("trailing"));
-    json_object *style = json_object_new_object(), *w = json_object_new_object(), *h = json_object_new_object();
+    /* As tall as its content: the renderer measures the card at this width and sends its
+     * preferredContentSize; until then it is ENTRY_HEIGHT tall (presentd's "content" would
+     * otherwise fall back to the default size, two thirds of the screen). */
+    json_object *style = json_object_new_object(), *w = json_object_new_object(), *size = json_object_new_object();
     json_object_object_add(style, "type", json_object_new_string("custom"));
-    json_object_object_add(w, "points", json_object_new_double(360));
-    json_object_object_add(h, "points", json_object_new_double(96));
+    json_object_object_add(w, "points", json_object_new_double(ENTRY_WIDTH));
     json_object_object_add(style, "width", w);
-    json_object_object_add(style, "height", h);
+    json_object_object_add(style, "height", json_object_new_string("content"));
     json_object_object_add(p, "style", style);
+    json_object_object_add(size, "height", json_object_new_double(ENTRY_HEIGHT));
+    json_object_object_add(p, "preferredContentSize", size);
     json_object *transition = json_object_new_object();
     json_object_object_add(transition, "type", json_object_new_string("coverVerticalFromTop"));
     json_object_object_add(transition, "duration", json_object_new_double(0.25));

@@ -1,8 +1,11 @@
 /* See history_cli.h. Each line: when it ended (local time), how, its id, the app, the
- * summary, separated by tabs; or, with --json, one JSON array. */
+ * summary, separated by tabs, then the live ones (when each was posted, "showing" or
+ * "waiting"); or, with --json, one JSON array. */
 #include "history_cli.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -27,25 +30,65 @@ static void iso_utc(uint64_t us, char *out, size_t size) {
     strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
 }
 
+/* One line of the listing: an ended notification, or a live one (how "showing" or
+ * "waiting", ended and reason 0). Strings point into the replies. */
+typedef struct row {
+    uint32_t id, reason;
+    const char *app, *summary, *how;
+    uint64_t posted, ended;
+} row;
+
+/* Calls the bridge's method of HISTORY_INTERFACE, not starting a bridge: one started to
+ * answer this would have nothing to tell. */
+static int call(sd_bus *bus, const char *method, sd_bus_message **reply, sd_bus_error *err) {
+    sd_bus_message *m = NULL;
+    int r = sd_bus_message_new_method_call(bus, &m, NOTIFY_NAME, NOTIFY_PATH, HISTORY_INTERFACE, method);
+    if (r >= 0) r = sd_bus_message_set_auto_start(m, 0);
+    if (r >= 0) r = sd_bus_call(bus, m, 0, err, reply);
+    sd_bus_message_unref(m);
+    return r;
+}
+
+static int unknown_method(const sd_bus_error *err) {
+    return sd_bus_error_has_name(err, SD_BUS_ERROR_UNKNOWN_METHOD) ||
+           sd_bus_error_has_name(err, SD_BUS_ERROR_UNKNOWN_INTERFACE) ||
+           sd_bus_error_has_name(err, SD_BUS_ERROR_UNKNOWN_OBJECT);
+}
+
+/* Appends the rows of reply (array signature sig, one struct each) to *rows. */
+static int read_rows(sd_bus_message *reply, const char *sig, row **rows, size_t *n) {
+    int live = strcmp(sig, "(ussts)") == 0;
+    int r = sd_bus_message_enter_container(reply, 'a', sig);
+    if (r < 0) return r;
+    for (;;) {
+        row it = {0};
+        r = live ? sd_bus_message_read(reply, sig, &it.id, &it.app, &it.summary, &it.posted, &it.how)
+                 : sd_bus_message_read(reply, sig, &it.id, &it.app, &it.summary, &it.posted, &it.ended, &it.reason);
+        if (r <= 0) return r;
+        if (!live) it.how = how(it.reason);
+        row *grown = realloc(*rows, (*n + 1) * sizeof **rows);
+        if (!grown) return -ENOMEM;
+        *rows = grown;
+        (*rows)[(*n)++] = it;
+    }
+}
+
 int history_print(int json, long last) {
     sd_bus *bus = NULL;
     sd_bus_error err = SD_BUS_ERROR_NULL;
-    sd_bus_message *call = NULL, *reply = NULL;
-    json_object *rows = NULL;
+    sd_bus_message *ended = NULL, *live = NULL;
+    json_object *out = NULL;
+    row *rows = NULL;
+    size_t n = 0;
     int status = 1;
     int r = sd_bus_open_user(&bus);
     if (r < 0) {
         fprintf(stderr, "presentd-notify: cannot connect to the session bus: %s\n", strerror(-r));
         return 1;
     }
-    /* Not auto-started: a bridge started to answer this would have nothing to tell. */
-    r = sd_bus_message_new_method_call(bus, &call, NOTIFY_NAME, NOTIFY_PATH, HISTORY_INTERFACE, "History");
-    if (r >= 0) r = sd_bus_message_set_auto_start(call, 0);
-    if (r >= 0) r = sd_bus_call(bus, call, 0, &err, &reply);
+    r = call(bus, "History", &ended, &err);
     if (r < 0) {
-        if (sd_bus_error_has_name(&err, SD_BUS_ERROR_UNKNOWN_METHOD) ||
-            sd_bus_error_has_name(&err, SD_BUS_ERROR_UNKNOWN_INTERFACE) ||
-            sd_bus_error_has_name(&err, SD_BUS_ERROR_UNKNOWN_OBJECT)) {
+        if (unknown_method(&err)) {
             char who[700];
             server_describe_owner(bus, who, sizeof who);
             fprintf(stderr, "presentd-notify: %s is served by %s, which keeps no history for presentd-notify\n",
@@ -59,50 +102,51 @@ int history_print(int json, long last) {
         }
         goto done;
     }
-    if ((r = sd_bus_message_enter_container(reply, 'a', "(ussttu)")) < 0) goto bad;
-    /* The reply is oldest first; --last N skips all but the last N. */
-    size_t total = 0;
-    while ((r = sd_bus_message_at_end(reply, 0)) == 0 && (r = sd_bus_message_skip(reply, "(ussttu)")) >= 0) total++;
-    if (r < 0 || (r = sd_bus_message_rewind(reply, 1)) < 0 || (r = sd_bus_message_enter_container(reply, 'a', "(ussttu)")) < 0)
-        goto bad;
-    size_t skip = last >= 0 && (size_t)last < total ? total - (size_t)last : 0;
-    uint32_t id, reason;
-    const char *app, *summary;
-    uint64_t posted, ended;
-    if (json) rows = json_object_new_array();
-    for (size_t i = 0; (r = sd_bus_message_read(reply, "(ussttu)", &id, &app, &summary, &posted, &ended, &reason)) > 0; i++) {
-        if (i < skip) continue;
+    if ((r = read_rows(ended, "(ussttu)", &rows, &n)) < 0) goto bad;
+    sd_bus_error_free(&err);
+    /* A bridge from before Live lists only what ended. */
+    r = call(bus, "Live", &live, &err);
+    if (r < 0 && !unknown_method(&err)) {
+        fprintf(stderr, "presentd-notify: no live notifications: %s\n", err.message ? err.message : strerror(-r));
+        goto done;
+    }
+    if (r >= 0 && (r = read_rows(live, "(ussts)", &rows, &n)) < 0) goto bad;
+    /* Ended ones oldest first, then the live ones; --last N keeps the last N of them all. */
+    size_t skip = last >= 0 && (size_t)last < n ? n - (size_t)last : 0;
+    if (json) out = json_object_new_array();
+    for (size_t i = skip; i < n; i++) {
+        const row *it = &rows[i];
         if (json) {
             char when[32];
             json_object *o = json_object_new_object();
-            json_object_object_add(o, "id", json_object_new_int64(id));
-            json_object_object_add(o, "app", json_object_new_string(app));
-            json_object_object_add(o, "summary", json_object_new_string(summary));
-            iso_utc(posted, when, sizeof when);
+            json_object_object_add(o, "id", json_object_new_int64(it->id));
+            json_object_object_add(o, "app", json_object_new_string(it->app));
+            json_object_object_add(o, "summary", json_object_new_string(it->summary));
+            iso_utc(it->posted, when, sizeof when);
             json_object_object_add(o, "posted", json_object_new_string(when));
-            iso_utc(ended, when, sizeof when);
-            json_object_object_add(o, "ended", json_object_new_string(when));
-            json_object_object_add(o, "how", json_object_new_string(how(reason)));
-            json_object_object_add(o, "reason", json_object_new_int64(reason));
-            json_object_array_add(rows, o);
+            if (it->reason) iso_utc(it->ended, when, sizeof when);
+            json_object_object_add(o, "ended", it->reason ? json_object_new_string(when) : NULL);
+            json_object_object_add(o, "how", json_object_new_string(it->how));
+            json_object_object_add(o, "reason", it->reason ? json_object_new_int64(it->reason) : NULL);
+            json_object_array_add(out, o);
             continue;
         }
-        time_t t = (time_t)(ended / 1000000u);
+        time_t t = (time_t)((it->reason ? it->ended : it->posted) / 1000000u);
         struct tm tm;
         char when[32];
         strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-        printf("%s\t%s\t%u\t%s\t%s\n", when, how(reason), id, app, summary);
+        printf("%s\t%s\t%u\t%s\t%s\n", when, it->how, it->id, it->app, it->summary);
     }
-    if (r < 0) goto bad;
-    if (json) printf("%s\n", json_object_to_json_string_ext(rows, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+    if (json) printf("%s\n", json_object_to_json_string_ext(out, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
     status = 0;
     goto done;
 bad:
-    fprintf(stderr, "presentd-notify: the history reply is not a(ussttu): %s\n", strerror(-r));
+    fprintf(stderr, "presentd-notify: the bridge's reply is not what it should be: %s\n", strerror(-r));
 done:
-    json_object_put(rows);
-    sd_bus_message_unref(call);
-    sd_bus_message_unref(reply);
+    json_object_put(out);
+    free(rows);
+    sd_bus_message_unref(ended);
+    sd_bus_message_unref(live);
     sd_bus_error_free(&err);
     sd_bus_flush_close_unref(bus);
     return status;

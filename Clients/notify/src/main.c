@@ -23,8 +23,8 @@
 
 static const char usage[] =
     "usage: presentd-notify [--socket PATH] [--replace] [--max-visible N] [--max-waiting N]\n"
-    "                       [--timeout-low MS] [--timeout-normal MS] [--reconnect S]\n"
-    "                       [--keep-history N]\n"
+    "                       [--timeout-low MS] [--timeout-normal MS] [--timeout-actions MS]\n"
+    "                       [--reconnect S] [--keep-history N]\n"
     "       presentd-notify --history [--json] [--last N]\n"
     "\n"
     "Serves org.freedesktop.Notifications on the session bus ($DBUS_SESSION_BUS_ADDRESS) and\n"
@@ -37,16 +37,19 @@ static const char usage[] =
     "  --max-waiting N      notifications that may wait; past it Notify fails (default 100; 0...10000)\n"
     "  --timeout-low MS     expire_timeout -1 for low urgency (default 5000; 0: never)\n"
     "  --timeout-normal MS  expire_timeout -1 for normal urgency (default 10000; 0: never)\n"
+    "  --timeout-actions MS expire_timeout -1 with an action to choose, a button or a reply\n"
+    "                       (default 0: until answered or closed)\n"
     "                       (critical notifications never expire)\n"
     "  --reconnect S        how long to wait for presentd to come back when it goes away\n"
     "                       (default 30; 0: not at all)\n"
     "  --keep-history N     ended notifications kept for --history (default 50; 0...1000;\n"
     "                       never those with the transient hint)\n"
     "  --history            print the running bridge's history: when each ended, how\n"
-    "                       (expired, dismissed, closed, undefined), its id, app and summary\n"
+    "                       (expired, dismissed, closed, undefined), its id, app and summary;\n"
+    "                       then the live ones: when each was posted, showing or waiting\n"
     "                       (presentctl notifications runs this)\n"
     "  --json               with --history: one JSON array (id, app, summary, posted, ended,\n"
-    "                       how, reason)\n"
+    "                       how, reason; ended and reason null for a live one)\n"
     "  --last N             with --history: only the last N\n"
     "  --help               this text\n"
     "\n"
@@ -57,7 +60,7 @@ typedef struct options {
     const char *socket;
     int replace;
     int max_visible, max_waiting;
-    int32_t timeout_low, timeout_normal;
+    int32_t timeout_low, timeout_normal, timeout_actions;
     int reconnect_s;
     int keep_history;
     long promote_delay_ms;       /* 0: the bridge's frame */
@@ -113,9 +116,10 @@ static int parse(int argc, char **argv, options *o) {
             if (number(a, v, 0, 3600, &n)) return 2;
             o->reconnect_s = (int)n; i++; continue;
         }
-        if (strcmp(a, "--timeout-low") == 0 || strcmp(a, "--timeout-normal") == 0) {
+        if (strcmp(a, "--timeout-low") == 0 || strcmp(a, "--timeout-normal") == 0
+            || strcmp(a, "--timeout-actions") == 0) {
             if (number(a, v, 0, 86400000, &n)) return 2;
-            if (a[10] == 'l') o->timeout_low = (int32_t)n; else o->timeout_normal = (int32_t)n;
+            *(a[10] == 'l' ? &o->timeout_low : a[10] == 'n' ? &o->timeout_normal : &o->timeout_actions) = (int32_t)n;
             i++; continue;
         }
         fprintf(stderr, "presentd-notify: unknown argument %s (try --help)\n", a);
@@ -320,7 +324,8 @@ int main(int argc, char **argv) {
     }
     bridge_settings settings = {
         .max_visible = o.max_visible, .max_waiting = o.max_waiting,
-        .default_timeout_ms = {o.timeout_low, o.timeout_normal, 0}, .image_dir = dir,
+        .default_timeout_ms = {o.timeout_low, o.timeout_normal, 0}, .actions_timeout_ms = o.timeout_actions,
+        .image_dir = dir,
         .history_size = o.keep_history, .promote_delay_us = (uint32_t)o.promote_delay_ms * 1000u,
     };
     s.max_waiting = o.max_waiting;

@@ -34,6 +34,7 @@ typedef struct note_spec {
     uint32_t replaces_id;
     char *title;                 /* summary, cut; NULL when empty */
     char *message;               /* body as plain text, cut; NULL when empty */
+    char *message_markup;        /* body as safe Pango markup (text_body); NULL when it formats nothing */
     int icon_kind;               /* enum note_icon */
     char *icon;                  /* a theme name or an absolute .png/.svg path */
     int icon_is_image_data;      /* icon is a PNG the bridge wrote: removed when the notification ends */
@@ -48,6 +49,10 @@ typedef struct note_spec {
     int resident;                /* actions do not dismiss */
     int transient;               /* not kept in the history */
 } note_spec;
+
+/* Whether it asks something: an action besides "default" (the click on the body, which
+ * answers nothing the notification asked), a button or the inline reply. */
+int note_asks(const note_spec *s);
 
 void note_spec_clear(note_spec *s);
 

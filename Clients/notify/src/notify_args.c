@@ -299,11 +299,17 @@ int notify_args_read(sd_bus_message *m, note_spec *spec, image_data *image, int 
     if (r < 0) goto bad;
     spec->app_name = text_cut(app_name, NOTE_MAX_NAME);
     spec->title = summary[0] ? text_cut(summary, TEXT_MAX_TITLE) : NULL;
-    char *plain = text_strip_markup(body);
-    spec->message = plain && plain[0] ? text_cut(plain, TEXT_MAX_MESSAGE) : NULL;
+    char *plain = NULL, *markup = NULL;
+    if (text_body(body, &plain, &markup)) { r = -ENOMEM; goto bad; }
+    spec->message = plain[0] ? text_cut(plain, TEXT_MAX_MESSAGE) : NULL;
+    /* The markup goes only with the whole text: a cut message would not match it. */
+    if (markup && spec->message && text_length(plain) <= TEXT_MAX_MESSAGE && text_length(markup) <= TEXT_MAX_MARKUP)
+        spec->message_markup = markup;
+    else free(markup);
+    int lost = plain[0] && !spec->message;
     free(plain);
     app_icon_copy = strdup(app_icon);
-    if (!spec->app_name || (summary[0] && !spec->title) || !app_icon_copy) { r = -ENOMEM; goto bad; }
+    if (!spec->app_name || (summary[0] && !spec->title) || lost || !app_icon_copy) { r = -ENOMEM; goto bad; }
     if ((r = read_actions(m, spec, err)) < 0) goto bad;
     if ((r = read_hints(m, spec, &icons)) < 0) goto bad;
     if ((r = sd_bus_message_read_basic(m, 'i', &spec->expire_timeout)) < 0) goto bad;

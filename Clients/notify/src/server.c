@@ -84,9 +84,30 @@ static int method_history(sd_bus_message *m, void *userdata, sd_bus_error *err) 
     return r;
 }
 
+static int append_live(void *user, uint32_t id, const char *app, const char *summary, uint64_t posted_us,
+                       int showing) {
+    return sd_bus_message_append(user, "(ussts)", id, app ? app : "", summary ? summary : "", posted_us,
+                                 showing ? "showing" : "waiting");
+}
+
+/* Live() → a(ussts): id, app_name, summary, when it was posted (microseconds since the
+ * epoch), and "showing" (on presentd) or "waiting" (for a place); oldest first. */
+static int method_live(sd_bus_message *m, void *userdata, sd_bus_error *err) {
+    server *s = userdata;
+    sd_bus_message *reply = NULL;
+    int r = sd_bus_message_new_method_return(m, &reply);
+    if (r >= 0) r = sd_bus_message_open_container(reply, 'a', "(ussts)");
+    if (r >= 0) r = bridge_each_live(s->bridge, append_live, reply);
+    if (r >= 0) r = sd_bus_message_close_container(reply);
+    if (r >= 0) r = sd_bus_send(NULL, reply, NULL);
+    sd_bus_message_unref(reply);
+    return r;
+}
+
 static const sd_bus_vtable history_vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_METHOD("History", "", "a(ussttu)", method_history, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("Live", "", "a(ussts)", method_live, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_VTABLE_END,
 };
 

@@ -102,6 +102,35 @@ def test_presentctl_notifications_lists_the_bridges_history(make_bridge, pd, obs
     assert only["posted"] <= only["ended"] and only["ended"].endswith("Z") and len(only["ended"]) == 20
 
 
+def test_presentctl_notifications_lists_the_live_ones_after_those_that_ended(make_bridge, pd, observer):
+    bridge = make_bridge("--max-visible", "1")
+    closed = observer.notify("Build finished", app="build")
+    observer.close(closed)
+    assert observer.closed(closed) == 3
+    showing = observer.notify("Meeting in 5 min", app="calendar", timeout=0)
+    shown(pd, bridge, showing)
+    waiting = observer.notify("Alice: lunch?", app="chat", timeout=0)  # no place on screen: it waits
+    out = presentctl_notifications(bridge.env)
+    assert out.returncode == 0, out.stderr
+    rows = [line.split("\t") for line in out.stdout.splitlines()]
+    assert [row[1:] for row in rows] == [["closed", str(closed), "build", "Build finished"],
+                                        ["showing", str(showing), "calendar", "Meeting in 5 min"],
+                                        ["waiting", str(waiting), "chat", "Alice: lunch?"]]
+    out = presentctl_notifications(bridge.env, "--json", "--last", "2")
+    assert out.returncode == 0, out.stderr
+    live = json.loads(out.stdout)
+    assert [(r["id"], r["how"], r["ended"], r["reason"]) for r in live] == [(showing, "showing", None, None),
+                                                                         (waiting, "waiting", None, None)]
+    assert all(r["posted"].endswith("Z") and len(r["posted"]) == 20 for r in live)
+    # Closed, it moves to the ended ones.
+    observer.close(showing)
+    assert observer.closed(showing) == 3
+    entry(pd, bridge, waiting)  # its place came: it is on presentd
+    out = presentctl_notifications(bridge.env)
+    assert [line.split("\t")[1:3] for line in out.stdout.splitlines()] == [
+        ["closed", str(closed)], ["closed", str(showing)], ["showing", str(waiting)]], out.stdout
+
+
 def test_presentctl_notifications_says_when_the_bridge_is_not_running(bus):
     out = presentctl_notifications(dict(os.environ, DBUS_SESSION_BUS_ADDRESS=bus.address))
     assert out.returncode == 1

@@ -40,7 +40,8 @@ def _body(bridge, pd, observer):
 
 def _body_markup(bridge, pd, observer):
     id = observer.notify("cap", "<b>bold</b> &amp; <i>it</i>", timeout=0)
-    assert entry(pd, bridge, id)["content"]["message"] == "bold & it"
+    content = entry(pd, bridge, id)["content"]
+    assert content["message"] == "bold & it" and content["messageMarkup"] == "<b>bold</b> &amp; <i>it</i>"
     observer.close(id)
     assert observer.closed(id) == 3
 
@@ -106,6 +107,11 @@ def test_notify_send_presents_an_overlay_with_summary_and_body(bridge, pd):
     assert id >= 1
     e = entry(pd, bridge, id)
     assert e["level"] == "overlay" and e["position"] == "trailing"
+    # As tall as its content, which the renderer measures; the size it starts at until then.
+    assert e["style"]["type"] == "custom" and e["style"]["width"] == {"points": 360.0}
+    assert e["style"]["height"] == "content"
+    assert e["preferredContentSize"] == {"height": 96.0}
+    assert e["frame"]["width"] == 360.0 and e["frame"]["height"] == 96.0
     assert e["priority"] == 500
     assert e["content"]["title"] == "Disk full"
     assert e["content"]["message"] == "Only 2 MB left on /home"
@@ -203,18 +209,26 @@ def test_resident_actions_do_not_dismiss(bridge, pd, observer):
     assert observer.named("NotificationClosed", id) == []
 
 
-@pytest.mark.parametrize("body, message", [
-    ("<b>Bold</b> &amp; <i>it</i> <u>u</u> <a href=\"https://x.org/?a=1&amp;b=2\">link</a>", "Bold & it u link"),
-    ("line<br/>next &lt;tag&gt; &#233;&#x263A;", "line\nnext <tag> é☺"),
-    ("<img src=\"/x.png\" alt=\"pic\"/>after", "after"),
-    # Not markup: kept as it was sent.
-    ("a < b && c > d", "a < b && c > d"),
-    ("Tom & Jerry <3", "Tom & Jerry <3"),
-    ("&bogus; <b>", "&bogus; <b>"),
+@pytest.mark.parametrize("body, message, markup", [
+    ("<b>bold</b> &amp; <i>x</i> <img src=\"/x.png\"/>", "bold & x ", "<b>bold</b> &amp; <i>x</i> "),
+    ("<b>Bold</b> &amp; <i>it</i> <u>u</u> <a href=\"https://x.org/?a=1&amp;b=2\" title=\"t\">link</a>",
+     "Bold & it u link", "<b>Bold</b> &amp; <i>it</i> <u>u</u> <a href=\"https://x.org/?a=1&amp;b=2\">link</a>"),
+    # Tags are kept well nested: a stray closing tag is dropped, one left open is closed.
+    ("<B class=\"x\">a<i>b</b>c</i> <u>open", "abc open", "<b>a<i>bc</i> <u>open</u></b>"),
+    ("<a>no link</a> <span color=\"red\">red</span>", "no link red", None),
+    ("line<br/>next &lt;tag&gt; &#233;&#x263A;", "line\nnext <tag> é☺", None),
+    ("<img src=\"/x.png\" alt=\"pic\"/>after", "after", None),
+    # Not markup: kept as it was sent, and no markup.
+    ("a < b && c > d", "a < b && c > d", None),
+    ("Tom & Jerry <3", "Tom & Jerry <3", None),
+    ("&bogus; <b>", "&bogus; <b>", None),
 ])
-def test_markup_in_the_body_is_shown_as_plain_text(bridge, pd, observer, body, message):
+def test_body_markup_is_plain_text_in_message_and_safe_markup_in_message_markup(bridge, pd, observer, body,
+                                                                                 message, markup):
     id = observer.notify("Markup", body)
-    assert entry(pd, bridge, id)["content"]["message"] == message
+    content = entry(pd, bridge, id)["content"]
+    assert content["message"] == message
+    assert content.get("messageMarkup") == markup
 
 
 def test_summary_is_plain_text_and_long_text_is_cut(bridge, pd, observer):
@@ -222,6 +236,9 @@ def test_summary_is_plain_text_and_long_text_is_cut(bridge, pd, observer):
     content = entry(pd, bridge, id)["content"]
     assert content["title"] == ("<b>x</b> " + "é" * 300)[:255] + "…"
     assert content["message"] == "y" * 4095 + "…"
+    # The markup goes only with the whole text: a cut message would not match it.
+    cut = observer.notify("cut", "<b>" + "y" * 5000 + "</b>")
+    assert "messageMarkup" not in entry(pd, bridge, cut)["content"]
 
 
 def test_empty_summary_and_body_present_a_blank_content(bridge, pd, observer):
@@ -291,6 +308,39 @@ def test_expire_timeout_maps_to_auto_dismiss(bridge, pd, observer):
     assert s[ms]["autoDismiss"]["after"] == 1.5
     assert "autoDismiss" not in s[never]
     assert "autoDismiss" not in s[critical]  # critical never expires
+
+
+def test_a_notification_that_asks_stays_until_answered(bridge, pd, observer):
+    asks = observer.notify("Meeting in 5 min", actions=["join", "Join", "default", "Open"])
+    reply = observer.notify("Message", actions=["inline-reply", "Reply"])
+    click = observer.notify("Clicked", actions=["default", "Open"])  # the body's click asks nothing
+    given = observer.notify("Given", actions=["ok", "OK"], timeout=3000)
+    s = {id: shown(pd, bridge, id) for id in (asks, reply, click, given)}
+    assert "autoDismiss" not in s[asks] and "autoDismiss" not in s[reply]
+    assert s[click]["autoDismiss"]["after"] == 10.0
+    assert s[given]["autoDismiss"]["after"] == 3.0  # the app's own timeout is kept
+    pd.advance(3600)
+    wait_until(lambda: observer.named("NotificationClosed", click) and observer.named("NotificationClosed", given),
+               "the click-only and the timed notification expired after an hour on the manual clock")
+    assert observer.closed(click) == 1 and observer.closed(given) == 1
+    assert stack(pd)[bridge.entry(asks)]["state"] == "presented"
+    assert stack(pd)[bridge.entry(reply)]["state"] == "presented"
+    assert observer.named("NotificationClosed", asks) == [] and observer.named("NotificationClosed", reply) == []
+    pd.activate(bridge.entry(asks), "join")
+    assert observer.wait_signal("ActionInvoked", asks) == (asks, "join")
+    assert observer.closed(asks) == 2
+    observer.close(reply)
+    assert observer.closed(reply) == 3
+
+
+def test_timeout_actions_sets_how_long_a_notification_that_asks_stays(make_bridge, pd, observer):
+    bridge = make_bridge("--timeout-actions", "4000")
+    id = observer.notify("Update ready", actions=["restart", "Restart"])
+    name = bridge.entry(id)
+    assert shown(pd, bridge, id)["autoDismiss"]["after"] == 4.0
+    pd.advance(4)
+    assert lifecycle(pd, name, "willDismiss").reason == "timeout"
+    assert observer.closed(id) == 1
 
 
 def test_ids_are_never_zero_and_never_reused(bridge, pd, observer):

@@ -84,6 +84,9 @@ public struct Content: Hashable, Sendable, ExpressibleByStringLiteral {
     public var label: String?
     public var title: String?
     public var message: String?
+    /// message as Pango markup (`b`, `i`, `u`, `a` and entities), present only with message:
+    /// what a renderer that draws markup shows. Opaque to presentd beyond its length.
+    public var messageMarkup: String?
     public var icon: Icon?
     public var actions: [ContentAction]
     public var fields: [ContentField]

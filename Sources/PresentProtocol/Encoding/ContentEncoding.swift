@@ -11,6 +11,7 @@ extension CoreEncoding {
         var o: JSONObject = [:]
         if let t = c.title { o["title"] = .string(t) }
         if let m = c.message { o["message"] = .string(m) }
+        if let m = c.messageMarkup { o["messageMarkup"] = .string(m) }
         switch c.icon {
         case .name(let n)?: o["icon"] = ["name": .string(n)]
         case .path(let p)?: o["icon"] = ["path": .string(p)]

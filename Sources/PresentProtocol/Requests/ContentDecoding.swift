@@ -1,12 +1,12 @@
-// A presentation's content — `"label"` or {title?, message?, icon?, actions?, fields?,
-// progress?, surface?, accessibility?} — and what sizes and times it: preferredContentSize
-// and autoDismiss. Every bound is in ProtocolLimits and every error names its field.
+// A presentation's content — `"label"` or {title?, message?, messageMarkup?, icon?, actions?,
+// fields?, progress?, surface?, accessibility?} — and what sizes and times it:
+// preferredContentSize and autoDismiss. Every bound is in ProtocolLimits and every error names its field.
 
 import PresentCore
 import PresentJSON
 
 extension RequestDecoder {
-    static let contentFields: Set<String> = ["title", "message", "icon", "actions", "fields", "progress",
+    static let contentFields: Set<String> = ["title", "message", "messageMarkup", "icon", "actions", "fields", "progress",
                                              "surface", "accessibility"]
 
     /// The string form (a label alone) or the object form.
@@ -17,6 +17,14 @@ extension RequestDecoder {
         var c = Content()
         c.title = try o.optionalField("title").map { v throws(RPCError) in try text(v, max: limits.maxTitleLength) }
         c.message = try o.optionalField("message").map { v throws(RPCError) in try text(v, max: limits.maxMessageLength) }
+        // Opaque to presentd beyond its bounds: a renderer that cannot parse it draws message.
+        c.messageMarkup = try o.optionalField("messageMarkup").map { v throws(RPCError) in
+            try text(v, max: ProtocolLimits.maxMessageMarkupLength)
+        }
+        if c.messageMarkup != nil, c.message == nil {
+            throw .invalidParams(field: o.path(for: "messageMarkup"),
+                                 reason: "goes with message, the same text in plain: renderers that draw no markup show message")
+        }
         c.icon = try o.optionalObject("icon").map(icon)
         c.actions = try o.optionalArray("actions", count: 0...limits.maxActions) { v throws(RPCError) in try action(v.object()) } ?? []
         c.fields = try o.optionalArray("fields", count: 0...limits.maxFields) { v throws(RPCError) in try field(v.object()) } ?? []

@@ -73,6 +73,9 @@ extension RequestDecoder {
             }
             return style
         }
+        guard case .object = v.value else {
+            throw v.invalid("expected a style name or a style object, got \(v.value.typeName)")
+        }
         let o = try v.object()
         switch try o.string("type") {
         case "slideIn":

@@ -153,6 +153,8 @@ public struct ProtocolLimits: Hashable, Sendable {
     public var maxTitleLength = 256
     /// Content: a message, a hint, a field's value, an icon's path.
     public var maxMessageLength = 4096
+    /// Content: a message's markup (twice a message: tags and entities take room).
+    public static let maxMessageMarkupLength = 8192
     /// Content: action and field ids.
     public var maxContentIDLength = 64
     /// An activate's xdg-activation token (compositors' are 32 to 40 characters).
