@@ -942,6 +942,7 @@ int presentd_content_of(json_object *obj, presentd_content *out) {
     if (!json_object_is_type(content, json_type_object)) return 0;
     out->title = string_member(content, "title");
     out->message = string_member(content, "message");
+    out->message_markup = string_member(content, "messageMarkup");
     json_object *icon = object_member(content, "icon"), *surface = object_member(content, "surface"),
                 *accessibility = object_member(content, "accessibility"), *progress;
     out->icon_name = string_member(icon, "name");
