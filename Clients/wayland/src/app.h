@@ -81,6 +81,16 @@ typedef struct pw_screen {
     int keyboard_exclusive;                /* the interactivity asked of the compositor now */
 } pw_screen;
 
+/* The shape a card is laid out in (card.c), chosen from what the stack says of its entry
+ * (pw_shape_of): a desktop's banner, toast, sheet or alert, or a label on a modal card. */
+typedef enum pw_shape {
+    PW_SHAPE_ALERT,                        /* a modal dialog: centred, buttons at the bottom */
+    PW_SHAPE_SHEET,                        /* a panel: a header bar, content from the top */
+    PW_SHAPE_BANNER,                       /* a notification: icon at the leading edge, text beside it */
+    PW_SHAPE_TOAST,                        /* a pill of one line */
+    PW_SHAPE_LABEL,                        /* a string label on a modal card: one centred paragraph */
+} pw_shape;
+
 /* What one entry shows, kept from stack and lifecycle events, and its drawn card. */
 typedef struct pw_record {
     struct pw_record *next;
@@ -100,6 +110,9 @@ typedef struct pw_record {
     char style[32], level[16];             /* its style's name ("" for a style object) and level, from the
                                               stack: what a screen reader is told it is (a11y.c) */
     int leaving;                           /* willDismiss came: it takes no more keys */
+    pw_shape shape;                        /* how its card is laid out (pw_shape_of) */
+    int body_action;                       /* the action a tap on the card's body activates (a banner's
+                                              `default`, not drawn as a button), from the last card; −1: none */
     int n_actions, n_fields;
     char field_id[PRESENTD_MAX_FIELDS][64];
     char field_kind[PRESENTD_MAX_FIELDS][8];

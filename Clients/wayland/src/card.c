@@ -1,7 +1,7 @@
 /* Drawing a card's content: icon, title, message, an app surface's placeholder, fields,
- * progress and buttons, top to bottom, the buttons at the bottom edge and the rest centred in
- * the space above them. Text is pango's: shaped for any script, right-to-left included,
- * wrapped and ellipsised to the room there is. */
+ * progress and buttons, laid out in the shape of its entry (a banner, a toast, a sheet, an
+ * alert: lay_out) by one pass that also measures it for size.c. Text is pango's: shaped for any
+ * script, right-to-left included, wrapped and ellipsised to the room there is. */
 #include "card.h"
 
 #include <math.h>
@@ -37,6 +37,13 @@ void pw_rounded_rect(cairo_t *cr, double x, double y, double w, double h, double
 static PangoLayout *paragraph(cairo_t *cr, const char *font, const char *text, double width, double max_height,
                               PangoAlignment align) {
     PangoLayout *layout = pango_cairo_create_layout(cr);
+    /* Unhinted metrics: text measures the same at every scale, so what size.c measured at one
+     * fits when drawn at two (hinted advances grow by a pixel here and there). */
+    cairo_font_options_t *options = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
+    pango_cairo_context_set_font_options(pango_layout_get_context(layout), options);
+    pango_layout_context_changed(layout);
+    cairo_font_options_destroy(options);
     PangoFontDescription *desc = pango_font_description_from_string(font);
     pango_layout_set_font_description(layout, desc);
     pango_font_description_free(desc);
@@ -81,23 +88,25 @@ static void focus_ring(pw_app *app, cairo_t *cr, double x, double y, double w, d
 }
 
 static double buttons(pw_app *app, pw_record *r, cairo_t *cr, const presentd_content *c, double x, double bottom,
-                      double width, int draw, int rtl) {
+                      double width, int draw, int rtl, int skip) {
     const pw_theme *t = &app->theme;
-    size_t n = c->n_actions;
+    /* `skip`, when ≥ 0, is an action that is not a button (a banner's default: its body). */
+    size_t n = c->n_actions - (skip >= 0 && (size_t)skip < c->n_actions);
     if (n == 0) return 0;
-    size_t order[PRESENTD_MAX_ACTIONS], k = 0, cancel = n;
-    for (size_t i = 0; i < n; i++)
-        if (c->actions[i].role && strcmp(c->actions[i].role, "cancel") == 0) cancel = i;
+    size_t order[PRESENTD_MAX_ACTIONS], k = 0, cancel = c->n_actions;
+    for (size_t i = 0; i < c->n_actions; i++)
+        if ((int)i != skip && c->actions[i].role && strcmp(c->actions[i].role, "cancel") == 0) cancel = i;
     double share = (width - (double)(n - 1) * t->spacing) / (double)n;
     int row = n <= 3;
-    for (size_t i = 0; i < n && row; i++) {
+    for (size_t i = 0; i < c->n_actions && row; i++) {
+        if ((int)i == skip) continue;
         PangoLayout *l = paragraph(cr, t->button_font, c->actions[i].title, 10000, 0, PANGO_ALIGN_LEFT);
         if (layout_width(l) + 2 * t->spacing > share) row = 0;
         g_object_unref(l);
     }
-    if (row && cancel < n) order[k++] = cancel;
-    for (size_t i = 0; i < n; i++) if (i != cancel) order[k++] = i;
-    if (!row && cancel < n) order[k++] = cancel;
+    if (row && cancel < c->n_actions) order[k++] = cancel;
+    for (size_t i = 0; i < c->n_actions; i++) if (i != cancel && (int)i != skip) order[k++] = i;
+    if (!row && cancel < c->n_actions) order[k++] = cancel;
     double total = row ? t->button_height : (double)n * t->button_height + (double)(n - 1) * t->spacing;
     if (!draw) return total;
     double y = bottom - total;
@@ -177,38 +186,343 @@ static int right_to_left(cairo_t *cr, const char *text) {
     return rtl;
 }
 
-/* The dialog's parts. */
-static void dialog(pw_app *app, pw_record *r, cairo_t *cr, const presentd_content *c, double w, double h) {
-    const pw_theme *t = &app->theme;
-    double pad = t->padding, gap = t->spacing, inner = w - 2 * pad;
-    /* The dialog's direction is its text's: an Arabic or Hebrew title mirrors the buttons. */
-    const char *words = c->title ? c->title : c->message;
-    int rtl = words && right_to_left(cr, words);
-    double bottom = h - pad, buttons_height = buttons(app, r, cr, c, pad, bottom, inner, 0, rtl);
-    double room_bottom = bottom - (buttons_height > 0 ? buttons_height + pad : 0);
+/* -- Layout -----------------------------------------------------------------------------------
+ * One pass lays a card out for both its uses: measuring (size.c asks for the height at a
+ * width, or the natural width) and drawing (at the frame the daemon gave). Every number is in
+ * this table; docs/WAYLAND.md ("What it draws") gives the source of each. Points. */
+static const struct {
+    /* libadwaita AdwAlertDialog: the message area's padding and spacing, the response area's. */
+    struct { double top, side, heading_gap, message_bottom, response_top, response_bottom; } alert;
+    /* A header bar (UIKit's navigation bar, 44), then the content from the top. */
+    struct { double header, side, top, bottom; } sheet;
+    /* GNOME Shell's banner (icon 48, at least 64 tall, the body to 6 lines), dunst's padding 8. */
+    struct { double padding, icon, icon_gap, title_gap, title_lines, body_lines, min_height; } banner;
+    /* libadwaita AdwToast: padding 6, 12 at the sides; ours: 36 tall at least, at most 600 wide. */
+    struct { double pad_y, pad_x, min_height, max_width; } toast;
+    /* libadwaita's buttons: padded 20 at the sides, 60 wide at least (a sheet's are as wide as that). */
+    struct { double padding, min_width; } button;
+    /* A dialog or label measured for its natural width: between these (ours). */
+    struct { double min_width, max_width; } natural;
+} M = {
+    .alert = {.top = 32, .side = 24, .heading_gap = 10, .message_bottom = 9, .response_top = 12, .response_bottom = 24},
+    .sheet = {.header = 44, .side = 18, .top = 18, .bottom = 18},
+    .banner = {.padding = 8, .icon = 48, .icon_gap = 12, .title_gap = 4, .title_lines = 2, .body_lines = 6, .min_height = 64},
+    .toast = {.pad_y = 6, .pad_x = 12, .min_height = 36, .max_width = 600},
+    .button = {.padding = 20, .min_width = 60},
+    .natural = {.min_width = 200, .max_width = 420},
+};
+
+/* Where a card's parts go, at a width: computed once, then drawn or measured. */
+typedef struct layout {
+    pw_shape shape;
+    int rtl;                       /* the card mirrors: its text reads right to left */
+    double width, height;          /* the card's; height: what its content needs */
+    const char *icon;              /* the icon's file, or NULL */
     char found[1024];
-    const char *icon = c->icon_path ? c->icon_path : pw_icon_find(c->icon_name, t->icon_theme, found, sizeof found);
-    int progress = c->progress_kind != PRESENTD_PROGRESS_NONE, surface = c->surface_app_id || c->surface_handle;
-    /* Fixed heights first; the message takes what is left, then the surface's placeholder. */
-    double fixed = (icon ? t->icon_size + gap : 0) + (double)c->n_fields * (t->field_height + gap) + (progress ? 6 + gap : 0);
-    PangoLayout *title = c->title ? paragraph(cr, t->title_font, c->title, inner, -2, PANGO_ALIGN_CENTER) : NULL;
-    double title_h = title ? layout_height(title) + gap / 2 : 0;
-    double room = room_bottom - pad - fixed - title_h - (surface ? 24 + gap : 0);
-    PangoLayout *message = c->message && room > 8 ? paragraph(cr, t->body_font, c->message, inner, room, PANGO_ALIGN_CENTER) : NULL;
-    double message_h = message ? layout_height(message) + gap : 0;
-    double surface_h = surface ? fmax(24, room - message_h + 24) : 0;
-    double used = fixed + title_h + message_h + (surface ? surface_h + gap : 0) - gap;
-    double y = pad + fmax(0, (room_bottom - pad - used) / 2);
-    if (icon) {
-        if (pw_icon_draw(cr, icon, (w - t->icon_size) / 2, y, t->icon_size) != 0 && app->verbose)
-            fprintf(stderr, "presentd-wayland: entry %s: cannot draw the icon %s\n", r ? r->id : "?", icon);
-        y += t->icon_size + gap;
+    double icon_x, icon_y, icon_size;
+    PangoLayout *title, *message;  /* NULL: not shown (a toast's line is its title) */
+    double title_x, title_y, message_x, message_y;
+    double header;                 /* a sheet's header bar's height (its separator under it); 0: none */
+    double column_x, column_w;     /* the text column, where fields, progress and surface go */
+    double surface_y, surface_h;   /* the app surface's placeholder (surface_h 0: none) */
+    double fields_y;               /* the first field's top */
+    double progress_y;             /* the progress bar's top (< 0: none) */
+    double buttons_x, buttons_w, buttons_bottom, buttons_h;
+    int skip;                      /* the action drawn as no button (a banner's default), −1: none */
+} layout;
+
+#define PROGRESS_HEIGHT 6.0
+#define SURFACE_MIN 24.0           /* the placeholder's least height, drawn */
+#define SURFACE_MEASURED 120.0     /* and measured: a window's worth of room */
+
+static double line_height(cairo_t *cr, const char *font) {
+    PangoLayout *l = paragraph(cr, font, "Ag", 10000, 0, PANGO_ALIGN_LEFT);
+    double h = layout_height(l);
+    g_object_unref(l);
+    return h;
+}
+
+/* Body markup as pango reads it: notifications' <a href> has no pango tag, so a link is drawn
+ * underlined in the accent colour. NULL when there is none or it does not parse (the plain
+ * message is drawn then, as mako does); the caller frees it. */
+static char *pango_markup_of(const char *markup, const pw_color *link) {
+    if (!markup) return NULL;
+    char open[96];
+    snprintf(open, sizeof open, "<span underline=\"single\" foreground=\"#%02x%02x%02x\">", (int)(link->r * 255),
+             (int)(link->g * 255), (int)(link->b * 255));
+    GString *out = g_string_new(NULL);
+    for (const char *p = markup; *p;) {
+        if (strncmp(p, "<a", 2) == 0 && (p[2] == '>' || p[2] == ' ')) {
+            const char *close = strchr(p, '>');
+            if (!close) break;
+            g_string_append(out, open);
+            p = close + 1;
+        } else if (strncmp(p, "</a>", 4) == 0) {
+            g_string_append(out, "</span>");
+            p += 4;
+        } else {
+            g_string_append_c(out, *p++);
+        }
     }
-    if (title) { show(cr, title, pad, y, &t->text); y += title_h; g_object_unref(title); }
-    if (message) { show(cr, message, pad, y, &t->secondary_text); y += message_h; g_object_unref(message); }
-    if (surface) {
+    char *text = g_string_free(out, FALSE);
+    if (!pango_parse_markup(text, -1, 0, NULL, NULL, NULL, NULL)) { g_free(text); return NULL; }
+    return text;
+}
+
+/* The message paragraph, its markup when it has some that parses. */
+static PangoLayout *message_paragraph(pw_app *app, cairo_t *cr, const presentd_content *c, double width, double max_height,
+                                      PangoAlignment align) {
+    PangoLayout *l = paragraph(cr, app->theme.body_font, c->message, width, max_height, align);
+    char *markup = pango_markup_of(c->message_markup, &app->theme.accent);
+    if (markup) pango_layout_set_markup(l, markup, -1);
+    g_free(markup);
+    return l;
+}
+
+/* The message at most `room` tall and, for lines > 0, that many lines: ellipsised at the end
+ * when it is longer, one line at the least. */
+static PangoLayout *fitted_message(pw_app *app, cairo_t *cr, const presentd_content *c, double width, double room,
+                                   int lines, PangoAlignment align) {
+    double line = line_height(cr, app->theme.body_font);
+    PangoLayout *l = message_paragraph(app, cr, c, width, 0, align);
+    /* A negative height counts lines, a positive one is pango units. */
+    if (room < line) pango_layout_set_height(l, -1);
+    else if (lines > 0 && lines * line <= room) pango_layout_set_height(l, -lines);
+    else pango_layout_set_height(l, (int)(fmin(room, 100000) * PANGO_SCALE));
+    return l;
+}
+
+/* What comes under the text of every shape but the toast: the surface, fields, progress; their
+ * height at `gap` before each. */
+static double below_text(pw_app *app, const presentd_content *c, double gap, int measuring) {
+    const pw_theme *t = &app->theme;
+    double h = 0;
+    if (c->surface_app_id || c->surface_handle) h += gap + (measuring ? SURFACE_MEASURED : SURFACE_MIN);
+    h += (double)c->n_fields * (gap + t->field_height);
+    if (c->progress_kind != PRESENTD_PROGRESS_NONE) h += gap + PROGRESS_HEIGHT;
+    return h;
+}
+
+/* Places surface, fields and progress from y down, in the column (surface_h: the placeholder's). */
+static double place_below(pw_app *app, layout *L, const presentd_content *c, double y, double gap, double surface_h) {
+    if (c->surface_app_id || c->surface_handle) { L->surface_y = y + gap; L->surface_h = surface_h; y += gap + surface_h; }
+    L->fields_y = y + gap;
+    y += (double)c->n_fields * (gap + app->theme.field_height);
+    if (c->progress_kind != PRESENTD_PROGRESS_NONE) { L->progress_y = y + gap; y += gap + PROGRESS_HEIGHT; }
+    return y;
+}
+
+/* The text a toast shows in its one line. */
+static void toast_text(const presentd_content *c, const char *label, char *out, size_t size) {
+    if (label) snprintf(out, size, "%s", label);
+    else if (c->title && c->message) snprintf(out, size, "%s \u2014 %s", c->title, c->message);
+    else snprintf(out, size, "%s", c->title ? c->title : c->message ? c->message : "");
+}
+
+static int default_action(const presentd_content *c) {
+    for (size_t i = 0; i < c->n_actions; i++)
+        if (c->actions[i].role && strcmp(c->actions[i].role, "default") == 0) return (int)i;
+    return -1;
+}
+
+/* The natural width of content: its widest line, as wide as the toolkit would make it. */
+static double natural_width(pw_app *app, cairo_t *cr, pw_shape shape, const presentd_content *c, const char *label) {
+    const pw_theme *t = &app->theme;
+    if (shape == PW_SHAPE_TOAST) {
+        char text[4096 + 256 + 8];
+        toast_text(c, label, text, sizeof text);
+        PangoLayout *l = paragraph(cr, t->body_font, text, 100000, 0, PANGO_ALIGN_LEFT);
+        double w = ceil(layout_width(l)) + 2 * M.toast.pad_x;
+        g_object_unref(l);
+        return fmin(fmax(w, M.toast.min_height), M.toast.max_width);
+    }
+    double pad = shape == PW_SHAPE_ALERT ? M.alert.side : shape == PW_SHAPE_BANNER ? M.banner.padding : t->padding;
+    double extra = shape == PW_SHAPE_BANNER && (c->icon_name || c->icon_path) ? M.banner.icon + M.banner.icon_gap : 0;
+    double natural = M.natural.min_width;
+    const char *texts[] = {label ? label : c->title, label ? NULL : c->message};
+    const char *fonts[] = {label ? t->body_font : t->title_font, t->body_font};
+    for (int i = 0; i < 2; i++) {
+        if (!texts[i]) continue;
+        PangoLayout *l = paragraph(cr, fonts[i], texts[i], 100000, 0, PANGO_ALIGN_LEFT);
+        natural = fmax(natural, layout_width(l) + 2 * pad + extra);
+        g_object_unref(l);
+    }
+    double row = 0;
+    for (size_t i = 0; i < c->n_actions; i++) {
+        PangoLayout *l = paragraph(cr, t->button_font, c->actions[i].title, 100000, 0, PANGO_ALIGN_LEFT);
+        row = fmax(row, layout_width(l) + 2 * t->spacing);
+        g_object_unref(l);
+    }
+    natural = fmax(natural, row * (double)c->n_actions + t->spacing * (double)(c->n_actions ? c->n_actions - 1 : 0) + 2 * pad + extra);
+    return fmin(ceil(natural), M.natural.max_width);
+}
+
+/* The width of a row of buttons each as wide as the widest title with libadwaita's padding
+ * (20 a side, 60 at least). */
+static double button_row_width(pw_app *app, cairo_t *cr, const presentd_content *c, int skip) {
+    double widest = M.button.min_width;
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_actions; i++) {
+        if ((int)i == skip) continue;
+        PangoLayout *l = paragraph(cr, app->theme.button_font, c->actions[i].title, 100000, 0, PANGO_ALIGN_LEFT);
+        widest = fmax(widest, ceil(layout_width(l)) + 2 * M.button.padding);
+        g_object_unref(l);
+        n++;
+    }
+    return n ? (double)n * widest + (double)(n - 1) * app->theme.spacing : 0;
+}
+
+/* Lays content out in `shape` at `width` (≤ 0: its natural width) for a card `height` tall
+ * (≤ 0: measuring, as tall as it needs). L->height is then what the content needs at most
+ * lines; drawn in a shorter card, the message gives up lines first, ellipsised. */
+static void lay_out(pw_app *app, cairo_t *cr, pw_shape shape, const presentd_content *c, const char *label, double width,
+                    double height, layout *L) {
+    const pw_theme *t = &app->theme;
+    memset(L, 0, sizeof *L);
+    L->shape = shape;
+    L->progress_y = -1;
+    L->skip = -1;
+    L->width = width = width > 0 ? width : natural_width(app, cr, shape, c, label);
+    int measuring = height <= 0;
+    double gap = t->spacing;
+    const char *words = label ? label : c->title ? c->title : c->message;
+    L->rtl = words && right_to_left(cr, words);
+    if (!label) {
+        L->icon = c->icon_path ? c->icon_path : pw_icon_find(c->icon_name, t->icon_theme, L->found, sizeof L->found);
+        L->icon_size = t->icon_size;
+    }
+    /* The buttons' row (or stack) is measured once, at the column's width. */
+#define BUTTONS_H(w) buttons(app, NULL, cr, c, 0, 0, (w), 0, L->rtl, L->skip)
+    switch (shape) {
+    case PW_SHAPE_TOAST: {
+        char text[4096 + 256 + 8];
+        toast_text(c, label, text, sizeof text);
+        L->title = paragraph(cr, t->body_font, text, width - 2 * M.toast.pad_x, 0, PANGO_ALIGN_CENTER);
+        L->height = fmax(M.toast.min_height, layout_height(L->title) + 2 * M.toast.pad_y);
+        double h = measuring ? L->height : height;
+        L->title_x = M.toast.pad_x, L->title_y = (h - layout_height(L->title)) / 2;
+        return;
+    }
+    case PW_SHAPE_LABEL: {
+        double pad = t->padding, room = measuring ? 0 : height - 2 * gap;
+        L->title = paragraph(cr, t->body_font, label, width - 2 * pad, measuring ? 100000 : room, PANGO_ALIGN_CENTER);
+        L->height = ceil(layout_height(L->title) + 2 * pad);
+        L->title_x = pad, L->title_y = ((measuring ? L->height : height) - layout_height(L->title)) / 2;
+        return;
+    }
+    case PW_SHAPE_BANNER: {
+        double pad = M.banner.padding, icon = L->icon ? M.banner.icon : 0;
+        L->icon_size = icon;
+        L->skip = default_action(c);
+        L->column_w = width - 2 * pad - (icon ? icon + M.banner.icon_gap : 0);
+        L->column_x = L->rtl || !icon ? pad : pad + icon + M.banner.icon_gap;
+        L->icon_x = L->rtl ? width - pad - icon : pad, L->icon_y = pad;
+        L->title = c->title ? paragraph(cr, t->title_font, c->title, L->column_w, -M.banner.title_lines, PANGO_ALIGN_LEFT) : NULL;
+        double title_h = L->title ? layout_height(L->title) : 0;
+        double buttons_h = BUTTONS_H(L->column_w), fixed = below_text(app, c, gap, measuring) + (buttons_h ? gap + buttons_h : 0);
+        double head = title_h + (L->title && c->message ? M.banner.title_gap : 0);
+        double room = measuring ? 100000 : height - 2 * pad - head - fixed;
+        L->message = c->message ? fitted_message(app, cr, c, L->column_w, room, (int)M.banner.body_lines, PANGO_ALIGN_LEFT) : NULL;
+        double column = head + (L->message ? layout_height(L->message) : 0) + fixed;
+        L->height = ceil(fmax(M.banner.min_height, fmax(column, icon) + 2 * pad));
+        /* A column shorter than the icon is centred on it, as dunst centres its text. */
+        double y = pad + fmax(0, (icon - column) / 2);
+        L->title_x = L->message_x = L->column_x;
+        L->title_y = y;
+        y += head;
+        L->message_y = y;
+        y += L->message ? layout_height(L->message) : 0;
+        y = place_below(app, L, c, y, gap, SURFACE_MIN);
+        L->buttons_x = L->column_x, L->buttons_w = L->column_w, L->buttons_h = buttons_h;
+        L->buttons_bottom = y + (buttons_h ? gap + buttons_h : 0);
+        return;
+    }
+    case PW_SHAPE_SHEET: {
+        double side = M.sheet.side;
+        L->column_x = side, L->column_w = width - 2 * side;
+        if (c->title) {
+            L->header = M.sheet.header;
+            L->title = paragraph(cr, t->title_font, c->title, width - 2 * side, 0, PANGO_ALIGN_CENTER);
+            L->title_x = side, L->title_y = (L->header - layout_height(L->title)) / 2;
+        }
+        /* The buttons at the trailing end, each as wide as the widest title needs (GTK's dialogs). */
+        double row = fmin(L->column_w, button_row_width(app, cr, c, L->skip));
+        double buttons_h = BUTTONS_H(row);
+        double y = L->header + M.sheet.top, icon = L->icon ? L->icon_size + gap : 0;
+        L->icon_x = L->rtl ? width - side - L->icon_size : side, L->icon_y = y;
+        y += icon;
+        double fixed = below_text(app, c, gap, measuring), foot = (buttons_h ? buttons_h + M.sheet.top : 0) + M.sheet.bottom;
+        double room = measuring ? 100000 : height - y - fixed - foot;
+        L->message = c->message ? fitted_message(app, cr, c, L->column_w, room, 0, PANGO_ALIGN_LEFT) : NULL;
+        L->message_x = side, L->message_y = y;
+        double message_h = L->message ? layout_height(L->message) : 0;
+        y += message_h;
+        /* The surface's placeholder takes the room left over, as an embedded window would. */
+        double surface = measuring ? SURFACE_MEASURED : SURFACE_MIN + fmax(0, room - message_h);
+        y = place_below(app, L, c, y, gap, surface);
+        L->height = ceil(y + foot);
+        L->buttons_x = L->rtl ? side : width - side - row, L->buttons_w = row, L->buttons_h = buttons_h;
+        L->buttons_bottom = (measuring ? L->height : height) - M.sheet.bottom;
+        return;
+    }
+    case PW_SHAPE_ALERT: {
+        double side = M.alert.side;
+        L->column_x = side, L->column_w = width - 2 * side;
+        double buttons_h = BUTTONS_H(L->column_w);
+        double icon = L->icon ? L->icon_size + gap : 0;
+        L->title = c->title ? paragraph(cr, t->title_font, c->title, L->column_w, -2, PANGO_ALIGN_CENTER) : NULL;
+        double title_h = L->title ? layout_height(L->title) : 0, heading = L->title && c->message ? M.alert.heading_gap : 0;
+        double fixed = below_text(app, c, gap, measuring);
+        /* Without buttons the bottom padding is the top's. */
+        double foot = buttons_h ? M.alert.message_bottom + M.alert.response_top + buttons_h + M.alert.response_bottom : M.alert.top;
+        double room = measuring ? 100000 : height - M.alert.top - icon - title_h - heading - fixed - foot;
+        L->message = c->message ? fitted_message(app, cr, c, L->column_w, room, 0, PANGO_ALIGN_CENTER) : NULL;
+        double message_h = L->message ? layout_height(L->message) : 0;
+        L->height = ceil(M.alert.top + icon + title_h + heading + message_h + fixed + foot);
+        /* A card taller than its content (the style's fixed 180) keeps the parts together, the
+         * room shared above and below them: the paddings stay even. */
+        double y = M.alert.top + (measuring ? 0 : fmax(0, (height - L->height) / 2));
+        L->icon_x = (width - L->icon_size) / 2, L->icon_y = y;
+        y += icon;
+        L->title_x = side, L->title_y = y;
+        y += title_h + heading;
+        L->message_x = side, L->message_y = y;
+        y = place_below(app, L, c, y + message_h, gap, SURFACE_MIN);
+        L->buttons_x = side, L->buttons_w = L->column_w, L->buttons_h = buttons_h;
+        L->buttons_bottom = y + (buttons_h ? M.alert.message_bottom + M.alert.response_top + buttons_h : 0);
+        return;
+    }
+    }
+#undef BUTTONS_H
+}
+
+static void layout_free(layout *L) {
+    if (L->title) g_object_unref(L->title);
+    if (L->message) g_object_unref(L->message);
+}
+
+/* Draws a laid-out card's parts; records where its buttons and fields are in r. */
+static void draw(pw_app *app, pw_record *r, cairo_t *cr, const presentd_content *c, const layout *L) {
+    const pw_theme *t = &app->theme;
+    if (r) r->body_action = L->shape == PW_SHAPE_BANNER ? L->skip : -1;
+    if (L->icon && L->icon_size > 0) {
+        if (pw_icon_draw(cr, L->icon, L->icon_x, L->icon_y, L->icon_size) != 0 && app->verbose)
+            fprintf(stderr, "presentd-wayland: entry %s: cannot draw the icon %s\n", r ? r->id : "?", L->icon);
+    }
+    if (L->title) show(cr, L->title, L->title_x, L->title_y, &t->text);
+    if (L->header > 0) {
+        /* The header bar's separator: a hairline, as GTK's header bar and UIKit's bar have. */
+        cairo_rectangle(cr, 0, L->header - 1, L->width, 1);
+        pw_set_color(cr, &t->field_border, 1);
+        cairo_fill(cr);
+    }
+    if (L->message) show(cr, L->message, L->message_x, L->message_y, &t->secondary_text);
+    if (L->shape == PW_SHAPE_TOAST || L->shape == PW_SHAPE_LABEL) return;
+    double x = L->column_x, inner = L->column_w, gap = t->spacing;
+    if (L->surface_h > 0) {
         /* The app's own window belongs here; embedding it is another renderer's matter. */
-        pw_rounded_rect(cr, pad + 0.5, y + 0.5, inner - 1, surface_h - 1, t->field_radius);
+        double y = L->surface_y, h = L->surface_h;
+        pw_rounded_rect(cr, x + 0.5, y + 0.5, inner - 1, h - 1, t->field_radius);
         double dash[] = {4, 3};
         cairo_set_dash(cr, dash, 2, 0);
         pw_set_color(cr, &t->field_border, 1);
@@ -217,37 +531,44 @@ static void dialog(pw_app *app, pw_record *r, cairo_t *cr, const presentd_conten
         cairo_set_dash(cr, NULL, 0, 0);
         PangoLayout *l = paragraph(cr, t->body_font, c->surface_app_id ? c->surface_app_id : c->surface_handle, inner - 2 * gap, 0,
                                    PANGO_ALIGN_CENTER);
-        show(cr, l, pad + gap, y + (surface_h - layout_height(l)) / 2, &t->placeholder);
+        show(cr, l, x + gap, y + (h - layout_height(l)) / 2, &t->placeholder);
         g_object_unref(l);
-        y += surface_h + gap;
     }
-    for (size_t i = 0; i < c->n_fields; i++) {
-        field(app, r, i, cr, &c->fields[i], pad, y, inner);
-        y += t->field_height + gap;
-    }
-    if (progress) {
-        pw_rounded_rect(cr, pad, y, inner, 6, 3);
+    for (size_t i = 0; i < c->n_fields; i++)
+        field(app, r, i, cr, &c->fields[i], x, L->fields_y + (double)i * (t->field_height + gap), inner);
+    if (L->progress_y >= 0) {
+        double y = L->progress_y;
+        pw_rounded_rect(cr, x, y, inner, PROGRESS_HEIGHT, PROGRESS_HEIGHT / 2);
         pw_set_color(cr, &t->progress_track, 1);
         cairo_fill(cr);
         if (c->progress_kind == PRESENTD_PROGRESS_FRACTION && c->progress > 0) {
-            pw_rounded_rect(cr, pad, y, inner * fmin(c->progress, 1), 6, 3);
+            pw_rounded_rect(cr, x, y, inner * fmin(c->progress, 1), PROGRESS_HEIGHT, PROGRESS_HEIGHT / 2);
             pw_set_color(cr, &t->progress_fill, 1);
             cairo_fill(cr);
         }
         if (r && c->progress_kind == PRESENTD_PROGRESS_INDETERMINATE) {
             /* Its moving part is drawn with each frame, over the card (paint.c). */
             r->indeterminate = 1;
-            r->bar_x = pad, r->bar_y = y, r->bar_width = inner, r->bar_height = 6;
+            r->bar_x = x, r->bar_y = y, r->bar_width = inner, r->bar_height = PROGRESS_HEIGHT;
         }
     }
-    buttons(app, r, cr, c, pad, bottom, inner, 1, rtl);
+    buttons(app, r, cr, c, L->buttons_x, L->buttons_bottom, L->buttons_w, 1, L->rtl, L->skip);
 }
 
-static void label(pw_app *app, cairo_t *cr, const char *text, double w, double h) {
-    const pw_theme *t = &app->theme;
-    PangoLayout *l = paragraph(cr, t->body_font, text, w - 2 * t->padding, h - 2 * t->spacing, PANGO_ALIGN_CENTER);
-    show(cr, l, t->padding, (h - layout_height(l)) / 2, &t->text);
-    g_object_unref(l);
+void pw_card_measure(pw_app *app, pw_shape shape, json_object *content, double width, double *out_width, double *out_height) {
+    cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+    cairo_t *cr = cairo_create(scratch);
+    presentd_content c = {0};
+    const char *label = json_object_is_type(content, json_type_string) ? json_object_get_string(content) : NULL;
+    if (!label && pw_content_read(content, &c)) label = c.label;
+    if (label && shape != PW_SHAPE_TOAST) shape = PW_SHAPE_LABEL;
+    layout L;
+    lay_out(app, cr, shape, &c, label, width, 0, &L);
+    *out_width = ceil(L.width);
+    *out_height = ceil(L.height);
+    layout_free(&L);
+    cairo_destroy(cr);
+    cairo_surface_destroy(scratch);
 }
 
 cairo_surface_t *pw_card(pw_app *app, pw_record *r, double width, double height, double scale, double radius) {
@@ -266,13 +587,13 @@ cairo_surface_t *pw_card(pw_app *app, pw_record *r, double width, double height,
     if (r) {
         r->indeterminate = 0;
         presentd_content c;
-        if (r->content && json_object_is_type(r->content, json_type_string))
-            label(app, cr, json_object_get_string(r->content), width, height);
-        else if (r->content) {
-            if (pw_content_read(r->content, &c)) {
-                if (c.label) label(app, cr, c.label, width, height);
-                else dialog(app, r, cr, &c, width, height);
-            }
+        r->body_action = -1;
+        if (r->content && pw_content_read(r->content, &c)) {
+            pw_shape shape = c.label && r->shape != PW_SHAPE_TOAST ? PW_SHAPE_LABEL : r->shape;
+            layout L;
+            lay_out(app, cr, shape, &c, c.label, width, height, &L);
+            draw(app, r, cr, &c, &L);
+            layout_free(&L);
         }
         r->card = image;
         r->card_width = width, r->card_height = height, r->card_scale = scale, r->card_radius = radius;

@@ -13,6 +13,11 @@
  * NULL r, by the caller). */
 cairo_surface_t *pw_card(pw_app *app, pw_record *r, double width, double height, double scale, double radius);
 
+/* The size content (a label or content object) needs in `shape`: at `width` points wide when
+ * width > 0, else at its natural width (a toast's text, else between 200 and 420 points); the
+ * height is what the layout that draws it needs at that width. */
+void pw_card_measure(pw_app *app, pw_shape shape, json_object *content, double width, double *out_width, double *out_height);
+
 /* A rounded rectangle path. */
 void pw_rounded_rect(cairo_t *cr, double x, double y, double w, double h, double radius);
 

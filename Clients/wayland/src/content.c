@@ -63,7 +63,7 @@ int pw_content_put(pw_app *app, const char *id, int64_t rev, json_object *conten
         r = calloc(1, sizeof *r);
         if (!r) return 0;
         snprintf(r->id, sizeof r->id, "%s", id);
-        r->focus = r->pressed = -1;
+        r->focus = r->pressed = r->body_action = -1;
         r->next = app->records;
         app->records = r;
     }
@@ -91,6 +91,46 @@ void pw_content_clear(pw_app *app) {
     while (app->records) pw_content_drop(app, app->records->id);
 }
 
+int pw_style_by_content(json_object *style, const char *key) {
+    json_object *v;
+    return json_object_object_get_ex(style, key, &v) && json_object_is_type(v, json_type_string) &&
+           strcmp(json_object_get_string(v), "content") == 0;
+}
+
+/* Taller than this, a custom modal is a panel (a sheet), not a dialog: the height of a tall alert
+ * (docs/WAYLAND.md, "What it draws"). */
+#define SHEET_MIN_HEIGHT 300.0
+
+pw_shape pw_shape_of(json_object *entry) {
+    json_object *content = NULL, *level = NULL, *style = NULL, *type = NULL;
+    json_object_object_get_ex(entry, "content", &content);
+    json_object_object_get_ex(entry, "style", &style);
+    int overlay = json_object_object_get_ex(entry, "level", &level) && strcmp(json_object_get_string(level), "overlay") == 0;
+    presentd_content c = {0};
+    int label = json_object_is_type(content, json_type_string) || (pw_content_read(content, &c) && c.label);
+    if (overlay) {
+        /* A toast is a line of text, sized to it (presentctl toast); anything more is a banner. */
+        int text_only = !c.icon_name && !c.icon_path && !c.n_actions && !c.n_fields &&
+                        c.progress_kind == PRESENTD_PROGRESS_NONE && !c.surface_app_id && !c.surface_handle;
+        return label || (text_only && pw_style_by_content(style, "width")) ? PW_SHAPE_TOAST : PW_SHAPE_BANNER;
+    }
+    if (label) return PW_SHAPE_LABEL;
+    if (json_object_object_get_ex(entry, "detent", NULL)) return PW_SHAPE_SHEET;
+    if (json_object_is_type(style, json_type_string)) {
+        static const char *const panels[] = {"sheet", "bottomHalf", "topHalf", "popup", "fullScreen", "overFullScreen", "slideIn"};
+        for (size_t i = 0; i < sizeof panels / sizeof panels[0]; i++)
+            if (strcmp(json_object_get_string(style), panels[i]) == 0) return PW_SHAPE_SHEET;
+        return PW_SHAPE_ALERT;
+    }
+    if (json_object_object_get_ex(style, "type", &type) && strcmp(json_object_get_string(type), "slideIn") == 0)
+        return PW_SHAPE_SHEET;
+    /* Sized to its content, a dialog stays one: its measure would otherwise choose its shape. */
+    if (pw_style_by_content(style, "height")) return PW_SHAPE_ALERT;
+    json_object *frame = NULL;
+    json_object_object_get_ex(entry, "frame", &frame);
+    return presentd_number(frame, "height") > SHEET_MIN_HEIGHT ? PW_SHAPE_SHEET : PW_SHAPE_ALERT;
+}
+
 void pw_content_take_entries(pw_app *app, json_object *obj) {
     json_object *entries;
     if (!json_object_object_get_ex(obj, "entries", &entries) || !json_object_is_type(entries, json_type_array)) return;
@@ -105,6 +145,8 @@ void pw_content_take_entries(pw_app *app, json_object *obj) {
         snprintf(r->style, sizeof r->style, "%s",
                  json_object_object_get_ex(e, "style", &style) && json_object_is_type(style, json_type_string) ? json_object_get_string(style) : "");
         snprintf(r->level, sizeof r->level, "%s", json_object_object_get_ex(e, "level", &level) ? json_object_get_string(level) : "");
+        pw_shape shape = pw_shape_of(e);
+        if (shape != r->shape) { r->shape = shape; forget_card(r); }
         r->forward = json_object_object_get_ex(e, "interaction", &interaction) &&
                      strcmp(json_object_get_string(interaction), "forward") == 0;
         r->leaving = json_object_object_get_ex(e, "state", &state) && strcmp(json_object_get_string(state), "dismissing") == 0;

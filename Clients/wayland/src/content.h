@@ -22,6 +22,13 @@ void pw_content_drop(pw_app *app, const char *id);
 /* Every record (the daemon went away). */
 void pw_content_clear(pw_app *app);
 
+/* Whether a custom style's dimension `key` ("width", "height") follows the content. */
+int pw_style_by_content(json_object *style, const char *key);
+
+/* The shape entry (an entry of a stack event, stack result or snapshot) is drawn in, from its
+ * level, style, frame and content (docs/WAYLAND.md, "What it draws"). */
+pw_shape pw_shape_of(json_object *entry);
+
 /* The entries of a stack event, a stack result or a snapshot's screen into the records. */
 void pw_content_take_entries(pw_app *app, json_object *obj);
 

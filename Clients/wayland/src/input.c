@@ -173,6 +173,12 @@ static int button_at(pw_app *app, pw_screen *s, pw_record *r, double x, double y
     return -1;
 }
 
+/* Whether (x, y) on s is on r's card (not under another). */
+static int on_card(pw_app *app, pw_screen *s, pw_record *r, double x, double y) {
+    const pw_hit *h = hit_at(app, s, x, y);
+    return h && !h->dimming && strcmp(h->id, r->id) == 0;
+}
+
 /* -- Pointer ----------------------------------------------------------------------------------- */
 
 static void remember(gesture *in, uint32_t ms) {
@@ -278,6 +284,9 @@ static void release(pw_app *app, gesture *in, uint32_t time) {
         swipe(app, in, "ended", vx, vy);
     } else if (r && in->down_field >= 0) {
         move_focus(app, r, in->down_field);
+    } else if (r && r->body_action >= 0 && hypot(in->x - in->down_x, in->y - in->down_y) <= DRAG_SLOP && on_card(app, s, r, in->x, in->y)) {
+        /* A banner's body is its default action, as a click on a notification is. */
+        pw_input_activate(app, r, r->body_action, in->serial, s->surface);
     } else if (!r || hypot(in->x - in->down_x, in->y - in->down_y) <= DRAG_SLOP) {
         json_object *p = json_object_new_object();
         json_object_object_add(p, "x", json_object_new_double(in->x));

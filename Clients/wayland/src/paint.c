@@ -123,7 +123,9 @@ static void card_layer(pw_app *app, cairo_t *cr, const presentd_layer *l, json_o
                        int *moving) {
     if (l->alpha <= 0 || l->scale <= 0 || l->width <= 0 || l->height <= 0) return;
     pw_record *r = pw_content_find(app, l->id);
-    double radius = fmin(fmax(l->corner_radius, app->theme.card_radius), fmin(l->width, l->height) / 2);
+    /* A toast is a pill: fully rounded ends, as libadwaita's toast (radius 150: half any height). */
+    double radius = r && r->shape == PW_SHAPE_TOAST ? fmin(l->width, l->height) / 2
+                                                    : fmin(fmax(l->corner_radius, app->theme.card_radius), fmin(l->width, l->height) / 2);
     cairo_surface_t *card = pw_card(app, r, l->width, l->height, scale, radius);
     cairo_save(cr);
     cairo_translate(cr, l->x + l->width / 2, l->y + l->height / 2);
