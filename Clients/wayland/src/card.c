@@ -181,8 +181,11 @@ static void field(pw_app *app, pw_record *r, size_t i, cairo_t *cr, const presen
          * it does not blink: a blink would wake the renderer at rest. */
         PangoRectangle caret;
         pango_layout_get_cursor_pos(l, has_value ? (int)strlen(text) : 0, &caret, NULL);
-        cairo_rectangle(cr, tx + (double)caret.x / PANGO_SCALE, ty + (double)caret.y / PANGO_SCALE, 1,
-                        (double)caret.height / PANGO_SCALE);
+        double cx = tx + (double)caret.x / PANGO_SCALE, cy = ty + (double)caret.y / PANGO_SCALE;
+        cairo_user_to_device(cr, &cx, &cy);
+        cx = round(cx);  /* on a pixel's edge: sharp, not smeared over two */
+        cairo_device_to_user(cr, &cx, &cy);
+        cairo_rectangle(cr, cx, cy, 1, (double)caret.height / PANGO_SCALE);
         pw_set_color(cr, &t->text, 1);
         cairo_fill(cr);
     }
