@@ -119,6 +119,10 @@ typedef struct pw_record {
     char value[PRESENTD_MAX_FIELDS][256];  /* what is in each field now (typed, else its own value) */
     int focus;                             /* Tab order: fields 0…n_fields−1, then the buttons in
                                               drawing order; −1: nothing focused */
+    int selected;                          /* the focused field's whole text is selected: typing
+                                              replaces it, Backspace erases it */
+    int told;                              /* the field the daemon last heard has focus, −1: none
+                                              (the focus given at first is not said: input.c) */
     int pressed;                           /* the action whose button is held down, −1: none */
     pw_target buttons[PRESENTD_MAX_ACTIONS];  /* in drawing order (the Tab order), from the last card */
     int n_buttons;

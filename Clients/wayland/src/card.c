@@ -117,7 +117,10 @@ static double buttons(pw_app *app, pw_record *r, cairo_t *cr, const presentd_con
         double bx = row ? x + (double)slot * (share + t->spacing) : x, bw = row ? share : width;
         double by = row ? y : y + (double)j * (t->button_height + t->spacing);
         const pw_color *fill = &t->button, *ink = &t->button_text;
-        if (a->role && strcmp(a->role, "default") == 0) fill = &t->accent, ink = &t->accent_text;
+        /* The accent marks the button Enter chooses: the focused one, else the default action's
+         * (GTK moves the default look to the focused button). */
+        int focused = r && r->focus == r->n_fields + (int)j, on_button = r && r->focus >= r->n_fields;
+        if (on_button ? focused : a->role && strcmp(a->role, "default") == 0) fill = &t->accent, ink = &t->accent_text;
         if (a->role && strcmp(a->role, "destructive") == 0) fill = &t->destructive, ink = &t->destructive_text;
         pw_rounded_rect(cr, bx, by, bw, t->button_height, t->button_radius);
         pw_set_color(cr, fill, 1);
@@ -132,7 +135,7 @@ static double buttons(pw_app *app, pw_record *r, cairo_t *cr, const presentd_con
                 cairo_set_source_rgba(cr, 0, 0, 0, 0.25);
                 cairo_fill(cr);
             }
-            if (r->focus == r->n_fields + (int)j) focus_ring(app, cr, bx, by, bw, t->button_height, t->button_radius);
+            if (focused) focus_ring(app, cr, bx, by, bw, t->button_height, t->button_radius);
         }
         PangoLayout *l = paragraph(cr, t->button_font, a->title, bw - t->spacing, 0, PANGO_ALIGN_CENTER);
         show(cr, l, bx + t->spacing / 2, by + (t->button_height - layout_height(l)) / 2, ink);
@@ -163,15 +166,38 @@ static void field(pw_app *app, pw_record *r, size_t i, cairo_t *cr, const presen
         bullets[n] = 0;
         value = bullets;
     }
+    int focused = r && (int)i < r->n_fields && r->focus == (int)i;
     if (r && (int)i < r->n_fields) {
         r->fields[i] = (pw_target){x, y, w, t->field_height, (int)i};
-        if (r->focus == (int)i) focus_ring(app, cr, x, y, w, t->field_height, t->field_radius);
+        if (focused) focus_ring(app, cr, x, y, w, t->field_height, t->field_radius);
     }
-    int has_value = value && *value;
+    int has_value = value && *value, selected = focused && has_value && r->selected;
     const char *text = has_value ? value : f->placeholder;
-    if (!text) return;
-    PangoLayout *l = paragraph(cr, t->body_font, text, w - 2 * t->spacing, 0, PANGO_ALIGN_LEFT);
-    show(cr, l, x + t->spacing, y + (t->field_height - layout_height(l)) / 2, has_value ? &t->text : &t->placeholder);
+    if (!text && !focused) return;
+    PangoLayout *l = paragraph(cr, t->body_font, text ? text : "", w - 2 * t->spacing, 0, PANGO_ALIGN_LEFT);
+    double tx = x + t->spacing, ty = y + (t->field_height - layout_height(l)) / 2;
+    if (selected) {
+        /* The selection: the accent, a third strong, behind the text (its logical extent). */
+        PangoRectangle extent;
+        pango_layout_get_pixel_extents(l, NULL, &extent);
+        cairo_rectangle(cr, tx + extent.x, ty + extent.y, extent.width, extent.height);
+        pw_set_color(cr, &t->accent, 0.3);
+        cairo_fill(cr);
+    }
+    show(cr, l, tx, ty, has_value ? &t->text : &t->placeholder);
+    if (focused && !selected) {
+        /* The caret, 1 pt wide in the text's colour, where the text ends (before a placeholder);
+         * it does not blink: a blink would wake the renderer at rest. */
+        PangoRectangle caret;
+        pango_layout_get_cursor_pos(l, has_value ? (int)strlen(text) : 0, &caret, NULL);
+        double cx = tx + (double)caret.x / PANGO_SCALE, cy = ty + (double)caret.y / PANGO_SCALE;
+        cairo_user_to_device(cr, &cx, &cy);
+        cx = round(cx);  /* on a pixel's edge: sharp, not smeared over two */
+        cairo_device_to_user(cr, &cx, &cy);
+        cairo_rectangle(cr, cx, cy, 1, (double)caret.height / PANGO_SCALE);
+        pw_set_color(cr, &t->text, 1);
+        cairo_fill(cr);
+    }
     g_object_unref(l);
 }
 

@@ -51,6 +51,12 @@ static void take_inputs(pw_record *r) {
         r->n_actions = r->n_fields = 0;
     }
     if (r->focus >= r->n_fields + r->n_actions) r->focus = -1;
+    if (r->focus < 0 && r->n_fields > 0) {
+        /* As a GTK dialog maps: its first field has focus, with its text selected
+         * (gtk-entry-select-on-focus; zenity --entry's preset text). */
+        r->focus = 0;
+        r->selected = 1;
+    }
     r->pressed = -1;
     r->n_buttons = 0;
     r->input_revision++;
@@ -63,7 +69,7 @@ int pw_content_put(pw_app *app, const char *id, int64_t rev, json_object *conten
         r = calloc(1, sizeof *r);
         if (!r) return 0;
         snprintf(r->id, sizeof r->id, "%s", id);
-        r->focus = r->pressed = r->body_action = -1;
+        r->focus = r->pressed = r->body_action = r->told = -1;
         r->next = app->records;
         app->records = r;
     }

@@ -9,7 +9,8 @@
  *   - keys, while the top entry has actions or fields (the surface then asks for exclusive
  *     keyboard interactivity): Escape, Back, Enter as `key`; Tab and Shift-Tab move the focus
  *     through the fields and buttons; text typed into the focused field, by xkbcommon's
- *     reading of the compositor's keymap; `focus` when a field gains or loses it. */
+ *     reading of the compositor's keymap, replacing its text while that is selected; `focus`
+ *     when the person moves it to or from a field, or edits the one it was given. */
 #include "input.h"
 
 #include <linux/input-event-codes.h>
@@ -108,16 +109,26 @@ static void changed(pw_app *app, pw_record *r) {
     wl_list_for_each(s, &app->screens, link) s->dirty = 1;
 }
 
-/* Focus moves to `to` (Tab order; −1: nothing); the daemon hears when a field gains it, and
- * when the fields lose it, so that a countdown pauses only while one is being edited. */
-static void move_focus(pw_app *app, pw_record *r, int to) {
-    int from = r->focus;
-    if (from == to) return;
+/* The daemon hears which field has focus once the person works with it: a click or Tab that
+ * moves the focus, or an edit. The first field's focus as the entry appears is given, not taken,
+ * and is not said, so that an autoDismiss countdown that pauses while interacting runs on until
+ * someone does. */
+static void tell_focus(pw_app *app, pw_record *r) {
+    int field = r->focus >= 0 && r->focus < r->n_fields ? r->focus : -1;
+    if (field == r->told) return;
+    r->told = field;
+    send_focus(app, r, field);
+}
+
+/* Focus moves to `to` (Tab order; −1: nothing), as the person moved it: a field reached from
+ * the keyboard has its text selected, one clicked does not (GTK's rule). */
+static void move_focus(pw_app *app, pw_record *r, int to, int select) {
+    int selected = select && to >= 0 && to < r->n_fields;
+    int moved = r->focus != to || r->selected != selected;
     r->focus = to;
-    int field_to = to >= 0 && to < r->n_fields ? to : -1, field_from = from >= 0 && from < r->n_fields ? from : -1;
-    if (field_to >= 0) send_focus(app, r, field_to);
-    else if (field_from >= 0) send_focus(app, r, -1);
-    changed(app, r);
+    r->selected = selected;
+    tell_focus(app, r);
+    if (moved) changed(app, r);
 }
 
 /* -- Where a point falls ----------------------------------------------------------------------- */
@@ -283,7 +294,7 @@ static void release(pw_app *app, gesture *in, uint32_t time) {
         velocity(in, time, &vx, &vy);
         swipe(app, in, "ended", vx, vy);
     } else if (r && in->down_field >= 0) {
-        move_focus(app, r, in->down_field);
+        move_focus(app, r, in->down_field, 0);
     } else if (r && r->body_action >= 0 && hypot(in->x - in->down_x, in->y - in->down_y) <= DRAG_SLOP && on_card(app, s, r, in->x, in->y)) {
         /* A banner's body is its default action, as a click on a notification is. */
         pw_input_activate(app, r, r->body_action, in->serial, s->surface);
@@ -440,20 +451,40 @@ static void key_request(pw_app *app, pw_screen *s, pw_record *r, const char *key
     pw_activation_notify(app, "key", p);
 }
 
-/* Text typed into field i: a number field takes what a number is written with. */
+/* The caret is at the end of the text: typing adds there, Backspace erases before it, and the
+ * selection is all of the text or none of it. */
+
+/* Text typed into field i: it replaces the selected text; a number field takes what a number
+ * is written with. */
 static void type_text(pw_app *app, pw_record *r, int i, const char *text) {
     if (strcmp(r->field_kind[i], "number") == 0 && strspn(text, "0123456789.-+eE") != strlen(text)) return;
-    size_t have = strlen(r->value[i]), add = strlen(text);
+    size_t have = r->selected ? 0 : strlen(r->value[i]), add = strlen(text);
     if (have + add >= sizeof r->value[i]) return;
     memcpy(r->value[i] + have, text, add + 1);
+    r->selected = 0;
+    tell_focus(app, r);
     changed(app, r);
 }
 
-static void erase(pw_app *app, pw_record *r, int i) {
+/* Backspace (or Delete, `before` 0) in field i: the selected text, else the character before
+ * the caret (after it there is none). Returns whether it erased. */
+static int erase(pw_app *app, pw_record *r, int i, int before) {
     size_t n = strlen(r->value[i]);
-    if (!n) return;
-    while (n > 0 && ((unsigned char)r->value[i][--n] & 0xc0) == 0x80) {}  /* back to the character's first byte */
+    if (!n || (!before && !r->selected)) return 0;
+    if (r->selected) n = 0;
+    else while (n > 0 && ((unsigned char)r->value[i][--n] & 0xc0) == 0x80) {}  /* back to the character's first byte */
     r->value[i][n] = 0;
+    r->selected = 0;
+    tell_focus(app, r);
+    changed(app, r);
+    return 1;
+}
+
+/* The focused field's selection set (Ctrl-A) or ended (an arrow, Home, End: the caret stays at
+ * the end). */
+static void select_all(pw_app *app, pw_record *r, int selected) {
+    if (r->selected == selected) return;
+    r->selected = selected;
     changed(app, r);
 }
 
@@ -484,14 +515,25 @@ static int key_down(pw_app *app, uint32_t key, uint32_t serial) {
          * has a single level (a virtual keyboard's). */
         if (!n) return 0;
         if (sym == XKB_KEY_ISO_Left_Tab || xkb_state_mod_name_is_active(in->state, XKB_MOD_NAME_SHIFT, XKB_STATE_MODS_EFFECTIVE) > 0)
-            move_focus(app, r, r->focus <= 0 ? n - 1 : r->focus - 1);
+            move_focus(app, r, r->focus <= 0 ? n - 1 : r->focus - 1, 1);
         else
-            move_focus(app, r, (r->focus + 1) % n);
+            move_focus(app, r, (r->focus + 1) % n, 1);
         return 0;
     case XKB_KEY_BackSpace:
-        if (field < 0) return 0;
-        erase(app, r, field);
-        return 1;
+    case XKB_KEY_Delete:
+    case XKB_KEY_KP_Delete:
+        return field >= 0 && erase(app, r, field, sym == XKB_KEY_BackSpace);
+    case XKB_KEY_Left: case XKB_KEY_Right: case XKB_KEY_Home: case XKB_KEY_End:
+    case XKB_KEY_KP_Left: case XKB_KEY_KP_Right: case XKB_KEY_KP_Home: case XKB_KEY_KP_End:
+        if (field >= 0) select_all(app, r, 0);
+        return 0;
+    case XKB_KEY_a:
+    case XKB_KEY_A:
+        if (field >= 0 && xkb_state_mod_name_is_active(in->state, XKB_MOD_NAME_CTRL, XKB_STATE_MODS_EFFECTIVE) > 0) {
+            select_all(app, r, 1);
+            return 0;
+        }
+        break;
     default:
         break;
     }
@@ -499,10 +541,10 @@ static int key_down(pw_app *app, uint32_t key, uint32_t serial) {
     int len = xkb_state_key_get_utf8(in->state, code, text, sizeof text);
     if (len <= 0 || (unsigned char)text[0] < 0x20 || text[0] == 0x7f) return 0;
     if (field < 0) {
-        /* Typing with nothing focused types into the first field, as a dialog's first field is
-         * where text goes. */
+        /* Typing with a button focused types on at the end of the first field, as a dialog's
+         * first field is where text goes. */
         if (r->n_fields == 0) return 0;
-        move_focus(app, r, 0);
+        move_focus(app, r, 0, 0);
         field = 0;
     }
     type_text(app, r, field, text);
