@@ -26,10 +26,13 @@ BUTTON = (230, 230, 230)   # the theme's plain button (src/theme.c)
 
 @pytest.fixture
 def nested(sway_factory):
-    """A headless sway, and a sway in it whose only output is WL-1."""
+    """A headless sway, and a sway in it whose only output is WL-1. Each output is a floating
+    window of 800x600 in the outer sway, so one that remains keeps its size when another leaves:
+    presentd sends no new picture then, and main's must move with it."""
     if not HELPER.exists():
         pytest.skip(f"{HELPER} is not built (make -C Clients/wayland)")
-    outer = sway_factory(width=1600, height=1000)
+    outer = sway_factory(width=1800, height=1000,
+                         extra_config='for_window [title="^wlroots - WL-"] floating enable, resize set 800 600\n')
     inner = sway_factory(nested_in=outer)
     wait_until(lambda: list(inner.outputs()) == ["WL-1"], "the nested sway's one output, WL-1", context=inner.context)
     return inner
