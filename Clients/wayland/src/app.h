@@ -155,7 +155,6 @@ typedef struct pw_app {
     int quit;                              /* the compositor asked the kiosk window to close */
     struct wl_list screens;                /* pw_screen.link */
     const char *main_name;                 /* --main NAME, or NULL: the first output */
-    int main_taken;                        /* an output was made main (it stays so while it lives) */
     /* presentd. */
     const char *socket_path;               /* NULL: as presentctl finds it */
     char resolved_socket[512];

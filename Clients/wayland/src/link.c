@@ -64,25 +64,73 @@ static void announce(pw_app *app, pw_screen *s) {
                 s->logical_width, s->logical_height, s->scale, s->refresh_mhz / 1000.0);
 }
 
+static void remove_output(pw_app *app, const char *name) {
+    if (!app->client) return;
+    json_object *p = json_object_new_object();
+    json_object_object_add(p, "name", json_object_new_string(name));
+    presentd_notify(app->client, "removeOutput", p, NULL);
+}
+
+/* s shows screen `name` from now on, with `from`'s picture (NULL: none yet, until presentd
+ * sends one). What s held for its old screen belonged to that screen: its picture, the frames
+ * shown and not reported, the pointer and keys on it. The picture moves with main: presentd
+ * sends a new one only when the picture differs, and on an output of the same size main's
+ * entries are where they were. */
+static void rebind(pw_app *app, pw_screen *s, const char *name, pw_screen *from) {
+    pw_input_screen_gone(app, s);
+    presentd_animations_clear(&s->motion);
+    s->has_motion = 0;
+    if (from) {
+        s->motion = from->motion;
+        s->has_motion = from->has_motion;
+        memset(&from->motion, 0, sizeof from->motion);
+        from->has_motion = 0;
+        from->dirty = 1;
+    }
+    s->n_shown = s->discarded = 0;
+    s->dirty = 1;
+    snprintf(s->screen, sizeof s->screen, "%s", name);
+}
+
+static int is_main(pw_screen *s) { return strcmp(s->screen, PRESENTD_MAIN_OUTPUT) == 0; }
+
 void pw_link_screen_changed(pw_app *app, pw_screen *s) {
     if (!s->screen[0]) {
-        int main;
-        if (app->main_name) main = strcmp(s->name, app->main_name) == 0;
-        else main = !screen_named(app, PRESENTD_MAIN_OUTPUT) && !app->main_taken;
-        if (main) app->main_taken = 1;
-        snprintf(s->screen, sizeof s->screen, "%s", main ? PRESENTD_MAIN_OUTPUT : s->name);
+        /* Main when no output holds it (the first, or the first after every output left), or
+         * when this is the --main one: it takes main back from the output that held it
+         * meanwhile, which gets its own screen again. */
+        pw_screen *holder = screen_named(app, PRESENTD_MAIN_OUTPUT);
+        int main = !holder || (app->main_name && strcmp(s->name, app->main_name) == 0);
+        rebind(app, s, main ? PRESENTD_MAIN_OUTPUT : s->name, holder && main ? holder : NULL);
+        if (holder && main) {
+            announce(app, s);
+            rebind(app, holder, holder->name, NULL);
+            announce(app, holder);
+            return;
+        }
     }
     announce(app, s);
 }
 
 void pw_link_screen_removed(pw_app *app, pw_screen *s) {
-    /* The next output to come is main (a laptop's lid opened again, a dock plugged in). */
-    if (strcmp(s->screen, PRESENTD_MAIN_OUTPUT) == 0) app->main_taken = 0;
-    if (!app->client || !s->screen[0] || strcmp(s->screen, PRESENTD_MAIN_OUTPUT) == 0) return;
-    /* Its entries leave with reason outputGone: there is nowhere left to show them. */
-    json_object *p = json_object_new_object();
-    json_object_object_add(p, "name", json_object_new_string(s->screen));
-    presentd_notify(app->client, "removeOutput", p, NULL);
+    if (!s->screen[0]) return;
+    if (!is_main(s)) {
+        /* Its entries leave with reason outputGone: there is nowhere left to show them. */
+        remove_output(app, s->screen);
+        return;
+    }
+    /* Main moves to the first remaining output, in the compositor's order, with its entries;
+     * that output's own screen goes, and its entries with it (outputGone). With none left,
+     * main keeps its entries, and the next output to come is main. */
+    pw_screen *r;
+    wl_list_for_each(r, &app->screens, link) {
+        if (r == s || !r->screen[0]) continue;
+        remove_output(app, r->screen);
+        rebind(app, r, PRESENTD_MAIN_OUTPUT, s);
+        announce(app, r);
+        break;
+    }
+    s->screen[0] = 0;
 }
 
 /* -- Connecting and coming back -------------------------------------------------------------- */

@@ -22,7 +22,8 @@ int pw_link_timeout(pw_app *app);
 /* An output was described or changed (size, scale, refresh): its screen is set accordingly. */
 void pw_link_screen_changed(pw_app *app, pw_screen *s);
 
-/* An output went away: its screen is removed (not main's, which always exists). */
+/* An output went away: its screen is removed, or, when it showed main, main moves to a remaining
+ * output (whose own screen goes), or waits for the next output to come. */
 void pw_link_screen_removed(pw_app *app, pw_screen *s);
 
 void pw_link_close(pw_app *app);

@@ -86,16 +86,24 @@ class HeadlessSway(Compositor):
     more lines of its config file; ``create_output`` adds outputs). ``preexec_fn`` runs in the
     child before sway (a bench pins it to a CPU). ``pid`` is sway's own: setpriv execs it.
     Raises RuntimeError (with sway's log) when it exits during start-up, TimeoutError when it
-    does not serve within ``timeout`` seconds."""
+    does not serve within ``timeout`` seconds.
+
+    ``nested_in``: a sway of this kind to run in, on wlroots' Wayland backend, instead of the
+    headless one. Its outputs (WL-1, and more with ``create_output``) are windows of that sway,
+    sized by its layout (width, height and scale do not apply), and closing one's window
+    (``unplug``) takes the output away, global and all: the headless backend of wlroots 0.15
+    (sway 1.7) can neither disable an output nor destroy one."""
 
     def __init__(self, width: int = 1280, height: int = 720, scale: int = 1, extra_config: str = "",
-                 preexec_fn: Callable[[], None] | None = None, timeout: float = 30):
+                 preexec_fn: Callable[[], None] | None = None, timeout: float = 30,
+                 nested_in: HeadlessSway | None = None):
         self.dir = tempfile.mkdtemp(prefix="presentd-sway-")
         self.runtime = os.path.join(self.dir, "runtime")
         os.mkdir(self.runtime, 0o700)
         config = os.path.join(self.dir, "config")
         with open(config, "w") as f:
-            f.write(f"xwayland disable\noutput HEADLESS-1 mode {width}x{height}@60Hz scale {scale}\n{extra_config}")
+            first = "" if nested_in else f"output HEADLESS-1 mode {width}x{height}@60Hz scale {scale}\n"
+            f.write(f"xwayland disable\n{first}{extra_config}")
         os.chmod(self.dir, 0o755)
         os.chmod(config, 0o644)
         command = ["sway", "-c", config]
@@ -104,6 +112,9 @@ class HeadlessSway(Compositor):
             command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"] + command
         env = _private_environment(self.runtime, self.dir)
         env.update(WLR_BACKENDS="headless", WLR_LIBINPUT_NO_DEVICES="1", WLR_RENDERER="pixman")
+        if nested_in:
+            env.update(WLR_BACKENDS="wayland", WAYLAND_DISPLAY=os.path.join(nested_in.runtime, nested_in.display))
+        self.parent = nested_in
         self.log_path = os.path.join(self.dir, "sway.log")
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
@@ -139,6 +150,10 @@ class HeadlessSway(Compositor):
 
     def outputs(self) -> dict[str, dict]:
         return {o["name"]: o for o in self.msg("-t", "get_outputs")}
+
+    def unplug(self, output: str) -> None:
+        """A nested sway's output taken away: its window in the outer sway closed."""
+        self.parent.msg(f'[title="^wlroots - {output}$"]', "kill")
 
     def screenshot(self, output: str = "HEADLESS-1"):
         """The output's pixels now, as a PIL image (RGB)."""
