@@ -29,6 +29,10 @@ libnotify 0.8's notify-send (sender-pid, urgency byte 1, -i as image-path).
 
 from __future__ import annotations
 
+import os
+
+from gi.repository import GLib
+
 IMAGE = "<image-data>"
 PNG = "<png path>"
 
@@ -215,3 +219,30 @@ CORPUS: list[dict] = [
     dict(name="summary-only", app="notify-send", icon="", summary="Hello", body="", actions=[],
          hints=_notify_send(), timeout=-1, note="notify-send Hello: a summary and nothing else"),
 ]
+
+
+def icon_png(path: str) -> None:
+    """A 64 px icon: a blue disc on transparency, as an app's own PNG."""
+    from PIL import Image, ImageDraw
+    image = Image.new("RGBA", (64, 64), (0, 0, 0, 0))
+    ImageDraw.Draw(image).ellipse((4, 4, 60, 60), fill=(40, 110, 200, 255))
+    image.save(path)
+    os.chmod(path, 0o644)
+
+
+def image_data() -> GLib.Variant:
+    """image-data (iiibiiay): 48 × 48 RGBA, an orange square, rowstride width × 4."""
+    w = h = 48
+    pixels = bytes([230, 120, 30, 255]) * (w * h)
+    return GLib.Variant("(iiibiiay)", (w, h, w * 4, True, 8, 4, pixels))
+
+
+def variants(hints: dict, png: str = "") -> dict[str, GLib.Variant]:
+    """An entry's hints as the GLib variants Notify takes (IMAGE and PNG made real)."""
+    out = {}
+    for key, (signature, value) in hints.items():
+        if value == IMAGE:
+            out[key] = image_data()
+        else:
+            out[key] = GLib.Variant(signature, png if value == PNG else value)
+    return out

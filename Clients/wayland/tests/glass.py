@@ -170,11 +170,10 @@ class Reading:
         self.tokens = [t for t in (norm(w) for w in text.split()) if t]
 
     def top_of(self, word: str) -> float | None:
-        """Where the first word matching `word` begins, in points from the crop's top."""
-        for w, x, y, _, _ in self.boxes:
-            if close(norm(word), norm(w)):
-                return y
-        return None
+        """Where the topmost word matching `word` begins, in points from the crop's top (the
+        title, where a button below has the same word)."""
+        tops = [y for w, x, y, _, _ in self.boxes if close(norm(word), norm(w))]
+        return min(tops) if tops else None
 
     def __repr__(self) -> str:
         return f"OCR of {self.path}: {self.text!r}"

@@ -1,24 +1,29 @@
-"""The README's pictures: presentctl's alert, or with --sheet a two-detent sheet with a
-grabber, on a headless sway with a wallpaper, by grim.
+"""The README's pictures, on a headless sway with a wallpaper, at scale 2, by grim:
 
     PRESENTD=… PRESENTCTL=… python3 Clients/wayland/tests/screenshot.py docs/images/wayland-alert.png
     PRESENTD=… PRESENTCTL=… python3 Clients/wayland/tests/screenshot.py --sheet docs/images/wayland-sheet.png
+    PRESENTD=… PRESENTCTL=… python3 Clients/wayland/tests/screenshot.py --notification docs/images/wayland-notification.png
+    PRESENTD=… PRESENTCTL=… python3 Clients/wayland/tests/screenshot.py --toast docs/images/wayland-toast.png
 
-The same sway, renderer and command as the tests (conftest.py), at scale 2."""
+presentctl's alert (the default), a two-detent sheet with a grabber, a notification with an
+icon, a body and two actions sent through presentd-notify on a private bus (a real one:
+corpus.py's calendar reminder), and a toast. The alert and the sheet are the whole screen;
+the notification and the toast, overlays in a corner of it, are cut to their frames and
+24 pt around. The same desktop as the tests (glass.py), with --scale 1 for a picture at 1x.
+PRESENTD_WAYLAND and PRESENTD_NOTIFY choose other builds (a before picture)."""
 
 from __future__ import annotations
 
 import os
-import subprocess
+import shutil
 import sys
-import time
+import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../python/src"))
 
-from conftest import Renderer, Sway  # noqa: E402
-from presentd import Client  # noqa: E402
-from presentd.daemon import Daemon, find_binary, wait_until  # noqa: E402
+from corpus import CORPUS, variants  # noqa: E402
+from glass import Glass  # noqa: E402
 
 
 def wallpaper(path: str, width: int, height: int) -> None:
@@ -34,46 +39,61 @@ def wallpaper(path: str, width: int, height: int) -> None:
     image.save(path)
 
 
-ALERT = ["--title", "Delete file?", "--message", "It cannot be undone",
-         "--action", "ok:Delete:destructive", "--action", "no:Cancel:cancel"]
-SHEET = ["--title", "Share", "--message", "Send this photo to your contacts", "--detents", "medium,large",
-         "--grabber", "--action", "ok:Send:default", "--action", "no:Cancel:cancel"]
+ALERT = ["present", "--title", "Delete file?", "--message", "It cannot be undone",
+         "--action", "ok:Delete:destructive", "--action", "no:Cancel:cancel", "--wait"]
+SHEET = ["present", "--title", "Share", "--message", "Send this photo to your contacts", "--detents", "medium,large",
+         "--grabber", "--action", "ok:Send:default", "--action", "no:Cancel:cancel", "--wait"]
+TOAST = ["toast", "Saved to ~/Documents/report.pdf", "--after", "600"]
+# The notification's picture: a reminder with an icon, two lines of body and two buttons.
+NOTIFICATION = next(n for n in CORPUS if n["name"] == "evolution-reminder")
+MODES = {"--alert": ALERT, "--sheet": SHEET, "--toast": TOAST, "--notification": NOTIFICATION}
+CUT = {"--toast", "--notification"}  # cut to the frames (and MARGIN around)
+MARGIN = 24
 
 
-def main(out: str, what: list[str]) -> None:
-    with Daemon() as daemon, Sway(width=1600, height=1000, scale=2) as sway:
-        picture = os.path.join(sway.dir, "wallpaper.png")
-        wallpaper(picture, 1600, 1000)
+def shoot(out: str, mode: str = "--alert", scale: int = 2) -> None:
+    width, height = 800 * scale, 500 * scale
+    directory = tempfile.mkdtemp(prefix="presentd-screenshot-")
+    try:
+        picture = os.path.join(directory, "wallpaper.png")
+        wallpaper(picture, width, height)
+        os.chmod(directory, 0o755)
         os.chmod(picture, 0o644)
-        sway.msg("output", "HEADLESS-1", "bg", picture, "fill")
-        renderer = Renderer(sway, daemon.path)
-        try:
-            with Client(daemon.path) as client:
-                wait_until(lambda: client.call("outputs")["outputs"][0]["container"]["width"] == 800,
-                           "presentd's main screen to be the output", context=renderer.context)
-            ctl = subprocess.Popen([find_binary("presentctl"), "--socket", daemon.path, "present", *what, "--wait"])
-            with Client(daemon.path) as client:
-                wait_until(lambda: any(e["state"] == "presented" for e in client.call("stack")["entries"]),
-                           "the presentation to be presented")
-            # Presented in the stack is not yet at rest on the glass: the resting frame may
-            # still be on its way through the renderer. Shoot until two shots agree.
-            previous, deadline = None, time.monotonic() + 30
-            while True:
-                subprocess.run(["grim", "-o", "HEADLESS-1", out], env=sway.env, check=True)
-                with open(out, "rb") as f:
-                    shot = f.read()
-                if shot == previous:
-                    break
-                if time.monotonic() > deadline:
-                    sys.exit("screenshot: the picture did not come to rest within 30 s")
-                previous = shot
-                time.sleep(0.1)
-            ctl.terminate()
-            ctl.wait()
-        finally:
-            renderer.stop()
+        with Glass(width, height, scale, notifications=mode == "--notification", wallpaper=picture) as glass:
+            what = MODES[mode]
+            ctl = None
+            if isinstance(what, dict):
+                glass.notify(what["app"], 0, what["icon"], what["summary"], what["body"], what["actions"],
+                             variants(what["hints"]), what["timeout"])
+            else:
+                ctl = glass.presentctl(*what)
+            try:
+                entries, shot = glass.settle(1)
+            finally:
+                if ctl:
+                    ctl.terminate()
+                    ctl.wait(30)
+            if mode in CUT:
+                frames = [e["frame"] for e in entries.values()]
+                box = {"x": max(0, min(f["x"] for f in frames) - MARGIN),
+                       "y": max(0, min(f["y"] for f in frames) - MARGIN)}
+                box["width"] = min(width / scale, max(f["x"] + f["width"] for f in frames) + MARGIN) - box["x"]
+                box["height"] = min(height / scale, max(f["y"] + f["height"] for f in frames) + MARGIN) - box["y"]
+                shot = glass.crop(shot, box)
+            shot.save(out)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    sheet = "--sheet" in sys.argv[1:]
-    main([a for a in sys.argv[1:] if a != "--sheet"][0], SHEET if sheet else ALERT)
+    args = sys.argv[1:]
+    scale = 2
+    if "--scale" in args:
+        i = args.index("--scale")
+        scale = int(args[i + 1])
+        del args[i:i + 2]
+    modes = [a for a in args if a in MODES]
+    paths = [a for a in args if a not in MODES]
+    if len(paths) != 1 or len(modes) > 1:
+        sys.exit(f"usage: screenshot.py [{' | '.join(MODES)}] [--scale N] OUT.png")
+    shoot(paths[0], modes[0] if modes else "--alert", scale)

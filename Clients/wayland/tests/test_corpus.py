@@ -14,42 +14,12 @@ and the crop's path."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from gi.repository import GLib
-
 from conftest import _skip_reason
-from corpus import CORPUS, IMAGE, PNG
+from corpus import CORPUS, PNG, icon_png, variants
 from glass import Glass, found, inside, overlap, plain, text_problems, words
 
 BATCH = 4  # notifications on screen at once: four cards fit a 1080 px column at any height up to 250 pt
-
-
-def _icon_png(path: str) -> None:
-    """A 64 px icon: a blue disc on transparency, as an app's own PNG."""
-    from PIL import Image, ImageDraw
-    image = Image.new("RGBA", (64, 64), (0, 0, 0, 0))
-    ImageDraw.Draw(image).ellipse((4, 4, 60, 60), fill=(40, 110, 200, 255))
-    image.save(path)
-    os.chmod(path, 0o644)
-
-
-def _image_data() -> GLib.Variant:
-    """image-data (iiibiiay): 48 × 48 RGBA, an orange square, rowstride width × 4."""
-    w = h = 48
-    pixels = bytes([230, 120, 30, 255]) * (w * h)
-    return GLib.Variant("(iiibiiay)", (w, h, w * 4, True, 8, 4, pixels))
-
-
-def _hints(hints: dict, png: str) -> dict[str, GLib.Variant]:
-    out = {}
-    for key, (signature, value) in hints.items():
-        if value == IMAGE:
-            out[key] = _image_data()
-        else:
-            out[key] = GLib.Variant(signature, png if value == PNG else value)
-    return out
 
 
 def _batches(corpus: list[dict]) -> list[list[dict]]:
@@ -73,7 +43,7 @@ def notifications(tmp_path_factory):
     if reason:
         pytest.skip(reason)
     png = str(tmp_path_factory.mktemp("icons") / "icon.png")
-    _icon_png(png)
+    icon_png(png)
     results: dict[str, dict] = {}
     with Glass(1920, 1080, 1, notifications=True, pictures=str(tmp_path_factory.mktemp("cards"))) as glass:
         for batch in _batches(CORPUS):
@@ -81,7 +51,7 @@ def notifications(tmp_path_factory):
             for n in batch:
                 replaces = ids[n["replaces"]] if n.get("replaces") else 0
                 ids[n["name"]] = glass.notify(n["app"], replaces, png if n["icon"] == PNG else n["icon"], n["summary"],
-                                              n["body"], n["actions"], _hints(n["hints"], png), n["timeout"])
+                                              n["body"], n["actions"], variants(n["hints"], png), n["timeout"])
             cards = len(set(ids.values()))
             entries, shot = glass.settle(cards)
             frames = {id: e["frame"] for id, e in entries.items()}
@@ -148,6 +118,25 @@ def test_a_replacement_updates_the_card_in_place(notifications):
     assert old["entry"]["id"] == new["entry"]["id"]
     assert found("2.4", new["reading"]) and not found("120", new["reading"]), \
         f"the card does not show the replacement's body: {new['reading']!r}"
+
+
+def test_the_text_rules_tell_whole_cut_and_lost_apart():
+    """glass's rules on what tesseract read of today's renderer's cards (ellipses as pango
+    draws them, read at scale 1): drawn whole, cut with an ellipsis, cut silently, lost."""
+    from glass import Reading
+    title = "This is a very long title that will certainly not fit on a single line"
+    assert text_problems("t", title, Reading("This is a very long title th...", [], "-")) == []
+    body = ("alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike november "
+            "oscar papa quebec romeo sierra tango")
+    assert text_problems("b", body, Reading("alpha bravo charlie\ndelta echo fo...", [], "-")) == []
+    assert text_problems("b", body, Reading("alpha bravo charlie delta\necho foxtrot g.", [], "-")) == []
+    assert text_problems("b", body, Reading("alpha bravo charlie delta", [], "-")) == [
+        "b: 4 of 20 words drawn and no ellipsis: cut silently"]
+    assert text_problems("b", body, Reading("alpha charlie delta …", [], "-")) == [
+        "b: its first words ['alpha', 'bravo', 'charlie'] are not all drawn (missing ['bravo'])"]
+    assert text_problems("b", "Only 1.2 GB left.", Reading("Only 1.2 GB left.", [], "-")) == []
+    assert text_problems("s", "Title here", Reading("Open", [], "-")) == ["s: not drawn at all (2 words)"]
+    assert plain('<b>Build</b> &amp; <a href="x">log</a>') == "Build & log"
 
 
 # --- presentctl's dialogs, sheets, toasts --------------------------------------------------
@@ -227,3 +216,26 @@ def test_presentation_reaches_the_glass(presented, screen, kind):
         if top is None or top > 30:
             problems.append(f"the alert's title begins {top} pt below its top (HIG: about 23, 30 at most)")
     assert not problems, f"{kind} on {screen}:\n  " + "\n  ".join(problems) + f"\n{reading!r}"
+
+
+# --- the README's pictures --------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["--alert", "--sheet", "--notification", "--toast"])
+def test_each_screenshot_mode_takes_its_picture(tmp_path, mode):
+    """screenshot.py's modes run to a picture: the whole screen, or cut to the overlay's
+    frame; with the card in it (its light fill, where the wallpaper is dark throughout).
+    How the card looks is the tests' above; this is that the integrator's command works."""
+    reason = _skip_reason()
+    if reason:
+        pytest.skip(reason)
+    import screenshot
+    from PIL import Image
+    out = tmp_path / "picture.png"
+    screenshot.shoot(str(out), mode, scale=1)
+    picture = Image.open(out).convert("RGB")
+    if mode in screenshot.CUT:
+        assert picture.width < 800 or picture.height < 500, f"{mode}: {picture.size}, not cut to the overlay"
+    else:
+        assert picture.size == (800, 500), f"{mode}: {picture.size}, not the whole 800x500 screen"
+    light = sum(1 for p in picture.getdata() if min(p) > 230)
+    assert light > 0.05 * picture.width * picture.height, f"{mode}: no card in the picture ({light} light pixels)"
