@@ -10,16 +10,14 @@ import PresentCommandLine
 import PresentJSON
 import PresentSystem
 
-/// What `toast` presents unless told otherwise: the safe area's width less 16 points a
-/// side, 56 points tall, gone 2 s after it presented, coming in from its edge.
+/// What `toast` presents unless told otherwise: as wide and as tall as its text (a renderer
+/// measures it and says so, as preferredContentSize; presentd-wayland draws a pill of one
+/// line), gone 2 s after it presented, coming in from its edge.
 enum Toast {
-    static let height = 56.0
-    static let sideMargin = 16.0
     static let after = 2.0
     static let transitionDuration = 0.25
 
-    static let style: JSONValue = ["type": "custom", "width": ["sideMargin": .double(sideMargin)],
-                                   "height": ["points": .double(height)]]
+    static let style: JSONValue = ["type": "custom", "width": "content", "height": "content"]
 
     /// The transition in from its position's edge; a toast in the middle fades in.
     static func transition(position: String) -> JSONValue {

@@ -65,8 +65,8 @@ Commands:
                                  presented (on a terminal it says how to answer it anyway)
       --json                     (without OBJECT) with --wait, print {"action", "fields"}
       --json OBJECT              any presentation fields (see docs/PROTOCOL.md); merged last
-  toast TEXT [options]           a toast, in one line: an overlay showing TEXT, the safe
-                                 width less 16 pt a side, 56 pt tall, that leaves by itself.
+  toast TEXT [options]           a toast, in one line: an overlay showing TEXT, as wide and
+                                 tall as the renderer measures it, that leaves by itself.
                                  Prints {id, state} and returns; a background presentctl
                                  holds the toast (it belongs to its connection) until it goes
       --after S                  leave S seconds after presenting (default 2)

@@ -31,8 +31,8 @@ struct PresentctlToastTests {
         #expect(entry["position"] == .string(position), sourceLocation: sourceLocation)
         #expect(entry["content"]?["title"] == "Saved", sourceLocation: sourceLocation)
         #expect(entry["autoDismiss"]?["after"] == 2.0, sourceLocation: sourceLocation)
-        // The safe area's width (390, no side insets) less 16 points a side, 56 tall.
-        #expect(entry["frame"]?["width"] == 358.0 && entry["frame"]?["height"] == 56.0,
+        // As wide and tall as its text: a renderer measures it (preferredContentSize).
+        #expect(entry["style"]?["width"] == "content" && entry["style"]?["height"] == "content",
                 "\(entry.serializedString)", sourceLocation: sourceLocation)
     }
 
@@ -82,8 +82,12 @@ struct PresentctlToastTests {
         #expect(try JSONValue.parse(output) == ["id": "saved", "state": "presenting", "deduplicated": false])
         let entry = try Self.onlyEntry(watcher, "the toast, after presentctl returned")
         Self.checkIsTheToast(entry, position: "bottom")
-        // The safe area ends 34 above the bottom; the toast sits 8 above that.
-        #expect(entry["frame"]?["y"] == .double(844 - 34 - 8 - 56))
+        // A renderer measures its text; the safe area ends 34 above the bottom, and the toast,
+        // as big as measured, sits 8 above that.
+        try watcher.call("update", ["id": "saved", "preferredContentSize": ["width": 120, "height": 36]])
+        let measured = try #require(try watcher.call("stack")["entries"]?[0])
+        #expect(measured["frame"]?["width"] == 120.0 && measured["frame"]?["height"] == 36.0, "\(measured.serializedString)")
+        #expect(measured["frame"]?["y"] == .double(844 - 34 - 8 - 36))
         try watcher.call("advance", ["seconds": 1])
         try watcher.call("sync", ["nonce": 1])
         #expect(try watcher.call("stack")["entries"]?[0]?["state"] == "presented", "still there after a second")
@@ -163,7 +167,7 @@ struct PresentctlToastTests {
         let entries = try watcher.call("stack", ["output": "cluster"])["entries"]?.arrayValue ?? []
         let entry = try #require(entries.first { $0["id"] == "saved" })
         #expect(entry["output"] == "cluster")
-        #expect(entry["frame"]?["width"] == .double(1280 - 32), "the cluster's width less 16 points a side")
+        #expect(entry["style"]?["width"] == "content", "as wide as a renderer measures it: \(entry.serializedString)")
         #expect(try Self.run(daemon, ["output", "remove", "cluster"]).status == 0)
         let gone = try #require(try watcher.awaitNotification("lifecycle") {
             $0["id"] == "saved" && $0["event"] == "willDismiss"

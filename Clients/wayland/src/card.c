@@ -318,23 +318,26 @@ static PangoLayout *fitted_message(pw_app *app, cairo_t *cr, const presentd_cont
     return l;
 }
 
-/* What comes under the text of every shape but the toast: the surface, fields, progress; their
- * height at `gap` before each. */
-static double below_text(pw_app *app, const presentd_content *c, double gap, int measuring) {
-    const pw_theme *t = &app->theme;
-    double h = 0;
-    if (c->surface_app_id || c->surface_handle) h += gap + (measuring ? SURFACE_MEASURED : SURFACE_MIN);
-    h += (double)c->n_fields * (gap + t->field_height);
-    if (c->progress_kind != PRESENTD_PROGRESS_NONE) h += gap + PROGRESS_HEIGHT;
-    return h;
-}
-
-/* Places surface, fields and progress from y down, in the column (surface_h: the placeholder's). */
-static double place_below(pw_app *app, layout *L, const presentd_content *c, double y, double gap, double surface_h) {
-    if (c->surface_app_id || c->surface_handle) { L->surface_y = y + gap; L->surface_h = surface_h; y += gap + surface_h; }
-    L->fields_y = y + gap;
-    y += (double)c->n_fields * (gap + app->theme.field_height);
-    if (c->progress_kind != PRESENTD_PROGRESS_NONE) { L->progress_y = y + gap; y += gap + PROGRESS_HEIGHT; }
+/* What comes under the text of every shape but the toast: the surface (surface_h tall), fields
+ * and progress, from y down, `gap` before each but the first when nothing is above (`first`).
+ * Where they go is kept in L (NULL: measuring); returns the y under them. */
+static double parts_below(pw_app *app, layout *L, const presentd_content *c, double y, double gap, int first,
+                          double surface_h) {
+    double before = first ? 0 : gap;
+    if (c->surface_app_id || c->surface_handle) {
+        if (L) L->surface_y = y + before, L->surface_h = surface_h;
+        y += before + surface_h;
+        before = gap;
+    }
+    if (L) L->fields_y = y + before;
+    if (c->n_fields) {
+        y += before + (double)c->n_fields * (app->theme.field_height + gap) - gap;
+        before = gap;
+    }
+    if (c->progress_kind != PRESENTD_PROGRESS_NONE) {
+        if (L) L->progress_y = y + before;
+        y += before + PROGRESS_HEIGHT;
+    }
     return y;
 }
 
@@ -445,7 +448,9 @@ static void lay_out(pw_app *app, cairo_t *cr, pw_shape shape, const presentd_con
         L->icon_x = L->rtl ? width - pad - icon : pad, L->icon_y = pad;
         L->title = c->title ? paragraph(cr, t->title_font, c->title, L->column_w, -M.banner.title_lines, PANGO_ALIGN_LEFT) : NULL;
         double title_h = L->title ? layout_height(L->title) : 0;
-        double buttons_h = BUTTONS_H(L->column_w), fixed = below_text(app, c, gap, measuring) + (buttons_h ? gap + buttons_h : 0);
+        int first = !L->title && !c->message;
+        double buttons_h = BUTTONS_H(L->column_w);
+        double fixed = parts_below(app, NULL, c, 0, gap, first, measuring ? SURFACE_MEASURED : SURFACE_MIN) + (buttons_h ? gap + buttons_h : 0);
         double head = title_h + (L->title && c->message ? M.banner.title_gap : 0);
         double room = measuring ? 100000 : height - 2 * pad - head - fixed;
         L->message = c->message ? fitted_message(app, cr, c, L->column_w, room, (int)M.banner.body_lines, PANGO_ALIGN_LEFT) : NULL;
@@ -458,7 +463,7 @@ static void lay_out(pw_app *app, cairo_t *cr, pw_shape shape, const presentd_con
         y += head;
         L->message_y = y;
         y += L->message ? layout_height(L->message) : 0;
-        y = place_below(app, L, c, y, gap, SURFACE_MIN);
+        y = parts_below(app, L, c, y, gap, first, SURFACE_MIN);
         L->buttons_x = L->column_x, L->buttons_w = L->column_w, L->buttons_h = buttons_h;
         L->buttons_bottom = y + (buttons_h ? gap + buttons_h : 0);
         return;
@@ -477,7 +482,9 @@ static void lay_out(pw_app *app, cairo_t *cr, pw_shape shape, const presentd_con
         double y = L->header + M.sheet.top, icon = L->icon ? L->icon_size + gap : 0;
         L->icon_x = L->rtl ? width - side - L->icon_size : side, L->icon_y = y;
         y += icon;
-        double fixed = below_text(app, c, gap, measuring), foot = (buttons_h ? buttons_h + M.sheet.top : 0) + M.sheet.bottom;
+        int first = !c->message;  /* the icon's room has its gap */
+        double fixed = parts_below(app, NULL, c, 0, gap, first, measuring ? SURFACE_MEASURED : SURFACE_MIN);
+        double foot = (buttons_h ? buttons_h + M.sheet.top : 0) + M.sheet.bottom;
         double room = measuring ? 100000 : height - y - fixed - foot;
         L->message = c->message ? fitted_message(app, cr, c, L->column_w, room, 0, PANGO_ALIGN_LEFT) : NULL;
         L->message_x = side, L->message_y = y;
@@ -485,7 +492,7 @@ static void lay_out(pw_app *app, cairo_t *cr, pw_shape shape, const presentd_con
         y += message_h;
         /* The surface's placeholder takes the room left over, as an embedded window would. */
         double surface = measuring ? SURFACE_MEASURED : SURFACE_MIN + fmax(0, room - message_h);
-        y = place_below(app, L, c, y, gap, surface);
+        y = parts_below(app, L, c, y, gap, first, surface);
         L->height = ceil(y + foot);
         L->buttons_x = L->rtl ? side : width - side - row, L->buttons_w = row, L->buttons_h = buttons_h;
         L->buttons_bottom = (measuring ? L->height : height) - M.sheet.bottom;
@@ -498,7 +505,8 @@ static void lay_out(pw_app *app, cairo_t *cr, pw_shape shape, const presentd_con
         double icon = L->icon ? L->icon_size + gap : 0;
         L->title = c->title ? paragraph(cr, t->title_font, c->title, L->column_w, -2, PANGO_ALIGN_CENTER) : NULL;
         double title_h = L->title ? layout_height(L->title) : 0, heading = L->title && c->message ? M.alert.heading_gap : 0;
-        double fixed = below_text(app, c, gap, measuring);
+        int first = !L->title && !c->message;  /* the icon's room has its gap */
+        double fixed = parts_below(app, NULL, c, 0, gap, first, measuring ? SURFACE_MEASURED : SURFACE_MIN);
         /* Without buttons the bottom padding is the top's. */
         double foot = buttons_h ? M.alert.message_bottom + M.alert.response_top + buttons_h + M.alert.response_bottom : M.alert.top;
         double room = measuring ? 100000 : height - M.alert.top - icon - title_h - heading - fixed - foot;
@@ -513,7 +521,7 @@ static void lay_out(pw_app *app, cairo_t *cr, pw_shape shape, const presentd_con
         L->title_x = side, L->title_y = y;
         y += title_h + heading;
         L->message_x = side, L->message_y = y;
-        y = place_below(app, L, c, y + message_h, gap, SURFACE_MIN);
+        y = parts_below(app, L, c, y + message_h, gap, first, SURFACE_MIN);
         L->buttons_x = side, L->buttons_w = L->column_w, L->buttons_h = buttons_h;
         L->buttons_bottom = y + (buttons_h ? M.alert.message_bottom + M.alert.response_top + buttons_h : 0);
         return;
