@@ -155,6 +155,8 @@ typedef struct pw_app {
     int quit;                              /* the compositor asked the kiosk window to close */
     struct wl_list screens;                /* pw_screen.link */
     const char *main_name;                 /* --main NAME, or NULL: the first output */
+    presentd_animations main_motion;       /* main's picture while no output shows main: the next */
+    int has_main_motion;                   /* output to come draws it (link.c) */
     /* presentd. */
     const char *socket_path;               /* NULL: as presentctl finds it */
     char resolved_socket[512];

@@ -71,22 +71,21 @@ static void remove_output(pw_app *app, const char *name) {
     presentd_notify(app->client, "removeOutput", p, NULL);
 }
 
-/* s shows screen `name` from now on, with `from`'s picture (NULL: none yet, until presentd
- * sends one). What s held for its old screen belonged to that screen: its picture, the frames
- * shown and not reported, the pointer and keys on it. The picture moves with main: presentd
- * sends a new one only when the picture differs, and on an output of the same size main's
- * entries are where they were. */
-static void rebind(pw_app *app, pw_screen *s, const char *name, pw_screen *from) {
+/* Moves a picture (the payload in force, and whether there is one) from one holder to another. */
+static void move_motion(presentd_animations *to, int *to_has, presentd_animations *from, int *from_has) {
+    presentd_animations_clear(to);
+    *to = *from;
+    *to_has = *from_has;
+    memset(from, 0, sizeof *from);
+    *from_has = 0;
+}
+
+/* s shows screen `name` from now on. What it held for its old screen belonged to that screen:
+ * its picture, the frames shown and not reported, the pointer and keys on it. */
+static void rebind(pw_app *app, pw_screen *s, const char *name) {
     pw_input_screen_gone(app, s);
     presentd_animations_clear(&s->motion);
     s->has_motion = 0;
-    if (from) {
-        s->motion = from->motion;
-        s->has_motion = from->has_motion;
-        memset(&from->motion, 0, sizeof from->motion);
-        from->has_motion = 0;
-        from->dirty = 1;
-    }
     s->n_shown = s->discarded = 0;
     s->dirty = 1;
     snprintf(s->screen, sizeof s->screen, "%s", name);
@@ -98,13 +97,17 @@ void pw_link_screen_changed(pw_app *app, pw_screen *s) {
     if (!s->screen[0]) {
         /* Main when no output holds it (the first, or the first after every output left), or
          * when this is the --main one: it takes main back from the output that held it
-         * meanwhile, which gets its own screen again. */
+         * meanwhile, which gets its own screen again. Main's picture moves with it: presentd
+         * sends a new one only when the picture differs, and on an output of the same size
+         * main's entries are where they were. */
         pw_screen *holder = screen_named(app, PRESENTD_MAIN_OUTPUT);
         int main = !holder || (app->main_name && strcmp(s->name, app->main_name) == 0);
-        rebind(app, s, main ? PRESENTD_MAIN_OUTPUT : s->name, holder && main ? holder : NULL);
-        if (holder && main) {
+        rebind(app, s, main ? PRESENTD_MAIN_OUTPUT : s->name);
+        if (main && !holder) move_motion(&s->motion, &s->has_motion, &app->main_motion, &app->has_main_motion);
+        if (main && holder) {
+            move_motion(&s->motion, &s->has_motion, &holder->motion, &holder->has_motion);
             announce(app, s);
-            rebind(app, holder, holder->name, NULL);
+            rebind(app, holder, holder->name);
             announce(app, holder);
             return;
         }
@@ -126,10 +129,13 @@ void pw_link_screen_removed(pw_app *app, pw_screen *s) {
     wl_list_for_each(r, &app->screens, link) {
         if (r == s || !r->screen[0]) continue;
         remove_output(app, r->screen);
-        rebind(app, r, PRESENTD_MAIN_OUTPUT, s);
+        rebind(app, r, PRESENTD_MAIN_OUTPUT);
+        move_motion(&r->motion, &r->has_motion, &s->motion, &s->has_motion);
         announce(app, r);
-        break;
+        s->screen[0] = 0;
+        return;
     }
+    move_motion(&app->main_motion, &app->has_main_motion, &s->motion, &s->has_motion);
     s->screen[0] = 0;
 }
 
@@ -149,6 +155,8 @@ void pw_link_close(pw_app *app) {
     app->hello_id = app->subscribe_id = app->time_id = -1;
     /* Without the daemon nothing on screen is true any more: draw nothing until it is back. */
     pw_content_clear(app);
+    presentd_animations_clear(&app->main_motion);
+    app->has_main_motion = 0;
     pw_screen *s;
     wl_list_for_each(s, &app->screens, link) {
         presentd_animations_clear(&s->motion);
@@ -195,13 +203,18 @@ static void take_motion(pw_app *app, json_object *params, const char *output) {
         fprintf(stderr, "presentd-wayland: an animations payload: %s\n", err.message);
         return;
     }
-    pw_screen *s = screen_named(app, output ? output : a.output);
-    if (!s) { presentd_animations_clear(&a); return; }  /* a screen no output of ours shows */
-    presentd_animations_clear(&s->motion);
-    s->motion = a;
-    s->has_motion = 1;
-    s->dirty = 1;
+    const char *name = output ? output : a.output;
+    pw_screen *s = screen_named(app, name);
     learn_time(app, a.time);
+    int one = 1;
+    if (s) {
+        move_motion(&s->motion, &s->has_motion, &a, &one);
+        s->dirty = 1;
+    } else if (name && strcmp(name, PRESENTD_MAIN_OUTPUT) == 0) {
+        move_motion(&app->main_motion, &app->has_main_motion, &a, &one);  /* for the next output to come */
+    } else {
+        presentd_animations_clear(&a);  /* a screen no output of ours shows */
+    }
 }
 
 /* The kiosk's status bar: the appearance presentd says is in force on main (the top

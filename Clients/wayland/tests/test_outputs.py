@@ -143,3 +143,19 @@ def test_the_main_output_takes_main_back_when_it_comes(manual, nested, renderer_
         assert [e["id"] for e in app.call("stack")["entries"]] == ["m"], "main kept its alert"
         app.call("advance", {"seconds": 1})
         card_drawn(sway, "WL-2", rest_frame(app, "m"), renderer, "main's alert drawn on WL-2")
+
+
+def test_with_no_output_left_main_keeps_its_entries_and_the_next_output_is_main(manual, nested, renderer_factory):
+    sway = nested
+    renderer = renderer_factory(sway, manual.path)
+    with Client(manual.path) as app:
+        wait_screens(app, sway, renderer, {"main": "WL-1"}, "main on WL-1")
+        app.call("present", {"id": "k", "style": "alert", "content": {"title": "Kept"}, "background": {"opacity": 0}})
+        app.call("advance", {"seconds": 1})
+        sway.unplug("WL-1")
+        wait_until(lambda: not sway.outputs(), "the nested sway without outputs", context=sway.context)
+        sway.msg("create_output")
+        wait_until(lambda: "WL-2" in sway.outputs(), "the nested sway's next output, WL-2", context=sway.context)
+        wait_screens(app, sway, renderer, {"main": "WL-2"}, "the next output to come is main")
+        assert [e["id"] for e in app.call("stack")["entries"]] == ["k"], "main kept its alert"
+        card_drawn(sway, "WL-2", rest_frame(app, "k"), renderer, "main's alert drawn on WL-2")

@@ -386,8 +386,7 @@ def test_entries_sized_to_content_are_measured_and_drawn_at_that_size(manual, sw
 
 
 def test_an_output_plugged_in_while_it_runs_becomes_a_screen_and_is_drawn(manual, sway_factory, renderer_factory):
-    """Hot-plug. (Taking an output away cannot be tested here: sway 1.7's headless backend fails
-    to commit a disabled output and has no unplug.)"""
+    """Hot-plug. (Taking an output away: test_outputs.py, on a nested sway.)"""
     sway = sway_factory(width=800, height=600, scale=1)
     renderer = renderer_factory(sway, manual.path)
     with Client(manual.path) as app:
