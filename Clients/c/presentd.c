@@ -943,6 +943,7 @@ int presentd_content_of(json_object *obj, presentd_content *out) {
     out->title = string_member(content, "title");
     out->message = string_member(content, "message");
     out->message_markup = string_member(content, "messageMarkup");
+    out->app_name = string_member(content, "appName");
     json_object *icon = object_member(content, "icon"), *surface = object_member(content, "surface"),
                 *accessibility = object_member(content, "accessibility"), *progress;
     out->icon_name = string_member(icon, "name");

@@ -163,6 +163,7 @@ typedef struct presentd_content {
     const char *label;            /* content given as a string label; NULL for a dialog */
     const char *title, *message;  /* or NULL */
     const char *message_markup;  /* pango markup (b, i, u, a) of message, or NULL */
+    const char *app_name;         /* the app it comes from, or NULL */
     const char *icon_name;        /* a freedesktop icon-theme name, or NULL */
     const char *icon_path;        /* an absolute PNG or SVG path, or NULL */
     int progress_kind;            /* enum presentd_progress */

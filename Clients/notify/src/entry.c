@@ -14,6 +14,7 @@ enum { ENTRY_WIDTH = 360, ENTRY_HEIGHT = 96 };
 json_object *entry_content(const note_spec *spec) {
     json_object *c = json_object_new_object();
     if (spec->title) json_object_object_add(c, "title", json_object_new_string(spec->title));
+    if (spec->app_name && *spec->app_name) json_object_object_add(c, "appName", json_object_new_string(spec->app_name));
     if (spec->message) json_object_object_add(c, "message", json_object_new_string(spec->message));
     if (spec->message_markup)
         json_object_object_add(c, "messageMarkup", json_object_new_string(spec->message_markup));

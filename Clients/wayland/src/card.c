@@ -247,7 +247,8 @@ typedef struct layout {
     char found[1024];
     double icon_x, icon_y, icon_size;
     PangoLayout *title, *message;  /* NULL: not shown (a toast's line is its title) */
-    double title_x, title_y, message_x, message_y;
+    PangoLayout *app;              /* a banner's app name, one line above its title; NULL: none */
+    double title_x, title_y, message_x, message_y, app_y;
     double header;                 /* a sheet's header bar's height (its separator under it); 0: none */
     double column_x, column_w;     /* the text column, where fields, progress and surface go */
     double surface_y, surface_h;   /* the app surface's placeholder (surface_h 0: none) */
@@ -446,9 +447,12 @@ static void lay_out(pw_app *app, cairo_t *cr, pw_shape shape, const presentd_con
         L->column_w = width - 2 * pad - (icon ? icon + M.banner.icon_gap : 0);
         L->column_x = L->rtl || !icon ? pad : pad + icon + M.banner.icon_gap;
         L->icon_x = L->rtl ? width - pad - icon : pad, L->icon_y = pad;
+        /* Where it comes from first, small and one line, as GNOME Shell and macOS head a banner. */
+        L->app = c->app_name ? paragraph(cr, t->body_font, c->app_name, L->column_w, 0, PANGO_ALIGN_LEFT) : NULL;
+        double app_h = L->app ? layout_height(L->app) + M.banner.title_gap : 0;
         L->title = c->title ? paragraph(cr, t->title_font, c->title, L->column_w, -M.banner.title_lines, PANGO_ALIGN_LEFT) : NULL;
-        double title_h = L->title ? layout_height(L->title) : 0;
-        int first = !L->title && !c->message;
+        double title_h = app_h + (L->title ? layout_height(L->title) : 0);
+        int first = !L->title && !c->message && !L->app;
         double buttons_h = BUTTONS_H(L->column_w);
         double fixed = parts_below(app, NULL, c, 0, gap, first, measuring ? SURFACE_MEASURED : SURFACE_MIN) + (buttons_h ? gap + buttons_h : 0);
         double head = title_h + (L->title && c->message ? M.banner.title_gap : 0);
@@ -459,7 +463,8 @@ static void lay_out(pw_app *app, cairo_t *cr, pw_shape shape, const presentd_con
         /* A column shorter than the icon is centred on it, as dunst centres its text. */
         double y = pad + fmax(0, (icon - column) / 2);
         L->title_x = L->message_x = L->column_x;
-        L->title_y = y;
+        L->app_y = y;
+        L->title_y = y + app_h;
         y += head;
         L->message_y = y;
         y += L->message ? layout_height(L->message) : 0;
@@ -533,6 +538,7 @@ static void lay_out(pw_app *app, cairo_t *cr, pw_shape shape, const presentd_con
 static void layout_free(layout *L) {
     if (L->title) g_object_unref(L->title);
     if (L->message) g_object_unref(L->message);
+    if (L->app) g_object_unref(L->app);
 }
 
 /* Draws a laid-out card's parts; records where its buttons and fields are in r. */
@@ -543,6 +549,7 @@ static void draw(pw_app *app, pw_record *r, cairo_t *cr, const presentd_content 
         if (pw_icon_draw(cr, L->icon, L->icon_x, L->icon_y, L->icon_size) != 0 && app->verbose)
             fprintf(stderr, "presentd-wayland: entry %s: cannot draw the icon %s\n", r ? r->id : "?", L->icon);
     }
+    if (L->app) show(cr, L->app, L->title_x, L->app_y, &t->secondary_text);
     if (L->title) show(cr, L->title, L->title_x, L->title_y, &t->text);
     if (L->header > 0) {
         /* The header bar's separator: a hairline, as GTK's header bar and UIKit's bar have. */

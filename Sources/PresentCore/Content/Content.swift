@@ -87,6 +87,9 @@ public struct Content: Hashable, Sendable, ExpressibleByStringLiteral {
     /// message as Pango markup (`b`, `i`, `u`, `a` and entities), present only with message:
     /// what a renderer that draws markup shows. Opaque to presentd beyond its length.
     public var messageMarkup: String?
+    /// The name of the app it comes from (a notification's app_name), drawn small above the
+    /// title by renderers that show where a card comes from.
+    public var appName: String?
     public var icon: Icon?
     public var actions: [ContentAction]
     public var fields: [ContentField]

@@ -12,6 +12,7 @@ extension CoreEncoding {
         if let t = c.title { o["title"] = .string(t) }
         if let m = c.message { o["message"] = .string(m) }
         if let m = c.messageMarkup { o["messageMarkup"] = .string(m) }
+        if let a = c.appName { o["appName"] = .string(a) }
         switch c.icon {
         case .name(let n)?: o["icon"] = ["name": .string(n)]
         case .path(let p)?: o["icon"] = ["path": .string(p)]

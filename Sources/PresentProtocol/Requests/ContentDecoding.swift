@@ -1,4 +1,4 @@
-// A presentation's content — `"label"` or {title?, message?, messageMarkup?, icon?, actions?,
+// A presentation's content — `"label"` or {title?, message?, messageMarkup?, appName?, icon?, actions?,
 // fields?, progress?, surface?, accessibility?} — and what sizes and times it:
 // preferredContentSize and autoDismiss. Every bound is in ProtocolLimits and every error names its field.
 
@@ -6,7 +6,7 @@ import PresentCore
 import PresentJSON
 
 extension RequestDecoder {
-    static let contentFields: Set<String> = ["title", "message", "messageMarkup", "icon", "actions", "fields", "progress",
+    static let contentFields: Set<String> = ["title", "message", "messageMarkup", "appName", "icon", "actions", "fields", "progress",
                                              "surface", "accessibility"]
 
     /// The string form (a label alone) or the object form.
@@ -25,6 +25,7 @@ extension RequestDecoder {
             throw .invalidParams(field: o.path(for: "messageMarkup"),
                                  reason: "goes with message, the same text in plain: renderers that draw no markup show message")
         }
+        c.appName = try o.optionalField("appName").map { v throws(RPCError) in try text(v, max: limits.maxTitleLength) }
         c.icon = try o.optionalObject("icon").map(icon)
         c.actions = try o.optionalArray("actions", count: 0...limits.maxActions) { v throws(RPCError) in try action(v.object()) } ?? []
         c.fields = try o.optionalArray("fields", count: 0...limits.maxFields) { v throws(RPCError) in try field(v.object()) } ?? []
