@@ -16,7 +16,7 @@ struct ContentCodingTests {
     }
 
     @Test func everyPartRoundTrips() throws {
-        let content = #"{"title":"Wi-Fi","message":"Join \"Home\"?","messageMarkup":"Join <b>\"Home\"</b>?","icon":{"path":"/usr/share/icons/wifi.svg"},"actions":[{"id":"join","title":"Join","dismisses":true,"role":"default"},{"id":"later","title":"Later","dismisses":false}],"fields":[{"id":"pw","kind":"secure","placeholder":"Password"},{"id":"n","kind":"number","value":"3"}],"progress":null,"surface":{"appId":"org.example.Settings","handle":"x11:0x3a00004"},"accessibility":{"label":"Join network","hint":"Enter the password","announce":"assertive"}}"#
+        let content = #"{"title":"Wi-Fi","message":"Join \"Home\"?","messageMarkup":"Join <b>\"Home\"</b>?","appName":"Settings","icon":{"path":"/usr/share/icons/wifi.svg"},"actions":[{"id":"join","title":"Join","dismisses":true,"role":"default"},{"id":"later","title":"Later","dismisses":false}],"fields":[{"id":"pw","kind":"secure","placeholder":"Password"},{"id":"n","kind":"number","value":"3"}],"progress":null,"surface":{"appId":"org.example.Settings","handle":"x11:0x3a00004"},"accessibility":{"label":"Join network","hint":"Enter the password","announce":"assertive"}}"#
         let p = try presented(#"{"style":"alert","content":\#(content)}"#)
         #expect(p.content?.progress == .indeterminate)
         #expect(p.content?.action(role: .default)?.id == "join")
@@ -89,5 +89,16 @@ struct ContentCodingTests {
                 "\(String(describing: alone))")
         let number = try refusal(#"{"message":"x","messageMarkup":3}"#)
         #expect(number?.field == "content.messageMarkup" && number?.reason == "expected a string, got integer", "\(String(describing: number))")
+    }
+
+    @Test func appNameIsOneTo256CharactersLikeATitle() throws {
+        let longest = String(repeating: "ü", count: ProtocolLimits().maxTitleLength)
+        #expect(try presented(#"{"style":"alert","content":{"appName":"\#(longest)"}}"#).content?.appName == longest)
+        let over = try refusal(#"{"appName":"\#(longest)ü"}"#)
+        #expect(over?.field == "content.appName" && over?.reason == "must be 1 to 256 characters, got 257", "\(String(describing: over))")
+        let empty = try refusal(#"{"appName":""}"#)
+        #expect(empty?.field == "content.appName" && empty?.reason == "must be 1 to 256 characters, got 0", "\(String(describing: empty))")
+        let number = try refusal(#"{"appName":7}"#)
+        #expect(number?.field == "content.appName" && number?.reason == "expected a string, got integer", "\(String(describing: number))")
     }
 }

@@ -72,6 +72,19 @@ class Renderer:
         self.process = subprocess.Popen(command, env=dict(sway.env, **(env or {})), stdin=subprocess.DEVNULL,
                                         stdout=self._log, stderr=self._log)
 
+    @staticmethod
+    def measures(entry: dict) -> bool:
+        """Whether it sizes this entry to its content and tells presentd (src/size.c): an
+        alert's height, a custom style's "content" dimensions. Until that size is in the
+        stack (`preferredContentSize`), the entry's frame is its style's default."""
+        style = entry.get("style")
+        return style == "alert" or (isinstance(style, dict) and "content" in (style.get("width"), style.get("height")))
+
+    @staticmethod
+    def measured(entry: dict) -> bool:
+        """Whether the entry's frame is final: a size it measures has reached presentd."""
+        return not Renderer.measures(entry) or entry.get("preferredContentSize") is not None
+
     @property
     def log(self) -> str:
         if self._log.closed:

@@ -154,7 +154,7 @@ CORPUS: list[dict] = [
          note="GNOME Calendar's GNotification through the fdo backend: the default action only"),
 
     # --- progress and OSDs ---------------------------------------------------------------
-    dict(name="download-start", known="download-progress replaces it in the same batch, before the shot, so the card rightly shows the later text", app="Transmission", icon="folder-download", summary="Downloading debian-12.iso",
+    dict(name="download-start", app="Transmission", icon="folder-download", summary="Downloading debian-12.iso",
          body="120 MB of 3.7 GB", actions=[], hints={"value": ("i", 3)}, timeout=-1,
          note="a download's progress as the value hint (dunst, mako, swaync draw it as a bar)"),
     dict(name="download-progress", replaces="download-start", app="Transmission", icon="folder-download",

@@ -133,12 +133,15 @@ class Glass:
         be on its way through the renderer). Returns (entries by id, the picture)."""
         def presented():
             entries = self.entries()
-            if len(entries) < count or any(e["state"] != "presented" for e in entries.values()):
+            if len(entries) < count or any(e["state"] != "presented" or not Renderer.measured(e) for e in entries.values()):
                 self.client.call("advance", {"seconds": 0.1})
                 return None
             return entries
-        entries = wait_until(presented, f"{count} entries on main, all presented",
+        entries = wait_until(presented, f"{count} entries on main, all presented and measured",
                              context=lambda: f"stack: {self.entries()}\n{self.renderer.context()}")
+        # A measure that came after the entry rested glides it to its size, over the update's
+        # 0.3 s (defaults.containerChange): on the manual clock, only once the clock moves on.
+        self.client.call("advance", {"seconds": 1})
         previous, deadline = None, time.monotonic() + 30
         while True:
             shot = self.sway.screenshot()

@@ -79,7 +79,12 @@ def _card_problems(result: dict) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("n", [n for n in CORPUS if not n.get("replaces")], ids=lambda n: n["name"])
+# A notification that another replaces in its batch shows the replacement's text by the shot:
+# its card is read as the replacement (test_a_replacement_updates_the_card_in_place has both).
+SHOWN = [n for n in CORPUS if not any(other.get("replaces") == n["name"] for other in CORPUS)]
+
+
+@pytest.mark.parametrize("n", SHOWN, ids=lambda n: n["name"])
 def test_notification_reaches_the_glass(notifications, n):
     result = notifications[n["name"]]
     assert result["entry"], f"{n['name']}: no entry on presentd's stack"

@@ -19,7 +19,7 @@ from presentd import Client
 from presentd.daemon import wait_until
 
 from conftest import RENDERER
-from test_wayland import CARD, close, hex_rgb, rest_frame, screen_ready, wait_pixels
+from test_wayland import CARD, close, hex_rgb, present_measured, rest_frame, screen_ready, wait_pixels
 
 HELPER = RENDERER.parent / "input-helper"
 ACCENT = hex_rgb("#3685e3")       # the theme's default button (src/theme.c)
@@ -138,8 +138,9 @@ def find_colour(image, box, colour, tolerance=6):
 
 
 def present_at_rest(sway, renderer, app, params, colour_at=None):
-    """Presents, advances to rest, and waits until the card is drawn there; its frame."""
-    app.call("present", params)
+    """Presents, advances to rest once the renderer's measured size (if any) is in, and waits
+    until the card is drawn there; its frame."""
+    present_measured(app, params, renderer)
     app.call("advance", {"seconds": 1})
     f = rest_frame(app, params["id"])
 

@@ -13,7 +13,7 @@ import pytest
 
 from presentd import Client
 from presentd.daemon import wait_until
-from conftest import accepts
+from conftest import Renderer, accepts
 
 # The theme's default card colour (src/theme.c) and what counts as "that colour".
 CARD = (250, 250, 250)
@@ -46,6 +46,18 @@ def screen_ready(client: Client, renderer, name: str, width: float, height: floa
         return c and (c["width"], c["height"], c["scale"]) == (width, height, scale) and screen
     return wait_until(told, f"presentd's screen {name} to be {width:g}x{height:g} at scale {scale:g}",
                       timeout=60, context=renderer.context)
+
+
+def present_measured(client: Client, params, renderer):
+    """Presents, and when the renderer sizes the entry to its content, waits until that size
+    reached presentd: until then the entry's frame is the style's default, about to change."""
+    client.call("present", params)
+
+    def sized():
+        entry = next((e for e in client.call("stack")["entries"] if e["id"] == params["id"]), None)
+        return entry is not None and Renderer.measured(entry)
+    wait_until(sized, f"the renderer's measured size of {params['id']} in presentd's stack",
+               timeout=60, context=renderer.context)
 
 
 def rest_frame(client: Client, id: str, output: str = "main"):
@@ -490,9 +502,9 @@ def test_the_flip_is_drawn_in_perspective_front_and_back(manual, sway_factory, r
         screen_ready(app, renderer, "main", 800, 600, 1)
         base = sway.screenshot().getpixel((2, 2))
         watcher.subscribe(["frames"])
-        app.call("present", {"id": "flip", "style": "alert", "content": {"title": "Flip"},
-                             "transition": {"type": "flipHorizontal", "duration": 1, "timing": "linear"},
-                             "background": {"opacity": 0}})
+        present_measured(app, {"id": "flip", "style": "alert", "content": {"title": "Flip"},
+                               "transition": {"type": "flipHorizontal", "duration": 1, "timing": "linear"},
+                               "background": {"opacity": 0}}, renderer)
 
         def layer_at(seconds):
             t = app.call("advance", {"seconds": seconds})["time"]
@@ -516,6 +528,9 @@ def test_the_flip_is_drawn_in_perspective_front_and_back(manual, sway_factory, r
         front = layer_at(0.4)
         assert 0 < front.rotation < math.pi / 2, front
         c, s = math.cos(front.rotation), math.sin(front.rotation)
+        # The frame then: the measured height arrived as the flip began, and the card glides to it.
+        f = front.frame
+        cx, cy = f.x + f.width / 2, round(f.y + f.height / 2)
 
         def projected(u):  # where the card's local x = u lands, and the height there
             k = 1000 / (1000 + u * s)
@@ -534,7 +549,10 @@ def test_the_flip_is_drawn_in_perspective_front_and_back(manual, sway_factory, r
                 f"θ={front.rotation:.3f}: edges {edge_l:.1f}, {edge_r:.1f}; projected {left:.1f}, {right:.1f}"
             column = lambda x: sum(1 for y in range(0, 600) if close(image.getpixel((x, y)), CARD))
             near, far = column(round(left) + 4), column(round(right) - 4)
-            assert near > far + 10, f"the near edge is taller: {near} px against {far} px"
+            # Taller by at least half what the projection gives (the alert is as tall as its title).
+            assert near - far > (left_height - right_height) / 2, \
+                f"the near edge is taller: {near} px against {far} px; projected {left_height:.1f}, {right_height:.1f}"
+            # 4 px in from each edge, the rounded corners take about 3.5 px at the top and at the bottom.
             assert abs(near - left_height) < 8 and abs(far - right_height) < 8, (near, left_height, far, right_height)
 
         wait_pixels(sway, "HEADLESS-1", in_perspective, "the card's front in perspective", renderer)
