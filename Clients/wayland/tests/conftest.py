@@ -5,6 +5,7 @@ and .build/skipped/test-wayland says so to `make test` (skipped is never passed)
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import subprocess
@@ -17,6 +18,15 @@ from presentd.headless import HeadlessSway as Sway, HeadlessWeston as Weston, ac
 
 REPO = Path(__file__).resolve().parents[3]
 RENDERER = Path(os.environ.get("PRESENTD_WAYLAND", REPO / "Clients/wayland/build/presentd-wayland"))
+
+# The theme's default card colour (src/theme.c).
+CARD = (250, 250, 250)
+
+
+def pixel(v: float, scale: float) -> int:
+    """Where the renderer puts a coordinate in points on the pixel grid: C's round(), halves up
+    (src/paint.c), where Python's round() takes halves to even."""
+    return math.floor(v * scale + 0.5)
 
 
 def _unavailable() -> str | None:

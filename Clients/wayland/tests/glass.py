@@ -22,7 +22,7 @@ from pathlib import Path
 from presentd import Client
 from presentd.daemon import Daemon, find_binary, wait_until
 
-from conftest import Renderer, Sway
+from conftest import CARD, Renderer, Sway, pixel
 
 _NOTIFY_TESTS = Path(__file__).resolve().parents[2] / "notify/tests/conftest.py"
 
@@ -130,33 +130,50 @@ class Glass:
     def settle(self, count: int):
         """Waits for `count` entries on main, advances the clock until all are presented, and
         shoots until two shots a tenth of a second apart agree (the resting frame can still
-        be on its way through the renderer). Returns (entries by id, the picture)."""
+        be on its way through the renderer) and each card is drawn at its frame, edge to edge.
+        Returns (entries by id, the picture)."""
         def presented():
             entries = self.entries()
             if len(entries) < count or any(e["state"] != "presented" or not Renderer.measured(e) for e in entries.values()):
                 self.client.call("advance", {"seconds": 0.1})
                 return None
             return entries
-        entries = wait_until(presented, f"{count} entries on main, all presented and measured",
-                             context=lambda: f"stack: {self.entries()}\n{self.renderer.context()}")
-        # A measure that came after the entry rested glides it to its size, over the update's
-        # 0.3 s (defaults.containerChange): on the manual clock, only once the clock moves on.
-        self.client.call("advance", {"seconds": 1})
-        previous, deadline = None, time.monotonic() + 30
+        wait_until(presented, f"{count} entries on main, all presented and measured",
+                   context=lambda: f"stack: {self.entries()}\n{self.renderer.context()}")
+        previous, misplaced, deadline = None, {}, time.monotonic() + 30
         while True:
-            shot = self.sway.screenshot()
+            entries, shot = self.entries(), self.sway.screenshot()
+            misplaced = {id: why for id, e in entries.items() if (why := self.misdrawn(shot, e["frame"]))}
             if previous is not None and shot.tobytes() == previous.tobytes():
-                return entries, shot
-            assert time.monotonic() < deadline, "the picture did not come to rest within 30 s"
+                if not misplaced:
+                    return entries, shot
+                # At rest but not at the frame: a measure that came after the entry rested
+                # glides it to its size over the update's 0.3 s (defaults.containerChange),
+                # which on the manual clock waits for the clock.
+                self.client.call("advance", {"seconds": 1})
+            assert time.monotonic() < deadline, \
+                f"the picture did not come to rest with every card at its frame within 30 s: {misplaced} are not"
             previous = shot
             time.sleep(0.1)
 
-    # -- the glass ----------------------------------------------------------------------
+    def misdrawn(self, shot, frame: dict) -> str | None:
+        """Why a card is not drawn at `frame`, or None when it is: the column through its middle
+        is the card's colour just inside its top and bottom edges and not just outside them
+        (where those are on the screen). Pixels as src/paint.c places the card. The colour is
+        the card's within 24 a channel: the shadow of a card above falls on a card's top."""
+        s = self.scale
+        x, top, bottom = pixel(frame["x"] + frame["width"] / 2, s), pixel(frame["y"], s), pixel(frame["y"] + frame["height"], s)
+        for y, inside in ((top + 1, True), (bottom - 2, True), (top - 2, False), (bottom + 1, False)):
+            if 0 <= y < shot.height and 0 <= x < shot.width:
+                colour = shot.getpixel((x, y))
+                if all(abs(a - b) <= 24 for a, b in zip(colour, CARD)) != inside:
+                    return f"{colour} at {(x, y)}, {'inside' if inside else 'outside'} its edge"
+        return None
 
     def crop(self, shot, frame: dict):
         s = self.scale
-        return shot.crop(tuple(round(v * s) for v in (frame["x"], frame["y"], frame["x"] + frame["width"],
-                                                       frame["y"] + frame["height"])))
+        return shot.crop(tuple(pixel(v, s) for v in (frame["x"], frame["y"], frame["x"] + frame["width"],
+                                                      frame["y"] + frame["height"])))
 
     def read(self, shot, frame: dict, name: str) -> "Reading":
         """tesseract on the frame's crop (kept as `name`.png, for a failure to point at)."""

@@ -18,8 +18,8 @@ import pytest
 from presentd import Client
 from presentd.daemon import wait_until
 
-from conftest import RENDERER
-from test_wayland import CARD, close, hex_rgb, present_measured, rest_frame, screen_ready, wait_pixels
+from conftest import CARD, RENDERER
+from test_wayland import close, hex_rgb, present_measured, rest_frame, screen_ready, wait_pixels
 
 HELPER = RENDERER.parent / "input-helper"
 ACCENT = hex_rgb("#3685e3")       # the theme's default button (src/theme.c)

@@ -7,7 +7,6 @@ LAYOUT_SHOTS=DIR keeps each card's picture there, to look at."""
 
 from __future__ import annotations
 
-import math
 import os
 import subprocess
 
@@ -18,19 +17,14 @@ from presentd import Client
 from presentd.daemon import wait_until
 
 from test_input import ACCENT, click, find_colour, owner_event, screen  # noqa: F401 (screen is a fixture)
-from test_wayland import CARD, close, rest_frame, screen_ready, wait_pixels
+from conftest import CARD, pixel
+from test_wayland import close, rest_frame, screen_ready, wait_pixels
 
 # The layout's numbers (src/card.c, the table M), as docs/WAYLAND.md gives them.
 TOAST_MAX_WIDTH = 600
 TOAST_MIN_HEIGHT = 36
 ALERT_TOP, ALERT_BOTTOM = 32, 24
 SHEET_HEADER = 44
-
-
-def pixel(v, scale):
-    """Where the renderer puts a point coordinate on the pixel grid: C's round(), halves up
-    (src/paint.c), where Python's round() takes halves to even."""
-    return math.floor(v * scale + 0.5)
 
 
 def card_picture(sway, f, scale, name):

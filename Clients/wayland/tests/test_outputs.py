@@ -19,7 +19,8 @@ from presentd import Client
 from presentd.daemon import find_binary, wait_until
 
 from test_input import HELPER, Helper, click, find_colour, owner_event
-from test_wayland import CARD, close, rest_frame, screen_ready, wait_pixels
+from conftest import CARD
+from test_wayland import close, rest_frame, screen_ready, wait_pixels
 
 BUTTON = (230, 230, 230)   # the theme's plain button (src/theme.c)
 

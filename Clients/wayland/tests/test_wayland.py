@@ -13,10 +13,9 @@ import pytest
 
 from presentd import Client
 from presentd.daemon import wait_until
-from conftest import Renderer, accepts
+from conftest import CARD, Renderer, accepts
 
-# The theme's default card colour (src/theme.c) and what counts as "that colour".
-CARD = (250, 250, 250)
+# What counts as the card's colour (conftest.CARD).
 TOLERANCE = 4
 ALERT = {
     "title": "Delete file?", "message": "It cannot be undone",
