@@ -18,6 +18,10 @@ enum Toast {
     static let transitionDuration = 0.25
 
     static let style: JSONValue = ["type": "custom", "width": "content", "height": "content"]
+    /// Its size until a renderer measures it: a one-line pill (presentd-wayland's is 36 tall at
+    /// least), not the default size a "content" dimension has without one, two thirds of the
+    /// screen, which a renderer that does not measure would draw and hit-test.
+    static let initialSize: JSONValue = ["width": 300, "height": 36]
 
     /// The transition in from its position's edge; a toast in the middle fades in.
     static func transition(position: String) -> JSONValue {
@@ -29,6 +33,7 @@ enum Toast {
     static func complete(_ p: inout JSONObject, transitionGiven: Bool) {
         if p["level"] == nil { p["level"] = "overlay" }
         if p["style"] == nil { p["style"] = style }
+        if p["preferredContentSize"] == nil { p["preferredContentSize"] = initialSize }
         if p["respectsSafeArea"] == nil { p["respectsSafeArea"] = true }
         if p["autoDismiss"] == nil { p["autoDismiss"] = ["after": .double(after)] }
         if !transitionGiven { p["transition"] = transition(position: p["position"]?.stringValue ?? "top") }

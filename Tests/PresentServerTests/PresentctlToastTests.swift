@@ -34,6 +34,9 @@ struct PresentctlToastTests {
         // As wide and tall as its text: a renderer measures it (preferredContentSize).
         #expect(entry["style"]?["width"] == "content" && entry["style"]?["height"] == "content",
                 "\(entry.serializedString)", sourceLocation: sourceLocation)
+        // Until then a one-line pill, not two thirds of the screen.
+        #expect(entry["preferredContentSize"] == ["width": 300.0, "height": 36.0] && entry["frame"]?["width"] == 300.0,
+                "\(entry.serializedString)", sourceLocation: sourceLocation)
     }
 
     @Test func toastWaitPutsAnOverlayOnTheStackAndExitsFourWhenItsTimeRunsOut() throws {

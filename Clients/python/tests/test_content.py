@@ -58,6 +58,11 @@ def test_content_round_trips_through_its_json():
     assert s.to_json() == {"surface": {"appId": "org.example.Editor"},
                            "accessibility": {"label": "Save", "announce": "assertive"}}
     assert Content.from_json(s.to_json()) == s
+    # A banner's parts: the message's markup (with the plain message) and the app's name.
+    m = Content(title="3 new messages", message="From Alice", message_markup="From <b>Alice</b>", app_name="Mail")
+    assert m.to_json() == {"title": "3 new messages", "message": "From Alice", "messageMarkup": "From <b>Alice</b>",
+                           "appName": "Mail"}
+    assert Content.from_json(m.to_json()) == m
     # Built from JSON-shaped pieces too.
     assert Content(actions=[{"id": "ok", "title": "OK"}]).actions == (Action("ok", "OK"),)
     assert Action("later", "Later", dismisses=False).to_json() == {"id": "later", "title": "Later",

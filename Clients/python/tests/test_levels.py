@@ -29,7 +29,8 @@ def test_toast_builds_an_overlay_with_an_auto_dismiss():
     t = presentd.toast("Saved", after=3, position="bottom", margin=12, id="t")
     assert (t["level"], t["position"], t["margin"], t["autoDismiss"], t["id"]) == ("overlay", "bottom", 12,
                                                                                     {"after": 3}, "t")
-    assert t["style"] == {"type": "custom", "width": {"sideMargin": 16.0}, "height": {"points": 56.0}}
+    assert t["style"] == {"type": "custom", "width": "content", "height": "content"}, "sized to its text"
+    assert presentd.toast("x", height=48)["style"] == {"type": "custom", "width": "content", "height": {"points": 48}}
     assert t["transition"]["type"] == "coverVertical"
     assert presentd.toast("x")["transition"]["type"] == "coverVerticalFromTop"
     assert presentd.toast("x", position="center")["transition"]["type"] == "crossDissolve"
@@ -64,15 +65,16 @@ def test_a_toast_above_a_modal_presents_at_once_draws_above_it_and_leaves_on_its
         assert toast.state == "presenting", "an overlay does not wait for the modal's transition"
         modal, saved = app.stack()
         assert (modal.level, modal.position, saved.level, saved.position) == ("normal", None, "overlay", "top")
-        # The safe area is 390 wide from y 47: the toast sits 8 below its top, 16 in from each side.
-        assert saved.frame == Rect(16, 55, 358, 56)
+        # The safe area is 390 wide from y 47: the toast, a 300 x 36 pill until a renderer
+        # measures its text, sits 8 below its top, centred.
+        assert saved.frame == Rect(45, 55, 300, 36)
         app.advance(0.3)
         frame = last_frame(drain(screen))
         assert [(l.id, l.role, l.level) for l in frame.layers] == [
             ("modal", "dimming", "normal"), ("modal", "content", "normal"), ("saved", "content", "overlay")]
         assert frame.layer("saved", "dimming") is None, "an overlay never dims"
         # A tap on the toast hits it; one beside it falls to the modal's dimming.
-        hit = screen.tap(195, 80)
+        hit = screen.tap(195, 70)
         assert (hit.part, hit.id, hit.role, hit.level, hit.forwarded) == ("content", "saved", "content", "overlay", False)
         below = screen.tap(5, 300)
         assert (below.part, below.id, below.level, below.dismissed) == ("dimming", "modal", "normal", False)

@@ -29,6 +29,24 @@ def pixel(v: float, scale: float) -> int:
     return math.floor(v * scale + 0.5)
 
 
+def misdrawn(shot, frame: dict, scale: float) -> str | None:
+    """Why a card is not drawn at `frame` (points) in `shot`, or None when it is: the column
+    and the row through its middle are the card's colour just inside its four edges and not
+    just outside them (where those are on the screen). The colour is the card's within 24 a
+    channel: the shadow of a card above falls on a card's top."""
+    x, y = pixel(frame["x"] + frame["width"] / 2, scale), pixel(frame["y"] + frame["height"] / 2, scale)
+    left, right = pixel(frame["x"], scale), pixel(frame["x"] + frame["width"], scale)
+    top, bottom = pixel(frame["y"], scale), pixel(frame["y"] + frame["height"], scale)
+    probes = [((x, top + 1), True), ((x, bottom - 2), True), ((x, top - 2), False), ((x, bottom + 1), False),
+              ((left + 2, y), True), ((right - 3, y), True), ((left - 3, y), False), ((right + 2, y), False)]
+    for (px, py), inside in probes:
+        if 0 <= py < shot.height and 0 <= px < shot.width:
+            colour = shot.getpixel((px, py))
+            if all(abs(a - b) <= 24 for a, b in zip(colour, CARD)) != inside:
+                return f"{colour} at {(px, py)}, {'inside' if inside else 'outside'} its edge"
+    return None
+
+
 def _unavailable() -> str | None:
     for tool in ("sway", "swaymsg", "grim", "tesseract"):
         if not shutil.which(tool):
@@ -92,7 +110,10 @@ class Renderer:
 
     @staticmethod
     def measured(entry: dict) -> bool:
-        """Whether the entry's frame is final: a size it measures has reached presentd."""
+        """Whether a size is in presentd's stack where the renderer measures one. For an alert
+        it is the renderer's; a client may give a first size itself (presentd-notify's 96
+        points, presentctl toast's 300 x 36), which the measure then replaces: `misdrawn`
+        tells whether the card is drawn at its frame."""
         return not Renderer.measures(entry) or entry.get("preferredContentSize") is not None
 
     @property

@@ -22,7 +22,7 @@ from pathlib import Path
 from presentd import Client
 from presentd.daemon import Daemon, find_binary, wait_until
 
-from conftest import CARD, Renderer, Sway, pixel
+from conftest import Renderer, Sway, misdrawn, pixel
 
 _NOTIFY_TESTS = Path(__file__).resolve().parents[2] / "notify/tests/conftest.py"
 
@@ -143,7 +143,7 @@ class Glass:
         previous, misplaced, deadline = None, {}, time.monotonic() + 30
         while True:
             entries, shot = self.entries(), self.sway.screenshot()
-            misplaced = {id: why for id, e in entries.items() if (why := self.misdrawn(shot, e["frame"]))}
+            misplaced = {id: why for id, e in entries.items() if (why := misdrawn(shot, e["frame"], self.scale))}
             if previous is not None and shot.tobytes() == previous.tobytes():
                 if not misplaced:
                     return entries, shot
@@ -155,20 +155,6 @@ class Glass:
                 f"the picture did not come to rest with every card at its frame within 30 s: {misplaced} are not"
             previous = shot
             time.sleep(0.1)
-
-    def misdrawn(self, shot, frame: dict) -> str | None:
-        """Why a card is not drawn at `frame`, or None when it is: the column through its middle
-        is the card's colour just inside its top and bottom edges and not just outside them
-        (where those are on the screen). Pixels as src/paint.c places the card. The colour is
-        the card's within 24 a channel: the shadow of a card above falls on a card's top."""
-        s = self.scale
-        x, top, bottom = pixel(frame["x"] + frame["width"] / 2, s), pixel(frame["y"], s), pixel(frame["y"] + frame["height"], s)
-        for y, inside in ((top + 1, True), (bottom - 2, True), (top - 2, False), (bottom + 1, False)):
-            if 0 <= y < shot.height and 0 <= x < shot.width:
-                colour = shot.getpixel((x, y))
-                if all(abs(a - b) <= 24 for a, b in zip(colour, CARD)) != inside:
-                    return f"{colour} at {(x, y)}, {'inside' if inside else 'outside'} its edge"
-        return None
 
     def crop(self, shot, frame: dict):
         s = self.scale

@@ -17,7 +17,7 @@ from presentd import Client
 from presentd.daemon import wait_until
 
 from test_input import ACCENT, click, find_colour, owner_event, screen  # noqa: F401 (screen is a fixture)
-from conftest import CARD, pixel
+from conftest import CARD, misdrawn, pixel
 from test_wayland import close, rest_frame, screen_ready, wait_pixels
 
 # The layout's numbers (src/card.c, the table M), as docs/WAYLAND.md gives them.
@@ -64,29 +64,29 @@ def text_of(words) -> str:
 
 
 def at_rest(app, renderer, sway, id, scale, sized=()):
-    """Advances until entry id rests, measured first in the dimensions `sized`; waits until its card
-    is drawn there (its margin in the card colour); its frame."""
+    """Advances until entry id rests, with a size in the dimensions `sized`, and its card is
+    drawn at its frame, edge to edge (a measure that comes after it rested glides it to its
+    size, on the manual clock only as the clock moves); its frame."""
     def measured():
         entry = next(e for e in app.call("stack")["entries"] if e["id"] == id)
         size = entry.get("preferredContentSize") or {}
         return all(size.get(d) for d in sized) and entry
     wait_until(measured, f"presentd-wayland to measure {id}'s {' and '.join(sized)}", timeout=60, context=renderer.context)
     app.call("advance", {"seconds": 2})
-    f = rest_frame(app, id)
 
-    # The rest frame's own edges, not a point inside it: a card still drawn at its size before
-    # the measure covers that point too. The column through its middle is the card's colour
-    # just inside the top and bottom edges, and not just outside them.
-    x = pixel(f["x"] + f["width"] / 2, scale)
-    top, bottom = pixel(f["y"], scale), pixel(f["y"] + f["height"], scale)
+    previous = []
 
-    def drawn(image):
-        for y, inside in ((top + 1, True), (bottom - 2, True), (top - 2, False), (bottom + 1, False)):
-            if 0 <= y < image.height:
-                assert close(image.getpixel((x, y)), CARD) == inside, \
-                    f"{id}'s card {'inside' if inside else 'outside'} its edge at {(x, y)}: {image.getpixel((x, y))}"
-    wait_pixels(sway, "HEADLESS-1", drawn, f"{id} drawn at rest, edge to edge", renderer)
-    return f
+    def drawn():
+        f, shot = rest_frame(app, id), sway.screenshot()
+        why = misdrawn(shot, f, scale)
+        if why:
+            if previous and previous[-1] == shot.tobytes():
+                app.call("advance", {"seconds": 0.5})   # still, and not at its frame: waiting for the clock
+            previous[:] = [shot.tobytes()]
+            raise AssertionError(f"{id}'s card is not drawn at {f}: {why}")
+        return f
+    return wait_until(drawn, f"{id} drawn at rest at its frame, edge to edge", timeout=60, context=renderer.context,
+                      interval=0.1)
 
 
 @pytest.mark.parametrize("scale", [1, 2])

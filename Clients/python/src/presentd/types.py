@@ -246,21 +246,27 @@ def transition(type: TransitionType = "coverVertical", duration: float | None = 
     return t
 
 
-#: What :func:`toast` sizes a toast by: its height, and its distance from the safe area's sides.
-TOAST_HEIGHT = 56.0
-TOAST_SIDE_MARGIN = 16.0
+#: A toast's style unless ``height`` is given: as wide and as tall as its text. A renderer
+#: measures it and says so (``preferredContentSize``; presentd-wayland draws a pill of one
+#: line), as ``presentctl toast`` does.
+TOAST_STYLE: Mapping[str, Any] = {"type": "custom", "width": "content", "height": "content"}
+#: Its size until a renderer measures it: a one-line pill, not the two thirds of the screen a
+#: "content" dimension has without one (as ``presentctl toast``'s).
+TOAST_INITIAL_SIZE: Size = {"width": 300.0, "height": 36.0}
 
 
 def toast(content: Union[str, "Content", Mapping[str, Any]], *, after: float | None = 2.0,
-          position: OverlayPosition = "top", margin: float | None = None, height: float = TOAST_HEIGHT,
+          position: OverlayPosition = "top", margin: float | None = None, height: float | None = None,
           **presentation: Any) -> Presentation:
-    """A toast's ``present`` params: an overlay at ``position`` as wide as the safe area less
-    16 points a side, ``height`` points tall, gone ``after`` seconds after it presented
-    (None: it stays), coming in from its edge (fading in at the centre). ``presentation``
-    adds any other ``present`` params and wins."""
+    """A toast's ``present`` params: an overlay at ``position`` sized to its text (``height``:
+    that many points tall instead), gone ``after`` seconds after it presented (None: it
+    stays), coming in from its edge (fading in at the centre). ``presentation`` adds any
+    other ``present`` params and wins."""
+    style = dict(TOAST_STYLE) if height is None else dict(TOAST_STYLE, height={"points": height})
     p: Presentation = {
         "level": "overlay", "position": position, "content": content, "respectsSafeArea": True,
-        "style": {"type": "custom", "width": {"sideMargin": TOAST_SIDE_MARGIN}, "height": {"points": height}},
+        "style": style,  # type: ignore[typeddict-item]
+        "preferredContentSize": Size(**TOAST_INITIAL_SIZE),
         "transition": {"type": {"top": "coverVerticalFromTop", "bottom": "coverVertical"}.get(position, "crossDissolve"),
                        "duration": 0.25},
     }
@@ -401,6 +407,11 @@ class Content:
     progress: float | Literal["indeterminate"] | None = None
     surface: Surface | None = None
     accessibility: Accessibility | None = None
+    #: Pango markup of the message (``b``, ``i``, ``u``, ``a``); goes with ``message``, which
+    #: stays the plain text for everything else.
+    message_markup: str | None = None
+    #: The app's name, drawn at the head of a banner.
+    app_name: str | None = None
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -414,8 +425,8 @@ class Content:
             object.__setattr__(self, "accessibility", Accessibility.from_json(self.accessibility))
 
     def to_json(self) -> dict:
-        o: dict = _drop_none(title=self.title, message=self.message,
-                             icon=self.icon.to_json() if self.icon else None)
+        o: dict = _drop_none(title=self.title, message=self.message, messageMarkup=self.message_markup,
+                             appName=self.app_name, icon=self.icon.to_json() if self.icon else None)
         if self.actions:
             o["actions"] = [a.to_json() for a in self.actions]
         if self.fields:
@@ -437,7 +448,8 @@ class Content:
         return Content(o.get("title"), o.get("message"), Icon.of(icon) if isinstance(icon, Mapping) else None,
                        _items(o.get("actions"), Action), _items(o.get("fields"), Field), progress,
                        Surface.from_json(surface) if isinstance(surface, Mapping) else None,
-                       Accessibility.from_json(accessibility) if isinstance(accessibility, Mapping) else None, o)
+                       Accessibility.from_json(accessibility) if isinstance(accessibility, Mapping) else None,
+                       o.get("messageMarkup"), o.get("appName"), o)
 
     def action(self, id: str) -> Action | None:
         return next((a for a in self.actions if a.id == id), None)
