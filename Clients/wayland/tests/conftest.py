@@ -106,7 +106,8 @@ class Renderer:
         alert's height, a custom style's "content" dimensions. Until that size is in the
         stack (`preferredContentSize`), the entry's frame is its style's default."""
         style = entry.get("style")
-        return style == "alert" or (isinstance(style, dict) and "content" in (style.get("width"), style.get("height")))
+        sized = style == "alert" or (isinstance(style, dict) and "content" in (style.get("width"), style.get("height")))
+        return sized and entry.get("content") is not None  # nothing to measure without content
 
     @staticmethod
     def measured(entry: dict) -> bool:

@@ -410,7 +410,7 @@ def test_in_kiosk_mode_the_window_takes_the_keys(manual, sway_factory, renderer_
         with Client(manual.path) as app:
             wait_until(lambda: app.call("outputs")["outputs"][0]["container"]["safeArea"]["top"] == 28,
                        "the kiosk window as main", context=renderer.context)
-            app.call("present", ALERT)
+            present_measured(app, ALERT, renderer)
             app.call("advance", {"seconds": 1})
             # Keys go to the focused window once it has drawn the alert (the renderer then knows its top entry).
             f = rest_frame(app, "a")

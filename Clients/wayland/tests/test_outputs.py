@@ -20,7 +20,7 @@ from presentd.daemon import find_binary, wait_until
 
 from test_input import HELPER, Helper, click, find_colour, owner_event
 from conftest import CARD
-from test_wayland import close, rest_frame, screen_ready, wait_pixels
+from test_wayland import close, present_measured, rest_frame, screen_ready, wait_pixels
 
 BUTTON = (230, 230, 230)   # the theme's plain button (src/theme.c)
 
@@ -91,7 +91,8 @@ def test_main_moves_to_the_remaining_output_is_drawn_there_and_a_click_answers_i
             wait_screens(app, sway, renderer, {"main": "WL-1", "WL-2": "WL-2"}, "WL-2 plugged in")
             # Something on WL-2's own screen: it leaves with that screen when main moves there.
             app.call("subscribe", {"topics": ["lifecycle"], "outputs": ["WL-2"]})
-            app.call("present", {"id": "other", "style": "alert", "output": "WL-2", "content": {"title": "Elsewhere"}})
+            present_measured(app, {"id": "other", "style": "alert", "output": "WL-2",
+                                   "content": {"title": "Elsewhere"}}, renderer)
 
             sway.unplug("WL-1")
             wait_until(lambda: "WL-1" not in sway.outputs(), "WL-1 unplugged", context=sway.context)
@@ -136,7 +137,8 @@ def test_the_main_output_takes_main_back_when_it_comes(manual, nested, renderer_
     with Client(manual.path) as app:
         # WL-2 is not there yet: main is not left without an output meanwhile.
         wait_screens(app, sway, renderer, {"main": "WL-1"}, "main on WL-1 until WL-2 comes")
-        app.call("present", {"id": "m", "style": "alert", "content": {"title": "Moved"}, "background": {"opacity": 0}})
+        present_measured(app, {"id": "m", "style": "alert", "content": {"title": "Moved"},
+                               "background": {"opacity": 0}}, renderer)
         app.call("advance", {"seconds": 1})
         sway.msg("create_output")
         wait_until(lambda: "WL-2" in sway.outputs(), "the nested sway's second output, WL-2", context=sway.context)
@@ -151,7 +153,8 @@ def test_with_no_output_left_main_keeps_its_entries_and_the_next_output_is_main(
     renderer = renderer_factory(sway, manual.path)
     with Client(manual.path) as app:
         wait_screens(app, sway, renderer, {"main": "WL-1"}, "main on WL-1")
-        app.call("present", {"id": "k", "style": "alert", "content": {"title": "Kept"}, "background": {"opacity": 0}})
+        present_measured(app, {"id": "k", "style": "alert", "content": {"title": "Kept"},
+                               "background": {"opacity": 0}}, renderer)
         app.call("advance", {"seconds": 1})
         sway.unplug("WL-1")
         wait_until(lambda: not sway.outputs(), "the nested sway without outputs", context=sway.context)

@@ -53,7 +53,8 @@ def present_measured(client: Client, params, renderer):
     client.call("present", params)
 
     def sized():
-        entry = next((e for e in client.call("stack")["entries"] if e["id"] == params["id"]), None)
+        stack = client.call("stack", {"output": params.get("output", "main")})
+        entry = next((e for e in stack["entries"] if e["id"] == params["id"]), None)
         return entry is not None and Renderer.measured(entry)
     wait_until(sized, f"the renderer's measured size of {params['id']} in presentd's stack",
                timeout=60, context=renderer.context)
@@ -90,8 +91,8 @@ def test_an_alert_dims_the_output_and_draws_its_card_and_title_at_scale_2(manual
     with Client(manual.path) as app:
         screen_ready(app, renderer, "main", 640, 360, 2)
         base = wait_until(lambda: sway.screenshot().getpixel((2, 2)), "a first screenshot")
-        app.call("present", {"id": "a", "style": "alert", "content": ALERT,
-                             "background": {"color": "#3366cc", "opacity": 0.5}})
+        present_measured(app, {"id": "a", "style": "alert", "content": ALERT,
+                               "background": {"color": "#3366cc", "opacity": 0.5}}, renderer)
         app.call("advance", {"seconds": 1})
         f = rest_frame(app, "a")
         dimmed = over(hex_rgb("#3366cc"), 0.5, base)
@@ -144,8 +145,8 @@ def test_mid_transition_the_card_edge_is_the_daemons_frame(manual, sway_factory,
         screen_ready(app, renderer, "main", 800, 600, 1)
         base = wait_until(lambda: sway.screenshot().getpixel((2, 2)), "a first screenshot")
         watcher.subscribe(["frames"])
-        app.call("present", {"id": "m", "style": "alert", "content": {"title": "Moving"}, "transition": transition,
-                             "background": {"color": "#000000", "opacity": 0.4}})
+        present_measured(app, {"id": "m", "style": "alert", "content": {"title": "Moving"}, "transition": transition,
+                               "background": {"color": "#000000", "opacity": 0.4}}, renderer)
         t = app.call("advance", {"seconds": 0.3})["time"]
         frame = None
         while frame is None or frame.time < t - 1e-9:
@@ -231,8 +232,8 @@ def test_at_rest_it_does_not_wake_up(daemon, sway_factory, renderer_factory):
     renderer = renderer_factory(sway, daemon.path)
     with Client(daemon.path) as app:
         screen_ready(app, renderer, "main", 800, 600, 1)
-        app.call("present", {"id": "still", "style": "alert", "content": ALERT,
-                             "transition": {"type": "crossDissolve", "duration": 0.2}})
+        present_measured(app, {"id": "still", "style": "alert", "content": ALERT,
+                               "transition": {"type": "crossDissolve", "duration": 0.2}}, renderer)
         frame = rest_frame(app, "still")
         point = (round(frame["x"] + 6), round(frame["y"] + frame["height"] / 2))
         wait_pixels(sway, "HEADLESS-1", lambda im: close(im.getpixel(point), CARD) or
@@ -264,8 +265,8 @@ def test_when_presentd_restarts_the_picture_comes_back(daemon, sway_factory, ren
     with Client(daemon.path) as app:
         screen_ready(app, renderer, "main", 800, 600, 1)
         base = sway.screenshot().getpixel((2, 2))
-        app.call("present", {"id": "kept", "style": "alert", "content": ALERT,
-                             "background": {"color": "#00aa44", "opacity": 0.6}})
+        present_measured(app, {"id": "kept", "style": "alert", "content": ALERT,
+                               "background": {"color": "#00aa44", "opacity": 0.6}}, renderer)
         dimmed = over(hex_rgb("#00aa44"), 0.6, base)
 
         def dimmed_now(image):
@@ -402,13 +403,14 @@ def test_an_output_plugged_in_while_it_runs_becomes_a_screen_and_is_drawn(manual
     renderer = renderer_factory(sway, manual.path)
     with Client(manual.path) as app:
         screen_ready(app, renderer, "main", 800, 600, 1)
-        app.call("present", {"id": "first", "style": "alert", "content": ALERT, "transition": {"type": "zoom", "duration": 2}})
+        present_measured(app, {"id": "first", "style": "alert", "content": ALERT,
+                               "transition": {"type": "zoom", "duration": 2}}, renderer)
         app.call("advance", {"seconds": 0.5})  # mid-transition on main while the output comes
         sway.msg("create_output")
         second = wait_until(lambda: next((n for n in sway.outputs() if n != "HEADLESS-1"), None), "sway's second output")
         screen_ready(app, renderer, second, 1920, 1080, 1)
-        app.call("present", {"id": "plugged", "style": "alert", "content": ALERT, "output": second,
-                             "background": {"color": "#3366cc", "opacity": 0.5}})
+        present_measured(app, {"id": "plugged", "style": "alert", "content": ALERT, "output": second,
+                               "background": {"color": "#3366cc", "opacity": 0.5}}, renderer)
         app.call("advance", {"seconds": 2})
         f = rest_frame(app, "plugged", second)
         point = (round(f["x"] + 6), round(f["y"] + f["height"] / 2))
@@ -502,8 +504,8 @@ def test_the_flip_is_drawn_in_perspective_front_and_back(manual, sway_factory, r
         base = sway.screenshot().getpixel((2, 2))
         watcher.subscribe(["frames"])
         present_measured(app, {"id": "flip", "style": "alert", "content": {"title": "Flip"},
-                               "transition": {"type": "flipHorizontal", "duration": 1, "timing": "linear"},
-                               "background": {"opacity": 0}}, renderer)
+                                 "transition": {"type": "flipHorizontal", "duration": 1, "timing": "linear"},
+                                 "background": {"opacity": 0}}, renderer)
 
         def layer_at(seconds):
             t = app.call("advance", {"seconds": seconds})["time"]
@@ -613,7 +615,7 @@ def test_a_theme_file_changes_the_card_and_a_bad_one_is_named_with_its_line(manu
     renderer = renderer_factory(sway, manual.path, "--theme", str(dark))
     with Client(manual.path) as app:
         screen_ready(app, renderer, "main", 800, 600, 1)
-        app.call("present", {"id": "dark", "style": "alert", "content": ALERT, "background": {"opacity": 0}})
+        present_measured(app, {"id": "dark", "style": "alert", "content": ALERT, "background": {"opacity": 0}}, renderer)
         app.call("advance", {"seconds": 1})
         f = rest_frame(app, "dark")
 
@@ -634,9 +636,9 @@ def test_a_right_to_left_dialog_is_shaped_and_its_buttons_mirror(manual, sway_fa
     renderer = renderer_factory(sway, manual.path)
     with Client(manual.path) as app:
         screen_ready(app, renderer, "main", 800, 600, 1)
-        app.call("present", {"id": "d", "style": "alert", "background": {"opacity": 0}, "content": {
-            "title": title, "actions": [{"id": "ok", "title": "OK", "role": "destructive"},
-                                        {"id": "no", "title": "No", "role": "cancel"}]}})
+        present_measured(app, {"id": "d", "style": "alert", "background": {"opacity": 0}, "content": {
+              "title": title, "actions": [{"id": "ok", "title": "OK", "role": "destructive"},
+                                          {"id": "no", "title": "No", "role": "cancel"}]}}, renderer)
         app.call("advance", {"seconds": 1})
         f = rest_frame(app, "d")
 
@@ -666,7 +668,7 @@ def test_main_names_the_output_that_is_main(manual, sway_factory, renderer_facto
     with Client(manual.path) as app:
         screen_ready(app, renderer, "main", 1024, 768, 1)
         screen_ready(app, renderer, "HEADLESS-1", 800, 600, 1)
-        app.call("present", {"id": "m", "style": "alert", "content": ALERT, "background": {"opacity": 0}})
+        present_measured(app, {"id": "m", "style": "alert", "content": ALERT, "background": {"opacity": 0}}, renderer)
         app.call("advance", {"seconds": 1})
         f = rest_frame(app, "m")
         point = (round(f["x"] + 6), round(f["y"] + f["height"] / 2))
@@ -695,8 +697,8 @@ def test_icons_by_path_and_by_theme_name_are_drawn(manual, sway_factory, rendere
     renderer = renderer_factory(sway, manual.path)
     with Client(manual.path) as app:
         screen_ready(app, renderer, "main", 800, 600, 1)
-        app.call("present", {"id": "i", "style": "alert", "background": {"opacity": 0},
-                             "content": {"icon": icon}})  # nothing else that could be dark
+        present_measured(app, {"id": "i", "style": "alert", "background": {"opacity": 0},
+                               "content": {"icon": icon}}, renderer)  # nothing else that could be dark
         app.call("advance", {"seconds": 1})
         f = rest_frame(app, "i")
 
@@ -722,8 +724,8 @@ def test_progress_bars_determinate_and_indeterminate(daemon, sway_factory, rende
     fill, track = (54, 133, 227), (222, 222, 224)  # src/theme.c: progress-fill, progress-track
     with Client(daemon.path) as app:
         screen_ready(app, renderer, "main", 800, 600, 1)
-        app.call("present", {"id": "p", "style": "alert", "background": {"opacity": 0}, "content": {"progress": 0.5},
-                             "transition": {"type": "crossDissolve", "duration": 0}})
+        present_measured(app, {"id": "p", "style": "alert", "background": {"opacity": 0}, "content": {"progress": 0.5},
+                               "transition": {"type": "crossDissolve", "duration": 0}}, renderer)
         f = rest_frame(app, "p")
         y, left, inner = round(f["y"] + f["height"] / 2), f["x"] + 18, f["width"] - 36
 
@@ -794,8 +796,9 @@ def test_frames_report_when_they_were_shown_and_stats_has_the_latency_and_the_er
             wait_until(lambda: app.call("outputs")["outputs"][0]["container"]["width"] == 640, "the kiosk window as main",
                        context=kiosk.context)
             def transition(id, duration):
-                app.call("present", {"id": id, "style": "alert", "content": {"title": "On glass"},
-                                     "transition": {"type": "coverVertical", "duration": duration, "timing": "linear"}})
+                present_measured(app, {"id": id, "style": "alert", "content": {"title": "On glass"},
+                                       "transition": {"type": "coverVertical", "duration": duration, "timing": "linear"}},
+                                 kiosk)
                 wait_until(lambda: all(e["state"] == "presented" for e in app.call("stack")["entries"]),
                            f"{id} to be presented", context=kiosk.context)
                 app.call("dismiss", {"id": id, "animated": False})
