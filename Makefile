@@ -1,5 +1,5 @@
 # presentd — `make run` sets up a fresh Debian 12 machine and starts the daemon;
-# `make test` sets it up and runs every test. See README.md.
+# `make test` sets it up and runs every test; `make help` lists every target. See README.md.
 #
 # This file holds the settings and the rules that span the tree; the rest is in mk/, one
 # file a concern:
@@ -9,7 +9,7 @@
 #   mk/test.mk     every test suite (each adds itself to TEST_SUITES), and test-fast
 #   mk/bench.mk    the benchmarks in bench/, soak-memory, presentctl-order
 #   mk/deb.mk      the Debian packages (make deb, make deb-wayland)
-# A target documents itself with a `## name: what it does` line above it.
+# A target documents itself with a `## name: what it does` line above it: `make help` prints them.
 
 # The toolchain: swift on PATH, else the usual install location.
 SWIFT        ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
@@ -33,7 +33,7 @@ TEST_SUITES :=
 
 include mk/deps.mk mk/swift.mk mk/clients.mk mk/test.mk mk/bench.mk mk/deb.mk
 
-.PHONY: all install clean test
+.PHONY: all install clean test help
 
 ## all: the debug build (make build); the default goal
 all: build
@@ -56,3 +56,7 @@ test: deps $$(TEST_SUITES)
 	for s in $(filter-out deps,$^); do case " $$skipped " in *" $$s "*) ;; *) passed="$$passed $$s" ;; esac; done; \
 	echo "make test: all suites passed ($${passed# })"; \
 	if [ -n "$$skipped" ]; then echo "make test: SKIPPED on this machine, not passed: $$skipped"; fi
+
+## help: this list: every target, from the `## name:` lines of the Makefile and mk/*.mk
+help:
+	@awk -f mk/help.awk $(MAKEFILE_LIST)
