@@ -2,7 +2,7 @@
 # `make test` (in the top Makefile) runs them all, `make test-fast` the quick tier.
 
 .PHONY: test-swift test-python test-c test-web test-terminal test-docs test-wayland test-notify \
-	test-systemd test-deploy fuzz fuzz-quick soak soak-quick
+	test-systemd test-deploy fuzz fuzz-quick soak soak-quick test-fast test-fast-swift test-fast-c test-checks
 
 # The Python-driven suites run Debian's python3 and pytest against the daemon built here,
 # found through $PRESENTD and $PRESENTCTL; Clients/pytest.ini puts the package's source and
@@ -115,3 +115,30 @@ test-deploy:
 	MAKE="$(MAKE)" Tests/deploy/test-deploy.sh || rc=$$?; \
 	if [ $$rc = 77 ]; then echo test-deploy > .build/skipped/test-deploy; echo "test-deploy: SKIPPED (not passed)"; exit 0; fi; \
 	exit $$rc
+
+# ---- the quick tier ---------------------------------------------------------------------------
+# What a developer runs between commits: no compositor, no bus, no browser, no root; about two
+# minutes on two cores once built. `make test` runs all of it again, and the rest.
+
+## test-fast: the quick tier between commits: test-fast-swift, test-fast-c and test-checks
+test-fast: test-fast-swift test-fast-c test-checks
+	@echo "make test-fast: passed ($^)"
+
+## test-fast-swift: the Swift suite on the debug build (what test-swift runs, without make test's setup)
+SWIFT_TEST_FLAGS ?=
+test-fast-swift: deps-build
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS) $(BUILD_FLAGS)
+
+## test-fast-c: the C client library against the daemon, and the renderer's input unit tests
+# The renderer's input tests (Clients/wayland/tests/input_test.c) feed its listeners directly:
+# they need its libraries to build, and no compositor to run.
+test-fast-c: deps-wayland
+	$(SWIFT) build --product presentd $(BUILD_FLAGS)
+	$(MAKE) --no-print-directory -C Clients/c test PRESENTD=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/presentd
+	$(MAKE) --no-print-directory -C Clients/wayland build/input-test
+	Clients/wayland/build/input-test
+
+## test-checks: the repository's checks, every Tests/checks/*.py (layer order, style)
+test-checks:
+	@rc=0; for check in Tests/checks/*.py; do [ -e "$$check" ] || continue; $(PYTHON) "$$check" || rc=1; done; exit $$rc
