@@ -48,16 +48,15 @@ let package = Package(
         .target(name: "PresentctlArguments", publicHeadersPath: "."),
         // Released statically linked: a `presentctl ping` lives about a millisecond, and loading
         // and relocating shared libraries would be most of it. Linked by lld with the functions
-        // and data its commands touch (startup.order, from `make presentctl-order`) placed
+        // and data its commands touch (bench/presentctl/startup.order, from `make presentctl-order`) placed
         // together at the front of their sections: each page fault maps the 64 KiB around it, so
         // code scattered over the 6 MiB text costs a fault for every window it touches.
         .executableTarget(name: "presentctl",
                           dependencies: ["PresentClient", "PresentJSON", "PresentProtocol", "PresentCommandLine", "PresentSystem",
                                          "PresentctlArguments"],
-                          exclude: ["startup.order"],
                           swiftSettings: functionSections,
                           linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld",
-                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/presentctl/startup.order",
+                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/presentctl/startup.order",
                                                          "-Xlinker", "--no-warn-symbol-ordering"],
                                                         .when(platforms: [.linux], configuration: .release))]),
         // libFuzzer over the protocol layer (make fuzz); a plain build makes a corpus replayer.
@@ -68,7 +67,18 @@ let package = Package(
         .testTarget(name: "PresentCoreTests", dependencies: ["PresentCore"]),
         .testTarget(name: "PresentJSONTests", dependencies: ["PresentJSON"]),
         .testTarget(name: "PresentProtocolTests", dependencies: ["PresentProtocol", "PresentCore", "PresentJSON"]),
+        // What the Swift test targets share: the daemon harness, raw connections, waiting. Its
+        // declarations are internal; the test targets import it @testable (debug builds).
+        .target(name: "PresentTestSupport", dependencies: ["PresentClient", "PresentJSON"], path: "Tests/Support"),
         .testTarget(name: "PresentServerTests",
-                    dependencies: ["PresentClient", "PresentJSON", "PresentCore", "PresentSystem", "presentd", "presentctl"]),
+                    dependencies: ["PresentTestSupport", "PresentClient", "PresentJSON", "PresentCore", "PresentSystem",
+                                   "presentd", "presentctl"]),
+        // presentctl's commands, run as a user runs them, against the real daemon.
+        .testTarget(name: "PresentctlTests",
+                    dependencies: ["PresentTestSupport", "PresentClient", "PresentJSON", "presentd", "presentctl"]),
+        // The Swift tables against what repeats them: the C and Python clients, the docs, the man pages.
+        .testTarget(name: "ConsistencyTests",
+                    dependencies: ["PresentTestSupport", "PresentCore", "PresentJSON", "PresentProtocol", "PresentServer",
+                                   "presentd"]),
     ]
 )

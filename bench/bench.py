@@ -42,7 +42,7 @@ and a machine floor: how late this machine wakes a sleeping thread for a 120 Hz 
 (no server involved), so that absolute figures can be read against what the host allows.
 
 sway (when installed; --no-sway to leave it out) runs headless as the Wayland suite runs it
-(presentd.headless, from Clients/python: pixman, no input devices, a private XDG_RUNTIME_DIR;
+(Tests/kit/headless.py: pixman, no input devices, a private XDG_RUNTIME_DIR;
 as nobody when the bench runs as root, since sway refuses root) and
 is measured where its IPC (i3-ipc) has the same figure: rtt, connect and process, with
 get_version as its ping. Every presentd figure is also given as a ratio to the baseline's. Prints a table and
@@ -63,8 +63,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../Clients/python/src"))
-from presentd.headless import HeadlessSway  # noqa: E402  (the one recipe for a headless sway)
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), p) for p in ("../Clients/python/src", "../Tests/kit")]
+from headless import HeadlessSway  # noqa: E402  (the one recipe for a headless sway)
 
 FPS = 120
 SERVERS = ("baseline", "presentd")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/presentctl/startup.order: the functions and the data presentctl's common
+"""Writes bench/presentctl/startup.order: the functions and the data presentctl's common
 commands touch, which the release link (Package.swift) places side by side.
 
 A short-lived process pays a page fault for every 64 KiB window of text it runs code in
@@ -163,7 +163,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--bin", required=True, help="the release build's directory (presentd and presentctl)")
     p.add_argument("--swiftc", default="swiftc", help="the compiler that built it (to find its static standard library)")
-    p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "Sources", "presentctl", "startup.order"))
+    p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "presentctl", "startup.order"))
     args = p.parse_args()
     if not shutil.which("valgrind"):
         sys.exit("presentctl_order.py: needs valgrind (apt-get install valgrind)")

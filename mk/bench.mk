@@ -30,14 +30,14 @@ bench bench-quick: release $(BENCH_BIN)/baseline $(BENCH_BIN)/loadgen
 ## bench-wayland: the renderer's CPU and time a frame and its memory, at 1080p and 4K, and present-to-glass
 bench-wayland: clients-bin wayland
 	bin=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS)) && \
-	  PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) Clients/wayland/bench.py
+	  PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) bench/wayland/bench.py
 
 ## bench-glass: present-to-glass alone, p50 and p99, on headless sway and weston
 # make bench runs it; a SKIPPED line for a compositor, or the renderer's libraries, that is missing).
 bench-glass: release
 	@if pkg-config --exists wayland-client cairo pangocairo librsvg-2.0 xkbcommon json-c; then \
 	  $(MAKE) --no-print-directory -C Clients/wayland >/dev/null && \
-	  PRESENTD=$$($(SWIFT) build -c release --show-bin-path)/presentd $(PYTHON) Clients/wayland/bench.py --glass; \
+	  PRESENTD=$$($(SWIFT) build -c release --show-bin-path)/presentd $(PYTHON) bench/wayland/bench.py --glass; \
 	else echo "present-to-glass: SKIPPED (presentd-wayland's libraries are not installed: make deps-wayland)"; fi
 
 ## bench-notify: presentd-notify against mako and dunst on a headless sway (about 30 s)
@@ -49,7 +49,7 @@ NOTIFY_BENCH_MISSING = $(strip $(foreach p,sway mako,$(if $(shell command -v $(p
 bench-notify bench-notify-quick: release
 	$(if $(NOTIFY_BENCH_MISSING),@echo "bench-notify: SKIPPED: $(NOTIFY_BENCH_MISSING) not installed (apt-get install sway mako-notifier dunst)",$(MAKE) --no-print-directory -C Clients/notify all bench-client)
 	$(if $(NOTIFY_BENCH_MISSING),,mkdir -p bench/out && \
-	$(PYTHON) Clients/notify/bench/bench.py --presentd "$$($(SWIFT) build -c release --show-bin-path)/presentd" \
+	$(PYTHON) bench/notify/bench.py --presentd "$$($(SWIFT) build -c release --show-bin-path)/presentd" \
 	  --bridge Clients/notify/build/presentd-notify \
 	  $(if $(filter bench-notify-quick,$@),--quick --json bench/out/notify-quick.json,--json bench/out/notify.json))
 
@@ -63,7 +63,7 @@ soak-memory: release $(BENCH_BIN)/baseline $(BENCH_BIN)/loadgen
 	  --baseline $(BENCH_BIN)/baseline --loadgen $(BENCH_BIN)/loadgen --soak $(SOAK_MEMORY_SECONDS) $(BENCH_ARGS)
 
 ## presentctl-order: rewrite presentctl's link order file (needs valgrind) and relink presentctl
-# Sources/presentctl/startup.order holds the functions and data presentctl's common commands
+# bench/presentctl/startup.order holds the functions and data presentctl's common commands
 # touch, which its release link places side by side (bench/presentctl_order.py, under
 # valgrind); presentctl is relinked with it (SwiftPM does not see the file change).
 presentctl-order: release

@@ -37,16 +37,16 @@ test-web: clients-bin
 TEST_SUITES += test-terminal
 ## test-terminal: presentctl watch --draw in tmux, read back with capture-pane
 test-terminal: clients-bin
-	$(CLIENTS_PYTEST) Clients/terminal/tests
+	$(CLIENTS_PYTEST) Tests/terminal
 
 TEST_SUITES += test-docs
 ## test-docs: the documents' examples against the real daemon (PROTOCOL.md's transcripts, the README's)
-# docs/PROTOCOL.md's transcripts (docs/examples.py), and every README example and its presentd
-# synopsis (docs/readme_examples.py).
+# docs/PROTOCOL.md's transcripts (Tests/docs/examples.py), and every README example and its presentd
+# synopsis (Tests/docs/readme_examples.py).
 test-docs: clients-bin
 	bin=$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS)) && \
-	PRESENTD=$$bin/presentd $(PYTHON) docs/examples.py --check && \
-	PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) docs/readme_examples.py --check
+	PRESENTD=$$bin/presentd $(PYTHON) Tests/docs/examples.py --check && \
+	PRESENTD=$$bin/presentd PRESENTCTL=$$bin/presentctl $(PYTHON) Tests/docs/readme_examples.py --check
 
 TEST_SUITES += test-wayland
 ## test-wayland: the renderer on a real headless sway, read back with grim and tesseract

@@ -10,11 +10,12 @@ import Glibc
 import PresentCore
 import PresentJSON
 import PresentProtocol
+@testable import PresentTestSupport
 import Testing
 
 @Suite("Client name lists")
 struct ClientNameListsTests {
-    // #filePath is …/Tests/PresentServerTests/ClientNameListsTests.swift
+    // #filePath is …/Tests/ConsistencyTests/ClientNameListsTests.swift
     static let root = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
 
     static func read(_ path: String) throws -> String {

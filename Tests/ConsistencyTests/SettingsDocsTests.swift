@@ -4,6 +4,7 @@
 
 import PresentJSON
 import PresentServer
+@testable import PresentTestSupport
 import Testing
 
 @Suite struct SettingsDocsTests {

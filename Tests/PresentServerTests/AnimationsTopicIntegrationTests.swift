@@ -7,6 +7,7 @@
 import PresentClient
 import PresentJSON
 import PresentProtocol
+@testable import PresentTestSupport
 import Testing
 
 @Suite("The animations topic")

@@ -5,6 +5,7 @@
 // which ticks owe a frame.
 
 import Glibc
+@testable import PresentTestSupport
 import Testing
 @testable import PresentServer
 import PresentProtocol

@@ -7,6 +7,7 @@ import Glibc
 import PresentCore
 import PresentJSON
 import PresentProtocol
+@testable import PresentTestSupport
 import Testing
 @testable import PresentServer
 

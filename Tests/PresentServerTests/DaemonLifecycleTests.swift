@@ -6,6 +6,7 @@ import Glibc
 #endif
 import PresentClient
 import PresentJSON
+@testable import PresentTestSupport
 import Testing
 
 @Suite("Daemon lifecycle")

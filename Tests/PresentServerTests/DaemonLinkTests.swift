@@ -7,6 +7,7 @@
 // a run-time check for the main actor, is made only by the optimiser: the release build's
 // check in the Makefile, UNWANTED_IN_DAEMON, looks for both.)
 
+@testable import PresentTestSupport
 import Testing
 
 @Suite struct DaemonLinkTests {

@@ -6,6 +6,7 @@ import Glibc
 import PresentClient
 import PresentCore
 import PresentJSON
+@testable import PresentTestSupport
 import Testing
 
 @Suite("Daemon protocol")

@@ -12,6 +12,7 @@ import Glibc
 #endif
 import PresentClient
 import PresentJSON
+@testable import PresentTestSupport
 import Testing
 
 @Suite("Early reads")

@@ -6,6 +6,7 @@
 import Glibc
 import PresentClient
 import PresentJSON
+@testable import PresentTestSupport
 import Testing
 @testable import PresentServer
 

@@ -11,6 +11,7 @@ import Glibc
 #endif
 import PresentJSON
 @testable import PresentServer
+@testable import PresentTestSupport
 import Testing
 
 /// A connection that numbers its requests and waits for each reply, keeping every line

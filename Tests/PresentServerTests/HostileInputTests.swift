@@ -7,6 +7,7 @@ import Glibc
 #endif
 import PresentClient
 import PresentJSON
+@testable import PresentTestSupport
 import Testing
 
 /// What the daemon must answer to one hostile line.

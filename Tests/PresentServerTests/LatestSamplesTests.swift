@@ -1,6 +1,7 @@
 // The window of recent samples behind `stats`' presented-frame percentiles.
 
 @testable import PresentServer
+@testable import PresentTestSupport
 import Testing
 
 @Suite("Latest samples")

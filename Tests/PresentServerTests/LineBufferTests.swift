@@ -1,3 +1,4 @@
+@testable import PresentTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc

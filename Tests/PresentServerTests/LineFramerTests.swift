@@ -1,3 +1,4 @@
+@testable import PresentTestSupport
 import Testing
 @testable import PresentServer
 

@@ -9,6 +9,7 @@ import Glibc
 #endif
 import PresentClient
 import PresentJSON
+@testable import PresentTestSupport
 import Testing
 
 /// What a well-behaved frame subscriber saw during one phase.

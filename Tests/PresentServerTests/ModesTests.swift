@@ -5,6 +5,7 @@
 
 import PresentClient
 import PresentJSON
+@testable import PresentTestSupport
 import Testing
 
 @Suite("Do not disturb, dryRun and explain")

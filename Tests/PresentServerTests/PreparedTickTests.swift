@@ -2,6 +2,7 @@
 // taken at its deadline it must be exactly the tick made then, and it must never be taken
 // once anything it was made from has changed.
 
+@testable import PresentTestSupport
 import Testing
 @testable import PresentServer
 import PresentCore

@@ -9,6 +9,7 @@ import Glibc
 #endif
 @testable import PresentServer
 import PresentSystem
+@testable import PresentTestSupport
 import Testing
 
 @Suite("sd-daemon")

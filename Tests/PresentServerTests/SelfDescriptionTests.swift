@@ -7,6 +7,7 @@ import Glibc
 import PresentClient
 import PresentJSON
 import PresentProtocol
+@testable import PresentTestSupport
 import Testing
 
 /// What one of the specification's examples must get back.

@@ -6,6 +6,7 @@
 
 import PresentClient
 import PresentJSON
+@testable import PresentTestSupport
 import Testing
 
 @Suite("Sheets with detents, against the daemon")

@@ -3,6 +3,7 @@
 
 import PresentClient
 import PresentJSON
+@testable import PresentTestSupport
 import Testing
 
 @Suite("Subscription topics")

@@ -1,5 +1,6 @@
 import CLibUV
 import Glibc
+@testable import PresentTestSupport
 import Testing
 @testable import PresentServer
 

@@ -7,6 +7,7 @@
 import Glibc
 #endif
 import PresentJSON
+@testable import PresentTestSupport
 import Testing
 
 @Suite("presentctl commands")

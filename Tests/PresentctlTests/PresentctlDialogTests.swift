@@ -9,6 +9,7 @@ import Glibc
 #endif
 import PresentClient
 import PresentJSON
+@testable import PresentTestSupport
 import Testing
 
 /// `presentctl … present … --wait` running in the background, its output in files.

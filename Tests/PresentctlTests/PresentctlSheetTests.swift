@@ -4,6 +4,7 @@
 // sets the screen's reduced motion, which the next transition shows.
 
 import PresentJSON
+@testable import PresentTestSupport
 import Testing
 
 @Suite("presentctl: sheets and reduced motion")

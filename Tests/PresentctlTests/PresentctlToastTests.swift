@@ -9,6 +9,7 @@ import Glibc
 #endif
 import PresentClient
 import PresentJSON
+@testable import PresentTestSupport
 import Testing
 
 @Suite("presentctl toast and contexts")

@@ -2,8 +2,8 @@
 """Runs every example of docs/PROTOCOL.md against a real presentd and writes what it
 answered between the document's `<!-- example NAME -->` and `<!-- /example -->` markers.
 
-    python3 docs/examples.py            # rewrite the examples in place
-    python3 docs/examples.py --check    # exit 1 (and show a diff) if any is out of date
+    python3 Tests/docs/examples.py            # rewrite the examples in place
+    python3 Tests/docs/examples.py --check    # exit 1 (and show a diff) if any is out of date
 
 The daemon is $PRESENTD, else `swift build --show-bin-path`/presentd. Every example gets
 a fresh daemon on a temporary socket, almost always with `--clock manual`, so the output
@@ -13,7 +13,8 @@ is the same on every run. Standard library only.
 import difflib, json, os, re, select, shutil, signal, socket, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DOC = os.path.join(HERE, "PROTOCOL.md")
+TOP = os.path.dirname(os.path.dirname(HERE))
+DOC = os.path.join(TOP, "docs", "PROTOCOL.md")
 WIDTH = 100  # messages longer than this are shown indented
 # How long to wait for what presentd must send, and for it to start and stop: only against a
 # hang, so generous (a loaded machine can be slow by seconds); on success it costs nothing.
@@ -25,7 +26,7 @@ PATIENCE = 30
 def presentd_binary():
     if os.environ.get("PRESENTD"):
         return os.environ["PRESENTD"]
-    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=os.path.dirname(HERE),
+    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=TOP,
                          capture_output=True, text=True, check=True)
     return os.path.join(out.stdout.strip(), "presentd")
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Runs every example of README.md against a real presentd, so that none can fail as
-written (issue 29), as docs/examples.py does for docs/PROTOCOL.md's transcripts.
+written (issue 29), as Tests/docs/examples.py does for docs/PROTOCOL.md's transcripts.
 
-    python3 docs/readme_examples.py --check    # run them; exit 1 if any fails
-    python3 docs/readme_examples.py --write    # also rewrite the README's presentd synopsis
+    python3 Tests/docs/readme_examples.py --check    # run them; exit 1 if any fails
+    python3 Tests/docs/readme_examples.py --write    # also rewrite the README's presentd synopsis
 
 What is run:
 - a ```sh block: by `bash -e -o pipefail` (every command must succeed), with presentd and
@@ -33,7 +33,7 @@ library only.
 import json, os, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.dirname(HERE)
+TOP = os.path.dirname(os.path.dirname(HERE))
 README = os.path.join(TOP, "README.md")
 SKIP = "# not run by make test:"
 # Against a hang only, so generous (a loaded machine is slow by seconds); success costs nothing.
@@ -347,7 +347,7 @@ def main():
             print("readme_examples.py: rewrote the presentd synopsis from presentd --help")
         else:
             failed.append(f"README.md:{first}: the presentd synopsis differs from presentd --help "
-                          f"(docs/readme_examples.py --write rewrites it):\n" + "\n".join(wanted))
+                          f"(Tests/docs/readme_examples.py --write rewrites it):\n" + "\n".join(wanted))
     run = Run(presentd, presentctl)
     ran, skipped, shown = 0, [], 0
     started = time.monotonic()

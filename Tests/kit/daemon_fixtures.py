@@ -1,4 +1,5 @@
-"""Fixtures for every Python-driven suite under Clients/: the real presentd on a temporary socket.
+"""Fixtures for every Python-driven suite (Clients/*/tests, Tests/terminal): the real presentd on
+a temporary socket. Each suite's conftest.py star-imports this module.
 
 The binaries come from $PRESENTD / $PRESENTCTL (the Makefile sets them), else from the
 Swift build directory of this checkout (`swift build --show-bin-path`)."""
@@ -15,7 +16,7 @@ import pytest
 
 from presentd.daemon import Daemon
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _bin_dir() -> Path | None:

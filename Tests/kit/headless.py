@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 from typing import Callable
 
-from .daemon import wait_until
+from presentd.daemon import wait_until
 
 NOBODY = 65534   # sway refuses to run as root: as root it runs as nobody
 

@@ -6,7 +6,7 @@ time: their rounds take turns (ours, mako, mako, ours, …), so a machine that g
 quieter during the run weighs on both alike. dunst is measured last, alone: Debian's 1.9.0
 crashes under this load, and its crash is reported as it is.
 
-- The client is notify-load (bench/notify_load.c, C on sd-bus, as the servers are), so that its
+- The client is notify-load (bench/notify/notify_load.c, C on sd-bus, as the servers are), so that its
   own cost is small beside theirs and the same for each.
 - Round trip: ROUNDS rounds of CALLS sequential Notify calls (expire_timeout 0, so they stay
   up), each round's notifications then closed one by one; p50 and p99 over every call, and the
@@ -22,7 +22,7 @@ crashes under this load, and its crash is reported as it is.
 
 sway refuses to run as root, so as root the whole bench runs as `nobody` (setpriv).
 
-    /usr/bin/python3 Clients/notify/bench/bench.py --presentd PATH --bridge PATH [--quick]
+    /usr/bin/python3 bench/notify/bench.py --presentd PATH --bridge PATH [--quick]
 """
 
 from __future__ import annotations
@@ -37,9 +37,10 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../python/src"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(HERE, "../../Clients/python/src"), os.path.join(HERE, "../../Tests/kit")]
 from presentd.daemon import wait_until as wait  # noqa: E402
-from presentd.headless import HeadlessSway, accepts  # noqa: E402  (the one recipe for a headless sway)
+from headless import HeadlessSway, accepts  # noqa: E402  (the one recipe for a headless sway)
 
 NAME = "org.freedesktop.Notifications"
 SETTLE_S = 0.5

@@ -20,7 +20,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [os.path.join(HERE, "tests"), os.path.join(HERE, "../python/src")]
+sys.path[:0] = [os.path.join(HERE, p) for p in ("../../Clients/wayland/tests", "../../Clients/python/src", "../../Tests/kit")]
 
 from conftest import RENDERER, Renderer, Sway, Weston  # noqa: E402
 from presentd import Client  # noqa: E402

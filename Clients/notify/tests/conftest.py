@@ -1,5 +1,5 @@
 """The bridge under test: a private session bus (dbus-daemon), the real presentd on the
-manual clock (Clients/conftest.py's ``manual``), and presentd-notify between them.
+manual clock (Tests/kit/daemon_fixtures.py's ``manual``), and presentd-notify between them.
 
 The D-Bus side is watched with GLib's Gio (python3-gi): calls with exact types, and every
 signal the bridge emits, in order. The presentd side is watched through its socket with the

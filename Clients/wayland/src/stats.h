@@ -1,5 +1,5 @@
 /* --stats: how long each picture took to draw, and the CPU the process used, printed at exit
- * as one line (for the benchmark, Clients/wayland/bench.py). */
+ * as one line (for the benchmark, bench/wayland/bench.py). */
 #ifndef PW_STATS_H
 #define PW_STATS_H
 

@@ -1,4 +1,4 @@
-"""presentd-wayland's tests on a real sway, headless (presentd.headless starts it: its own
+"""presentd-wayland's tests on a real sway, headless (Tests/kit/headless.py starts it: its own
 XDG_RUNTIME_DIR, pixman rendering, no input devices; as root it runs as nobody, since sway
 refuses root). Screenshots with grim. Where sway, grim or tesseract cannot run, every test is skipped with one line saying why,
 and .build/skipped/test-wayland says so to `make test` (skipped is never passed)."""
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from presentd.headless import HeadlessSway as Sway, HeadlessWeston as Weston, accepts, end  # noqa: F401 (the tests import them from here)
+from headless import HeadlessSway as Sway, HeadlessWeston as Weston, accepts, end  # noqa: F401 (the tests import them from here)
 
 REPO = Path(__file__).resolve().parents[3]
 RENDERER = Path(os.environ.get("PRESENTD_WAYLAND", REPO / "Clients/wayland/build/presentd-wayland"))

@@ -21,6 +21,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../python/src"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../../Tests/kit"))
 
 from corpus import CORPUS, variants  # noqa: E402
 from glass import Glass  # noqa: E402
