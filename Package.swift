@@ -4,14 +4,15 @@
 // frame updates for renderers, UIKit's custom-presentation model over JSON-RPC.
 //
 // Layers, bottom to top (each depends only on those below it):
-//   PresentSystem    C calls: the errno error, the EINTR-retrying call wrapper, whole files
+//   PresentSystem    C calls: the errno error, the EINTR-retrying call wrapper, whole files,
+//                    and output to stderr
 //   PresentCore      pure, deterministic model: geometry, layout, motion, stack, scene (no I/O)
 //   PresentJSON      JSON values: a one-pass strict parser and a streaming writer, each
 //                    checked against json-c (the only json-c user, kept as the reference)
 //   PresentProtocol  JSON-RPC 2.0 ↔ typed requests and events, validation with field paths
 //   PresentServer    libuv loop, listener, connections, subscriptions, frame clock, systemd glue
 //   PresentClient    a small blocking client used by presentctl and the tests
-//   PresentCommandLine  the option scanner both executables share, and stderr output
+//   PresentCommandLine  the option scanner both executables share
 //   PresentctlArguments presentctl's argv handed to the Swift runtime (C; arguments.c says why)
 //   presentd, presentctl   thin executables
 import PackageDescription
@@ -39,12 +40,14 @@ let package = Package(
         .target(name: "PresentJSON", dependencies: ["CJSONC"]),
         .target(name: "PresentProtocol", dependencies: ["PresentCore", "PresentJSON"]),
         .target(name: "PresentServer",
-                dependencies: ["PresentCore", "PresentJSON", "PresentProtocol", "PresentCommandLine", "PresentSystem", "CLibUV"]),
+                dependencies: ["PresentCore", "PresentJSON", "PresentProtocol", "PresentSystem", "CLibUV"]),
         .target(name: "PresentClient", dependencies: ["PresentJSON", "PresentProtocol", "PresentSystem"], swiftSettings: functionSections),
 
         .target(name: "PresentCommandLine", dependencies: ["PresentSystem"]),
 
-        .executableTarget(name: "presentd", dependencies: ["PresentServer", "PresentProtocol", "PresentCommandLine", "PresentSystem"]),
+        .executableTarget(name: "presentd",
+                          dependencies: ["PresentServer", "PresentCore", "PresentJSON", "PresentProtocol", "PresentCommandLine",
+                                         "PresentSystem"]),
         .target(name: "PresentctlArguments", publicHeadersPath: "."),
         // Released statically linked: a `presentctl ping` lives about a millisecond, and loading
         // and relocating shared libraries would be most of it. Linked by lld with the functions

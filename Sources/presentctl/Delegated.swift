@@ -5,6 +5,7 @@
 import Glibc
 #endif
 import PresentCommandLine
+import PresentSystem
 
 /// Where `program` is: in presentctl's own directory (they are installed together), else
 /// the first on $PATH; and where it looked.

@@ -8,6 +8,7 @@ import Glibc
 #endif
 import PresentClient
 import PresentCommandLine
+import PresentSystem
 import PresentJSON
 
 /// The content flags of `present` and `update`. A label (`--content`) and the parts of a

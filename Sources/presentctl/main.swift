@@ -7,6 +7,7 @@ import Glibc
 #endif
 import PresentClient
 import PresentCommandLine
+import PresentSystem
 import PresentJSON
 import PresentProtocol
 

@@ -5,7 +5,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PresentCommandLine
+import PresentSystem
 
 /// Log levels, most severe first (syslog priorities).
 public enum LogLevel: Int, Sendable, CaseIterable, Comparable {

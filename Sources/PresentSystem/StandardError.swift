@@ -1,6 +1,5 @@
-// Output to standard error shared by presentd's log and both executables' messages.
-
-import PresentSystem
+// Output to standard error shared by presentd's log (PresentServer) and both executables'
+// messages: here, at the bottom, so that every layer can write it.
 
 /// Prints `message` (and a newline) on standard error with write(2): the C `stderr` stream
 /// is shared mutable state to Swift 6's concurrency checker, and one unbuffered write keeps
