@@ -54,9 +54,16 @@ release: deps-build $(STATIC_CXX)/libstdc++.a
 	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	@$(call CHECK_UNWANTED,$$($(SWIFT) build -c release --show-bin-path)/presentd)
 
-## run: build in release mode and start the daemon in the foreground (RUN_ARGS: its options)
-run: release
+## run: build in release mode and start the daemon in the foreground (RUN_ARGS: its options);
+## on a Wayland session (WAYLAND_DISPLAY set) presentd-wayland too, drawing what is presented
+# The renderer waits for presentd to serve and reconnects when it restarts, so it can start
+# first; Ctrl-C reaches both (one process group). RENDERER_ARGS: the renderer's options.
+run: release $(if $(WAYLAND_DISPLAY),wayland)
 	@bin=$$($(SWIFT) build -c release --show-bin-path); \
+	if [ -n "$$WAYLAND_DISPLAY" ]; then \
+	  echo "presentd-wayland: drawing on the Wayland session $$WAYLAND_DISPLAY"; \
+	  Clients/wayland/build/presentd-wayland $(RENDERER_ARGS) & \
+	fi; \
 	echo "presentd: starting; try, in another terminal:"; \
 	echo "  $$bin/presentctl hello"; \
 	echo "  $$bin/presentctl present --style alert --transition zoom --wait"; \

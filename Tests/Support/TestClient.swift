@@ -1,5 +1,8 @@
 // Helpers the integration tests share: typed access to replies and notifications.
 
+// Swift Testing is there when tests are built, not in a plain `swift build -c release`, which
+// builds this target too (`make run`, `make release`): without it the file compiles to nothing.
+#if canImport(Testing)
 import PresentClient
 import PresentJSON
 import Testing
@@ -74,3 +77,4 @@ extension PresentClient {
         }
     }
 }
+#endif
