@@ -14,7 +14,7 @@ import PresentSystem
 // No stored globals here: top-level code is the main actor's in Swift 6, so a function that
 // reads a global of this file checks at run time that it runs there, and that check links the
 // concurrency runtime and libdispatch into the daemon, whose relocated tables are then private
-// memory in every process (docs/BENCHMARKS.md, issue 28). The help text is built when asked.
+// memory in every process (docs/BENCHMARKS.md, idle private memory). The help text is built when asked.
 
 /// The settings table's flags (Settings.swift), as `--help` lists them: the text from
 /// column 27, wrapped at 88.

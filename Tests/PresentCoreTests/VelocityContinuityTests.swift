@@ -1,4 +1,4 @@
-// Velocity continuity at every retarget (issue 12): a retarget adds a segment on top of
+// Velocity continuity at every retarget: a retarget adds a segment on top of
 // the motion in force instead of replacing it, so neither the position nor any
 // property's own velocity jumps at the retarget instant, and the motion still ends
 // exactly at its target.

@@ -1,5 +1,5 @@
-// The render-server proof (issue 12), at the core and protocol level on an injected
-// clock: a renderer that only gets the motion in force — after every change and at every
+// The proof that a renderer can draw from the animations topic alone, at the core and
+// protocol level on an injected clock: a renderer that only gets the motion in force — after every change and at every
 // boundary, encoded, serialised, parsed back — computes at every 1/120 s tick the same
 // layers as the frames of the same session, to 1e-9 in every property. The daemon's
 // `animations` topic will publish exactly these payloads.

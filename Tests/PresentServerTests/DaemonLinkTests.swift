@@ -1,4 +1,4 @@
-// What the daemon links decides much of its idle private memory (issue 28, docs/BENCHMARKS.md):
+// What the daemon links decides much of its idle private memory (docs/BENCHMARKS.md):
 // in a position-independent executable every pointer in a linked library's tables is written
 // at start, so each page of them is private to every process. _StringProcessing (and with it
 // the regex parser) is linked only when something refers to it, and the daemon does not need

@@ -343,7 +343,7 @@ struct RandomOutputsTests {
         #expect(!log.contains("invariant broken"), "\(log)")
     }
 
-    /// Generated ids over several screens (issue 29): four clients present without ids on
+    /// Generated ids over several screens, where they once collided: four clients present without ids on
     /// random screens, some dismiss by id, and one at a time they leave. Every id is listed
     /// once across screens; a dismissal takes the entry it names and nothing else; a client
     /// that leaves takes exactly its own entries, whatever other screens hold.
@@ -427,7 +427,7 @@ struct RandomOutputsTests {
         #expect(!daemon.stderrText.contains("invariant broken"), "\(daemon.stderrText)")
     }
 
-    /// The newcomer's transcript (issue 29): one generated id per screen, and dismissing
+    /// A newcomer's transcript: one generated id per screen, and dismissing
     /// main's takes main's alone.
     @Test func aDismissalByGeneratedIDTakesOneEntryOnOneScreen() throws {
         let daemon = try DaemonHarness(["--clock", "manual"])

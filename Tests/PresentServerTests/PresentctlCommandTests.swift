@@ -1,4 +1,4 @@
-// presentctl as a newcomer meets it (issue 29): a command for every method the daemon has,
+// presentctl as a newcomer meets it: a command for every method the daemon has,
 // `--version`, usage errors that name what was typed and exit 2 — including values the
 // daemon refuses for a flag — a cannot-connect message that says how to point it elsewhere,
 // and `present --wait --print-id`.

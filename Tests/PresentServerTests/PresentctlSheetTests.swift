@@ -1,4 +1,4 @@
-// presentctl's part of issue 27: present's sheet flags (--detents, --detent, --grabber,
+// presentctl's sheets, as apps use them: present's sheet flags (--detents, --detent, --grabber,
 // --undimmed-detent) become a sheet style the daemon keeps, `update --detent` moves the
 // sheet (detentChanged), their errors name the flag, and `mode reduced-motion on|off`
 // sets the screen's reduced motion, which the next transition shows.

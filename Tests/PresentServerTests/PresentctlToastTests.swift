@@ -148,7 +148,7 @@ struct PresentctlToastTests {
         // Centred in the safe area (47 to 810), 20 below the middle.
         #expect(presented["animation"]?["to"]?["frame"]?["y"] == .double(47 + (763 - 40) / 2 + 20))
         let wrong = try Self.run(daemon, ["present", "--position", "top"])
-        // The daemon refuses it, and presentctl reports it as the flag's usage error (issue 29).
+        // The daemon refuses it, and presentctl reports it as the flag's usage error.
         #expect(wrong.status == 2 && wrong.output.contains("--position: only for level"),
                 "a position for a normal-level entry is a usage error of --position: \(wrong.output)")
 

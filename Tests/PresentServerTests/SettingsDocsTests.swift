@@ -1,6 +1,6 @@
 // The settings table is the one place a setting lives; the docs that list settings by hand
-// are checked against it, so a new row cannot be left out of them again (issue 25: the
-// limits lists had lost maxConnectionsPerUid, maxDeferredReplies and maxOutputs).
+// are checked against it, so a new row cannot be left out of them again (the
+// docs' limits lists once lost maxConnectionsPerUid, maxDeferredReplies and maxOutputs).
 
 import PresentJSON
 import PresentServer

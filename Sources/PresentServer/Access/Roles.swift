@@ -140,7 +140,7 @@ extension Daemon {
         // The hierarchy's name is compared as a field, not searched for as a substring: a
         // substring search (`contains` on a string) is _StringProcessing's, and using it links
         // that library and the regex parser into the daemon, whose relocated tables are then
-        // private memory in every process (docs/BENCHMARKS.md, issue 28).
+        // private memory in every process (docs/BENCHMARKS.md, idle private memory).
         let paths = lines.filter { $0.hasPrefix("0::") }.map { $0.dropFirst(3) }
             + lines.compactMap { line -> Substring? in
                 let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)

@@ -131,7 +131,7 @@ extension Daemon {
     ///
     /// Every case is one call: the switch is on the path of every request, ping included,
     /// and a case body inlined here would add its locals to the one frame all of them share
-    /// (docs/BENCHMARKS.md, issue 28). The cases' own functions are below or where their
+    /// (docs/BENCHMARKS.md, idle private memory). The cases' own functions are below or where their
     /// subject lives.
     func execute(_ request: Request, for client: Client, later: PendingReply) throws(RPCError) -> Outcome {
         switch request {
