@@ -115,10 +115,10 @@ struct DaemonProtocolTests {
         reading: while true {
             guard let message = try renderer.nextNotification(timeout: generousTimeout),
                   let params = message["params"] else {
-                Issue.record(
-                    "waited \(Int(generousTimeout)) s for the frames of an alert dismissed mid-motion (\(frames.count) "
-                    + "came)"
-                )
+                Issue.record("""
+                    waited \(Int(generousTimeout)) s for the frames of an alert dismissed mid-motion \
+                    (\(frames.count) came)
+                    """)
                 return
             }
             switch message["method"]?.stringValue {

@@ -199,11 +199,10 @@ struct FlightRecorderTests {
             let replayed = try Self.replay(path, conn: subscriber)
             #expect(replayed.count == stream.count)
             let first = replayed.indices.first { $0 >= stream.count || replayed[$0] != stream[$0] }
-            #expect(
-                first == nil,
-                "first difference at line \(first ?? -1): "
-                + "\(first.map { String(decoding: replayed[$0], as: UTF8.self) } ?? "")"
-            )
+            #expect(first == nil, """
+                first difference at line \(first ?? -1): \
+                \(first.map { String(decoding: replayed[$0], as: UTF8.self) } ?? "")
+                """)
             #expect(replayed == stream)
         }
     }
@@ -600,10 +599,8 @@ struct FlightRecorderNDJSONTests {
     @Test func aWrappedRecordIsDumpedWhole() throws {
         let recorder = FlightRecorder()
         for i in 0..<50 {
-            let line = Array(
-                #"{"jsonrpc":"2.0","id":\#(i),"method":"sync","#
-                + #""params":{"nonce":"\#(String(repeating: "z", count: i))"}}"#
-                    .utf8)
+            let nonce = String(repeating: "z", count: i)
+            let line = Array(#"{"jsonrpc":"2.0","id":\#(i),"method":"sync","params":{"nonce":"\#(nonce)"}}"#.utf8)
             line.withUnsafeBytes { recorder.record(line: $0, connection: 3, time: Double(i) / 10, limit: 500) }
         }
         var dumped: [UInt8] = []

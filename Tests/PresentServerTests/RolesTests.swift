@@ -165,10 +165,10 @@ struct RolesTests {
         (try? DaemonHarness.run("/usr/bin/systemd-run", ["--scope", "--quiet", "true"]).0) == 0
     }()
 
-    @Test(.enabled(if: systemdRunScopeWorks,
-            "systemd-run --scope does not work on this machine (no systemd as init); the faked cgroup test covers "
-            + "grants by unit"
-        ))
+    @Test(.enabled(if: systemdRunScopeWorks, """
+        systemd-run --scope does not work on this machine (no systemd as init); the faked cgroup test \
+        covers grants by unit
+        """))
     func aUnitGrantUnderSystemdRunScope() throws {
         let unit = "presentd-roles-test-\(getpid()).scope"
         let daemon = try Self.daemon(roles: #"{"shell": {"units": ["\#(unit)"]}}"#)

@@ -145,9 +145,8 @@ extension Daemon {
             return
         }
         throw RPCError(code: .notOwner,
-            message:
-                "presentation \"\(refused.id)\" belongs to another client (dismiss policy "
-                + "\(configuration.dismissPolicy.rawValue))",
+                       message: "presentation \"\(refused.id)\" belongs to another client (dismiss policy "
+                           + "\(configuration.dismissPolicy.rawValue))",
                        data: ["field": "id", "reason": "not the owner",
                               "policy": .string(configuration.dismissPolicy.rawValue)])
     }
