@@ -19,7 +19,12 @@ import PackageDescription
 
 // Every function in a section of its own in release builds, so that presentctl's link can
 // place the ones its commands run together (see presentctl below).
-let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+// presentctl's link order: the functions and data its commands touch, side by side (below).
+let linkOrder = "--symbol-ordering-file=\(Context.packageDirectory)/bench/presentctl/startup.order"
+
+let functionSections: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release)),
+]
 
 let package = Package(
     name: "presentd",
@@ -41,13 +46,14 @@ let package = Package(
         .target(name: "PresentProtocol", dependencies: ["PresentCore", "PresentJSON"]),
         .target(name: "PresentServer",
                 dependencies: ["PresentCore", "PresentJSON", "PresentProtocol", "PresentSystem", "CLibUV"]),
-        .target(name: "PresentClient", dependencies: ["PresentJSON", "PresentProtocol", "PresentSystem"], swiftSettings: functionSections),
+        .target(name: "PresentClient", dependencies: ["PresentJSON", "PresentProtocol", "PresentSystem"],
+                swiftSettings: functionSections),
 
         .target(name: "PresentCommandLine", dependencies: ["PresentSystem"]),
 
         .executableTarget(name: "presentd",
-                          dependencies: ["PresentServer", "PresentCore", "PresentJSON", "PresentProtocol", "PresentCommandLine",
-                                         "PresentSystem"]),
+                          dependencies: ["PresentServer", "PresentCore", "PresentJSON", "PresentProtocol",
+                                         "PresentCommandLine", "PresentSystem"]),
         .target(name: "PresentctlArguments", publicHeadersPath: "."),
         // Released statically linked: a `presentctl ping` lives about a millisecond, and loading
         // and relocating shared libraries would be most of it. Linked by lld with the functions
@@ -55,11 +61,10 @@ let package = Package(
         // together at the front of their sections: each page fault maps the 64 KiB around it, so
         // code scattered over the 6 MiB text costs a fault for every window it touches.
         .executableTarget(name: "presentctl",
-                          dependencies: ["PresentClient", "PresentJSON", "PresentProtocol", "PresentCommandLine", "PresentSystem",
-                                         "PresentctlArguments"],
+                          dependencies: ["PresentClient", "PresentJSON", "PresentProtocol", "PresentCommandLine",
+                                         "PresentSystem", "PresentctlArguments"],
                           swiftSettings: functionSections,
-                          linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld",
-                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/bench/presentctl/startup.order",
+                          linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld", "-Xlinker", linkOrder,
                                                          "-Xlinker", "--no-warn-symbol-ordering"],
                                                         .when(platforms: [.linux], configuration: .release))]),
         // libFuzzer over the protocol layer (make fuzz); a plain build makes a corpus replayer.
@@ -81,7 +86,7 @@ let package = Package(
                     dependencies: ["PresentTestSupport", "PresentClient", "PresentJSON", "presentd", "presentctl"]),
         // The Swift tables against what repeats them: the C and Python clients, the docs, the man pages.
         .testTarget(name: "ConsistencyTests",
-                    dependencies: ["PresentTestSupport", "PresentCore", "PresentJSON", "PresentProtocol", "PresentServer",
-                                   "presentd"]),
+                    dependencies: ["PresentTestSupport", "PresentCore", "PresentJSON", "PresentProtocol",
+                                   "PresentServer", "presentd"]),
     ]
 )

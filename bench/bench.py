@@ -662,8 +662,8 @@ def scaled(value, unit):
 
 
 def targets(sizes, results):
-    """Issues 12's and 28's targets, judged for presentd against the baseline of the same run (and the
-    absolute ones for the baseline too, as the machine's floor)."""
+    """The targets for speed (the tick, the round trip) and for memory, judged for presentd
+    against the baseline of the same run (and the absolute ones for the baseline too, as the machine's floor)."""
     checks = []
 
     def add(name, kind, value, ok):

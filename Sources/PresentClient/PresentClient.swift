@@ -54,12 +54,16 @@ public final class PresentClient {
         }
         let fd: Int32
         do {
-            fd = try valueOrErrno("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+            fd = try valueOrErrno("socket") {
+                socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            }
         } catch { throw .cannotConnect(path: path, reason: error.reason) }
         do {
             _ = try valueOrErrno("connect") {
                 withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
                 }
             }
         } catch {
@@ -75,7 +79,8 @@ public final class PresentClient {
 
     /// Sends a request and waits for its result; notifications on the way are kept.
     @discardableResult
-    public func call(_ method: String, _ params: JSONValue? = nil, timeout: Double = 10) throws(ClientError) -> JSONValue {
+    public func call(_ method: String, _ params: JSONValue? = nil,
+                     timeout: Double = 10) throws(ClientError) -> JSONValue {
         let id = nextID
         nextID += 1
         try sendRaw(RPCEncoding.requestLine(id: .int(id), method: method, params: params))
@@ -97,7 +102,9 @@ public final class PresentClient {
     public func nextNotification(timeout: Double = 10, interruptible: Bool = false) throws(ClientError) -> JSONValue? {
         while notifications.isEmpty {
             let message: JSONValue
-            do { message = try readMessage(timeout: timeout, interruptible: interruptible) } catch .timedOut { return nil }
+            do { message = try readMessage(timeout: timeout, interruptible: interruptible) } catch .timedOut {
+                return nil
+            }
             try route(message)
         }
         return notifications.removeFirst()
@@ -164,7 +171,9 @@ public final class PresentClient {
         let ready: Int32
         do {
             // Not retried: a signal starts the wait again from the caller's loop (or ends it).
-            ready = try valueOrErrno("poll", retryOnInterrupt: false) { poll(&p, 1, Int32(min(timeout * 1000, Double(Int32.max)))) }
+            ready = try valueOrErrno("poll", retryOnInterrupt: false) {
+                poll(&p, 1, Int32(min(timeout * 1000, Double(Int32.max))))
+            }
         } catch where error.code == EINTR {
             if interruptible { throw .timedOut }
             return

@@ -43,7 +43,10 @@ public struct ArgumentScanner {
     public mutating func double(for name: String, inline: String?, in range: ClosedRange<Double>) throws -> Double {
         let text = try value(for: name, inline: inline)
         guard let d = Double(text), d.isFinite, range.contains(d) else {
-            throw UsageError("\(name) takes a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), not \"\(text)\"")
+            throw UsageError(
+                "\(name) takes a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), not "
+                + "\"\(text)\""
+            )
         }
         return d
     }
@@ -51,16 +54,19 @@ public struct ArgumentScanner {
     public mutating func int(for name: String, inline: String?, in range: ClosedRange<Int>) throws -> Int {
         let text = try value(for: name, inline: inline)
         guard let i = Int(text), range.contains(i) else {
-            throw UsageError("\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+            throw UsageError(
+                "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
         }
         return i
     }
 
-    public mutating func choice<E: RawRepresentable & CaseIterable>(for name: String, inline: String?, of: E.Type) throws -> E
+    public mutating func choice<E: RawRepresentable & CaseIterable>(for name: String, inline: String?, of: E.Type)
+        throws -> E
     where E.RawValue == String {
         let text = try value(for: name, inline: inline)
         guard let e = E(rawValue: text) else {
-            throw UsageError("\(name) takes one of \(E.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\"")
+            throw UsageError(
+                "\(name) takes one of \(E.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\"")
         }
         return e
     }

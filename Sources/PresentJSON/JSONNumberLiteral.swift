@@ -27,9 +27,12 @@ struct JSONNumberLiteral {
         nonzeroInteger = text[integerStart..<i].contains { $0 != UInt8(ascii: "0") }
         hasPoint = Self.accept(UInt8(ascii: "."), in: text, at: &i)
         if hasPoint { fractionDigits = Self.digits(in: text, at: &i) }
-        hasExponent = Self.accept(UInt8(ascii: "e"), in: text, at: &i) || Self.accept(UInt8(ascii: "E"), in: text, at: &i)
+        hasExponent =
+            Self.accept(UInt8(ascii: "e"), in: text, at: &i) || Self.accept(UInt8(ascii: "E"), in: text, at: &i)
         if hasExponent {
-            if !Self.accept(UInt8(ascii: "-"), in: text, at: &i) { _ = Self.accept(UInt8(ascii: "+"), in: text, at: &i) }
+            if !Self.accept(UInt8(ascii: "-"), in: text, at: &i) {
+                _ = Self.accept(UInt8(ascii: "+"), in: text, at: &i)
+            }
             exponentDigits = Self.digits(in: text, at: &i)
         }
         isWellShaped = i == text.count

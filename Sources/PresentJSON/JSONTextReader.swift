@@ -154,7 +154,8 @@ struct JSONTextReader {
 
     /// Adds a complete value to the innermost open container and reads what follows it:
     /// the root value once every container is closed, nil when another member is to come.
-    private mutating func complete(_ value: JSONValue, in open: inout OpenContainers) throws(JSONParseError) -> JSONValue? {
+    private mutating func complete(_ value: JSONValue,
+                                   in open: inout OpenContainers) throws(JSONParseError) -> JSONValue? {
         var value = value
         while !open.isEmpty {
             open.add(value)
@@ -263,7 +264,9 @@ struct JSONTextReader {
         scanNumberToken()
         let literal = JSONNumberLiteral(UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
         if inContainer && !endsNumberInContainer(next) { throw rejection(.number, at: i) }
-        if i == start + 1 && bytes[start] == UInt8(ascii: "-") && (next == UInt8(ascii: "I") || next == UInt8(ascii: "i")) {
+        if i == start + 1 && bytes[start] == UInt8(ascii: "-")
+            && (next == UInt8(ascii: "I") || next == UInt8(ascii: "i"))
+        {
             return try infinity(from: start)  // a lone `-`: json-c reads on for -Infinity
         }
         guard literal.isConvertibleByJSONC else { throw rejection(.number, at: i) }
@@ -320,7 +323,9 @@ struct JSONTextReader {
         var escaped = false
         sawNULEscape = false
         // Most strings are plain printable ASCII: a tight loop takes those bytes first.
-        while i < bytes.count, case let b = bytes[i], b != quote, b != UInt8(ascii: "\\"), b >= 0x20, b < 0x80 { i += 1 }
+        while i < bytes.count, case let b = bytes[i], b != quote, b != UInt8(ascii: "\\"), b >= 0x20, b < 0x80 {
+            i += 1
+        }
         while true {
             let b = next
             if b == quote { break }

@@ -18,8 +18,8 @@ public struct JSONWriter {
     /// The text so far is `storage`'s first `length` bytes; the rest is room, allocated and
     /// zeroed ahead. So a write is one capacity check and a copy into place, where
     /// `Array.append(contentsOf:)` costs a uniqueness check, a capacity check and a generic
-    /// copy, several times for every member of every reply and frame. Only `grow` lengthens `storage`; `takeBytes` cuts the room off when it hands
-    /// the text over.
+    /// copy, several times for every member of every reply and frame. Only `grow` lengthens
+    /// `storage`; `takeBytes` cuts the room off when it hands the text over.
     private var storage: [UInt8]
     private var length = 0
 

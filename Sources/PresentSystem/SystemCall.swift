@@ -39,7 +39,8 @@ public func valueOrWouldBlock<Result: FixedWidthInteger & SignedInteger>(
 /// (or with EINTR too, unless `onInterrupt`): its result, and errno when it failed (0 when
 /// it did not).
 @inlinable
-func callRetrying<Result: FixedWidthInteger & SignedInteger>(onInterrupt retry: Bool, _ body: () -> Result) -> (Result, Int32) {
+func callRetrying<Result: FixedWidthInteger & SignedInteger>(onInterrupt retry: Bool,
+                                                             _ body: () -> Result) -> (Result, Int32) {
     while true {
         let result = body()
         if result != -1 { return (result, 0) }

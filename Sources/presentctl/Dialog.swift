@@ -213,14 +213,19 @@ func presentAndWait(_ first: PresentClient, _ params: JSONValue, printID: Bool =
     let token = try client.call("hello", ["client": "presentctl", "protocol": 1])["resumeToken"]?.stringValue
     try client.call("subscribe", ["topics": ["lifecycle"]])
     let result = try client.call("present", params)
-    guard let id = result["id"] else { throw ClientError.io("present answered without an id: \(result.serializedString)") }
+    guard let id = result["id"] else {
+        throw ClientError.io("present answered without an id: \(result.serializedString)")
+    }
     // The id is what an answer names (`activate ID ACTION`): --print-id gives a script the
     // bare id; a person at a terminal is told how to answer without needing `stack` first.
     if let text = id.stringValue {
         if printID {
             printError(text)
         } else if isatty(2) != 0 {
-            printError("presentctl: waiting for \(text); answer with presentctl activate \(text) ACTION, or presentctl key escape")
+            printError(
+                "presentctl: waiting for \(text); answer with presentctl activate \(text) ACTION, or presentctl key "
+                + "escape"
+            )
         }
     }
     var actions = params["content"]?["actions"]?.arrayValue ?? []

@@ -5,9 +5,10 @@
 // an alert's dimming can still be seen; content is a single-lined box (dashed while mostly
 // transparent) at its visible frame. Edges go to the nearest cell boundary, the
 // container's too, so a full-width layer covers every column and a centred one has equal
-// margins. A change of the terminal's size (SIGWINCH) redraws at once. A box without content is labelled with its id; one
-// with content has its id in the top border and shows the content inside: a label, or a
-// dialog's title, message, fields, progress bar, embedded surface and buttons
+// margins. A change of the terminal's size (SIGWINCH) redraws at once. A box without
+// content is labelled with its id; one with content has its id in the top border and
+// shows the content inside: a label, or a dialog's title, message, fields, progress bar,
+// embedded surface and buttons
 // (`[ OK ]  [ Cancel ]`, the default one bold, a destructive one red). Levels are marked:
 // an overlay (a toast, a banner: it never dims) is a rounded box, an alert-level entry a
 // heavy one, and either says its level after its id; a box too thin to hold its content
@@ -255,7 +256,9 @@ private func drawContent(_ content: JSONValue, in grid: inout CellGrid, _ c0: In
         let name = surface["appId"]?.stringValue ?? surface["handle"]?.stringValue ?? ""
         middle.append(ContentLine("⟨surface \(name)⟩"))
     }
-    if let actions = content["actions"]?.arrayValue, !actions.isEmpty { bottom.append(buttonLine(actions, width: width)) }
+    if let actions = content["actions"]?.arrayValue, !actions.isEmpty {
+        bottom.append(buttonLine(actions, width: width))
+    }
     // The message gets the rows left over (at least none), its last line cut with an ellipsis.
     let spare = height - top.count - middle.count - bottom.count
     if let message = content["message"]?.stringValue, spare > 0 {

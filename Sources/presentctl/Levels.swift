@@ -65,7 +65,8 @@ func presentInBackground(_ client: PresentClient, _ params: JSONValue) throws ->
     if null > 2 { close(null) }
     while true {
         let next: JSONValue?
-        do { next = try client.nextNotification(timeout: 3600) } catch { exit(Exit.ok.rawValue) }  // the daemon went away
+        // An error here is the daemon going away.
+        do { next = try client.nextNotification(timeout: 3600) } catch { exit(Exit.ok.rawValue) }
         guard let n = next else { continue }   // a long toast: keep holding it
         let p = n["params"]
         switch n["method"]?.stringValue {
@@ -82,7 +83,8 @@ func contextRequest(_ s: inout ArgumentScanner) throws -> PlannedRequest {
     case "define":
         guard let name = s.next() else { throw UsageError("context define needs a name, then X Y WIDTH HEIGHT") }
         let usage = "context define NAME X Y W H"
-        let frame: JSONValue = ["x": .double(try number(s.next(), "X", usage)), "y": .double(try number(s.next(), "Y", usage)),
+        let frame: JSONValue = [
+            "x": .double(try number(s.next(), "X", usage)), "y": .double(try number(s.next(), "Y", usage)),
                                 "width": .double(try number(s.next(), "W", usage)),
                                 "height": .double(try number(s.next(), "H", usage))]
         var p: JSONObject = ["name": .string(name), "frame": frame]

@@ -14,11 +14,14 @@ func dndRequest(_ s: inout ArgumentScanner) throws -> PlannedRequest {
             switch option {
             case "--until": mode["until"] = .double(try s.double(for: option, inline: inline, in: 0...1e12))
             case "--for": mode["duration"] = .double(try s.double(for: option, inline: inline, in: 0...86_400))
-            case "--allow-above": mode["allowPriorityAbove"] = .int(Int64(try s.int(for: option, inline: inline, in: -1...1000)))
+            case "--allow-above":
+                mode["allowPriorityAbove"] = .int(Int64(try s.int(for: option, inline: inline, in: -1...1000)))
             default: throw UsageError("dnd on: unknown option \"\(word)\"")
             }
         }
-        guard mode["until"] == nil || mode["duration"] == nil else { throw UsageError("dnd on takes --until or --for, not both") }
+        guard mode["until"] == nil || mode["duration"] == nil else {
+            throw UsageError("dnd on takes --until or --for, not both")
+        }
         return PlannedRequest(method: "setMode", params: ["doNotDisturb": .object(mode)])
     case "off":
         guard s.isAtEnd else { throw UsageError("dnd off takes no options") }
@@ -37,7 +40,8 @@ func modeRequest(_ s: inout ArgumentScanner) throws -> PlannedRequest {
     switch s.next() {
     case "on": on = true
     case "off": on = false
-    case let other: throw UsageError("mode reduced-motion takes on or off, not \(other.map { "\"\($0)\"" } ?? "nothing")")
+    case let other:
+        throw UsageError("mode reduced-motion takes on or off, not \(other.map { "\"\($0)\"" } ?? "nothing")")
     }
     if let extra = s.next() { throw UsageError("mode reduced-motion \(on ? "on" : "off"): unexpected \"\(extra)\"") }
     return PlannedRequest(method: "setMode", params: ["reducedMotion": .bool(on)])

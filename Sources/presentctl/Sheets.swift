@@ -55,7 +55,10 @@ struct SheetFlags {
         case nil, .string("sheet"): sheet = ["type": "sheet"]
         case .object(let o) where o["type"] == .string("sheet"): sheet = o
         default:
-            throw UsageError("\(flagNames) \(flagNames.contains(",") ? "make" : "makes") a sheet: leave --style out, or give --style sheet")
+            throw UsageError(
+                "\(flagNames) \(flagNames.contains(",") ? "make" : "makes") a sheet: leave --style out, or give "
+                + "--style sheet"
+            )
         }
         for (key, value) in members { sheet[key] = value }
         return .object(sheet)
@@ -63,6 +66,7 @@ struct SheetFlags {
 
     /// The sheet flags given, for messages.
     private var flagNames: String {
-        Self.fields.filter { members[String($0.value.dropFirst("style.".count))] != nil }.keys.sorted().joined(separator: ", ")
+        Self.fields.filter { members[String($0.value.dropFirst("style.".count))] != nil }.keys.sorted().joined(
+            separator: ", ")
     }
 }

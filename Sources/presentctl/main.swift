@@ -173,7 +173,9 @@ func parseJSON(_ text: String, what: String) throws -> JSONValue {
 /// message names the synopsis, so `presentctl tap` says what tap takes.
 func number(_ text: String?, _ what: String, _ usage: String) throws -> Double {
     guard let text else { throw UsageError("\(usage): \(what) is missing") }
-    guard let d = Double(text), d.isFinite else { throw UsageError("\(usage): \(what) must be a number, not \"\(text)\"") }
+    guard let d = Double(text), d.isFinite else {
+        throw UsageError("\(usage): \(what) must be a number, not \"\(text)\"")
+    }
     return d
 }
 
@@ -185,7 +187,9 @@ func style(_ text: String) -> JSONValue {
 
 /// `--json OBJECT`: a JSON object of protocol fields.
 func jsonObject(_ text: String) throws -> JSONObject {
-    guard let o = try parseJSON(text, what: "--json").objectValue else { throw UsageError("--json takes a JSON object") }
+    guard let o = try parseJSON(text, what: "--json").objectValue else {
+        throw UsageError("--json takes a JSON object")
+    }
     return o
 }
 
@@ -254,7 +258,9 @@ func presentParams(_ scanner: inout ArgumentScanner, toast: String? = nil) throw
         Toast.complete(&p, transitionGiven: p["transition"] != nil)
         plan.background = !plan.wait
     }
-    if plan.wait && plan.background { throw UsageError("\(toast == nil ? "present" : "toast"): --wait and --hold exclude each other") }
+    if plan.wait && plan.background {
+        throw UsageError("\(toast == nil ? "present" : "toast"): --wait and --hold exclude each other")
+    }
     plan.params = .object(p)
     return plan
 }
@@ -304,7 +310,8 @@ func updateParams(_ id: String, _ scanner: inout ArgumentScanner) throws -> Plan
         case "--no-auto-dismiss": p["autoDismiss"] = .null
         case "--duration": p["duration"] = .double(try scanner.double(for: name, inline: inline, in: 0...3600))
         case "--timing": p["timing"] = .string(try scanner.value(for: name, inline: inline))
-        case "--json": for (key, value) in try jsonObject(try scanner.value(for: name, inline: inline)) { extra[key] = value }
+        case "--json":
+            for (key, value) in try jsonObject(try scanner.value(for: name, inline: inline)) { extra[key] = value }
         default: throw UsageError("update: unknown option \"\(word)\"")
         }
     }
@@ -530,7 +537,9 @@ func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> Plann
         var p: JSONObject
         var plan = PlannedRequest(method: command)
         if command == "activate" {
-            guard let id = s.next(), let action = s.next() else { throw UsageError("activate needs an id and an action") }
+            guard let id = s.next(), let action = s.next() else {
+                throw UsageError("activate needs an id and an action")
+            }
             p = ["id": .string(id), "action": .string(action)]
             plan.flags = ["action": "ACTION (activate ID ACTION)", "fields": "--field",
                           "activationToken": "--activation-token"]
@@ -577,15 +586,20 @@ func buildRequest(_ command: String, _ s: inout ArgumentScanner) throws -> Plann
         return PlannedRequest(method: "tap", params: ["x": .double(x), "y": .double(y)])
     case "swipe":
         let usage = "swipe PHASE DX DY [VX VY]"
-        guard let phase = s.next() else { throw UsageError("\(usage): PHASE (began, changed, ended or cancelled) is missing") }
+        guard let phase = s.next() else {
+            throw UsageError("\(usage): PHASE (began, changed, ended or cancelled) is missing")
+        }
         var p: JSONObject = ["phase": .string(phase), "dx": .double(try number(s.next(), "DX", usage)),
                              "dy": .double(try number(s.next(), "DY", usage))]
-        if let vx = s.next() { p["vx"] = .double(try number(vx, "VX", usage)); p["vy"] = .double(try number(s.next(), "VY", usage)) }
+        if let vx = s.next() {
+            p["vx"] = .double(try number(vx, "VX", usage)); p["vy"] = .double(try number(s.next(), "VY", usage))
+        }
         var plan = PlannedRequest(method: "swipe", params: .object(p))
         plan.flags["phase"] = "PHASE (swipe PHASE DX DY)"
         return plan
     case "advance":
-        return PlannedRequest(method: "advance", params: ["seconds": .double(try number(s.next(), "SECONDS", "advance SECONDS"))])
+        return PlannedRequest(
+            method: "advance", params: ["seconds": .double(try number(s.next(), "SECONDS", "advance SECONDS"))])
     case "record-dump":
         guard let path = s.next() else {
             return PlannedRequest(method: "recordDump", params: [:], member: "recording", rawMember: true)

@@ -14,7 +14,7 @@ import PresentSystem
 // No stored globals here: top-level code is the main actor's in Swift 6, so a function that
 // reads a global of this file checks at run time that it runs there, and that check links the
 // concurrency runtime and libdispatch into the daemon, whose relocated tables are then private
-// memory in every process (docs/BENCHMARKS.md, issue 28). The help text is built when asked.
+// memory in every process (docs/BENCHMARKS.md, idle private memory). The help text is built when asked.
 
 /// The settings table's flags (Settings.swift), as `--help` lists them: the text from
 /// column 27, wrapped at 88.
@@ -23,7 +23,11 @@ func settingFlagsHelp() -> String {
         guard let flag = setting.flag else { return nil }
         let indent = String(repeating: " ", count: 26)
         var lines = ["  \(flag) \(setting.metavariable)"]
-        if lines[0].count >= 26 { lines.append(indent) } else { lines[0] += String(repeating: " ", count: 26 - lines[0].count) }
+        if lines[0].count >= 26 {
+            lines.append(indent)
+        } else {
+            lines[0] += String(repeating: " ", count: 26 - lines[0].count)
+        }
         let bounds = setting.shortBounds
         for word in (bounds.isEmpty ? setting.help : "\(setting.help); \(bounds)").split(separator: " ") {
             if lines[lines.count - 1].count + word.count >= 88 { lines.append(indent) }
@@ -125,7 +129,8 @@ func parseInvocation(_ arguments: [String]) throws -> Invocation {
             }
             let text = try scanner.value(for: name, inline: inline)
             guard let apply = setting.parse(text) else {
-                throw UsageError("\(name) takes \(setting.bounds)\(setting.unit.map { " (\($0))" } ?? ""), not \"\(text)\"")
+                throw UsageError(
+                    "\(name) takes \(setting.bounds)\(setting.unit.map { " (\($0))" } ?? ""), not \"\(text)\"")
             }
             overrides.append(apply)
         }
@@ -164,7 +169,10 @@ func outputDefinition(_ text: String) throws -> OutputDefinition {
     var fps: Int?
     if spec.count == 2 {
         guard let rate = Int(spec[1]), ProtocolLimits.fpsRange.contains(rate) else {
-            throw UsageError("--output \(name): the frame rate must be \(ProtocolLimits.fpsRange.lowerBound)-\(ProtocolLimits.fpsRange.upperBound), not \"\(spec[1])\"")
+            throw UsageError(
+                "--output \(name): the frame rate must be "
+                + "\(ProtocolLimits.fpsRange.lowerBound)-\(ProtocolLimits.fpsRange.upperBound), not \"\(spec[1])\""
+            )
         }
         fps = rate
     } else if spec.count > 2 {

@@ -16,7 +16,8 @@ import Testing
 @Suite("Client name lists")
 struct ClientNameListsTests {
     // #filePath is …/Tests/ConsistencyTests/ClientNameListsTests.swift
-    static let root = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+    static let root = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(
+        separator: "/")
 
     static func read(_ path: String) throws -> String {
         guard let file = fopen(root + "/" + path, "r") else { throw TestFailure("cannot open \(path) under \(root)") }
@@ -29,7 +30,9 @@ struct ClientNameListsTests {
 
     /// The double-quoted strings of `text`, in order.
     static func quoted(_ text: Substring) -> [String] {
-        text.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        text.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map {
+            String($0.element)
+        }
     }
 
     /// The text from the first line holding `start` up to (not including) the first line
@@ -44,10 +47,12 @@ struct ClientNameListsTests {
     /// Python: `NAME: tuple[…] = ("a", "b", …)` or `Name = Literal["a", …]`, over one or more lines.
     static func python(_ text: String, _ name: String) throws -> [String] {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let first = try #require(lines.firstIndex { $0.hasPrefix(name + " =") || $0.hasPrefix(name + ":") }, "no \(name)")
+        let first = try #require(
+            lines.firstIndex { $0.hasPrefix(name + " =") || $0.hasPrefix(name + ":") }, "no \(name)")
         let opening = Substring(lines[first...].joined(separator: "\n"))
         let assignment = try #require(opening.firstIndex(of: "="), "\(name) is not assigned")
-        let open = try #require(opening[assignment...].firstIndex { $0 == "(" || $0 == "[" }, "\(name) is no tuple or Literal")
+        let open = try #require(
+            opening[assignment...].firstIndex { $0 == "(" || $0 == "[" }, "\(name) is no tuple or Literal")
         let close = try #require(opening[open...].firstIndex { $0 == ")" || $0 == "]" }, "\(name) is not closed")
         return quoted(opening[open..<close])
     }
@@ -95,9 +100,11 @@ struct ClientNameListsTests {
         let methods = try #require(document["methods"]?.arrayValue)
         let spec = try #require(methods.first { $0["name"]?.stringValue == method }, "rpc.discover has no \(method)")
         let params = try #require(spec["params"]?.arrayValue)
-        let schema = try #require(params.first { $0["name"]?.stringValue == param }?["schema"], "\(method) has no \(param)")
+        let schema = try #require(
+            params.first { $0["name"]?.stringValue == param }?["schema"], "\(method) has no \(param)")
         let enumerated = schema["items"] ?? schema["anyOf"]?.arrayValue?.first ?? schema
-        return try #require(enumerated["enum"]?.arrayValue, "\(method).\(param) lists no names: \(schema)").compactMap(\.stringValue)
+        return try #require(enumerated["enum"]?.arrayValue, "\(method).\(param) lists no names: \(schema)").compactMap(
+            \.stringValue)
     }
 
     @Test func theDaemonDescribesItsNamesFromTheEnums() throws {
@@ -158,21 +165,29 @@ struct ClientNameListsTests {
         let (status, help) = try DaemonHarness.run(DaemonHarness.presentctlPath, ["--help"])
         #expect(status == 0)
         let page = try Self.read("docs/man/presentctl.1")
-        for (option, names) in [("transition", Self.names(TransitionKind.self)), ("timing", Self.names(TimingName.self))] {
+        for (option, names) in [
+            ("transition", Self.names(TransitionKind.self)), ("timing", Self.names(TimingName.self))
+        ] {
             // "--transition TYPE   coverVertical, …": the names after the option and its argument.
-            let listed = try Self.helpText(help, option: option).split(whereSeparator: { ", \n".contains($0) }).dropFirst(2)
+            let listed = try Self.helpText(help, option: option).split(whereSeparator: { ", \n".contains($0) })
+                .dropFirst(2)
             #expect(listed.map(String.init) == names, "presentctl --help, --\(option)")
             #expect(try Self.manNames(page, option: option) == names, "presentctl(1), --\(option)")
         }
         let position = try Self.helpText(help, option: "position")
-        for name in Self.names(OverlayPosition.self) { #expect(position.contains(name), "presentctl --help, --position lacks \(name)") }
-        #expect(try Self.manNames(page, option: "position") == Self.names(OverlayPosition.self), "presentctl(1), --position")
+        for name in Self.names(OverlayPosition.self) {
+            #expect(position.contains(name), "presentctl --help, --position lacks \(name)")
+        }
+        #expect(
+            try Self.manNames(page, option: "position") == Self.names(OverlayPosition.self), "presentctl(1), --position"
+        )
         // Styles: each plain name, slideIn as slideIn-EDGE, and nothing else that is camelCase.
         let style = try Self.helpText(help, option: "style")
         let manStyles = try Self.manNames(page, option: "style").filter { !$0.hasPrefix("--") }
         for name in Self.plainStyles {
             #expect(style.contains(name), "presentctl --help, --style lacks \(name)")
-            #expect(manStyles.contains { $0 == name || $0.hasPrefix(name + "-") }, "presentctl(1), --style lacks \(name)")
+            #expect(
+                manStyles.contains { $0 == name || $0.hasPrefix(name + "-") }, "presentctl(1), --style lacks \(name)")
         }
         for name in manStyles {
             #expect(Self.plainStyles.contains(String(name.prefix { $0 != "-" })), "presentctl(1), --style: \(name)")

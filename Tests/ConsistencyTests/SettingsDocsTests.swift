@@ -1,6 +1,6 @@
 // The settings table is the one place a setting lives; the docs that list settings by hand
-// are checked against it, so a new row cannot be left out of them again (issue 25: the
-// limits lists had lost maxConnectionsPerUid, maxDeferredReplies and maxOutputs).
+// are checked against it, so a new row cannot be left out of them again (the
+// docs' limits lists once lost maxConnectionsPerUid, maxDeferredReplies and maxOutputs).
 
 import PresentJSON
 import PresentServer
@@ -8,7 +8,8 @@ import PresentServer
 import Testing
 
 @Suite struct SettingsDocsTests {
-    static let root = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+    static let root = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(
+        separator: "/")
 
     static func text(_ path: String) throws -> String {
         try #require(try? String(contentsOfFile: root + "/" + path), "\(path) is missing")
@@ -30,7 +31,8 @@ import Testing
     }
 
     @Test func helloDocumentsEveryLimitItReports() throws {
-        let row = try #require(try Self.text("docs/PROTOCOL.md").split(separator: "\n").first { $0.hasPrefix("| `limits` | object |") },
+        let row = try #require(
+            try Self.text("docs/PROTOCOL.md").split(separator: "\n").first { $0.hasPrefix("| `limits` | object |") },
                                "PROTOCOL.md's hello has no limits row")
         for setting in ServerConfiguration.settings where setting.inHello {
             #expect(row.contains("`\(setting.name)`"), "hello's limits row does not list \(setting.name)")
@@ -40,10 +42,14 @@ import Testing
     @Test func presentdsManPageDescribesEverySettingOfTheFile() throws {
         let lines = Set(try Self.text("docs/man/presentd.8").split(separator: "\n").map(String.init))
         for setting in ServerConfiguration.settings {
-            #expect(lines.contains(".B \(setting.name)") || lines.contains(".B \(setting.key)"), "presentd(8) has no .B \(setting.key)")
+            #expect(
+                lines.contains(".B \(setting.name)") || lines.contains(".B \(setting.key)"),
+                "presentd(8) has no .B \(setting.key)")
             if let flag = setting.flag {
                 let troff = flag.replacing("-", with: "\\-")
-                #expect(lines.contains { $0.hasPrefix(".BI \(troff) ") || $0 == ".B \(troff)" }, "presentd(8) has no \(flag)")
+                #expect(
+                    lines.contains { $0.hasPrefix(".BI \(troff) ") || $0 == ".B \(troff)" },
+                    "presentd(8) has no \(flag)")
             }
         }
     }
@@ -54,14 +60,17 @@ import Testing
         let daemon = try DaemonHarness(configuration: #"{"limits": {"maxActions": 1, "maxTitleLength": 8}}"#)
         let client = try daemon.connect()
         let limits = try client.call("hello")["limits"]
-        #expect(limits?["maxActions"] == 1 && limits?["maxTitleLength"] == 8 && limits?["maxFields"] == 4, "\(String(describing: limits))")
+        #expect(
+            limits?["maxActions"] == 1 && limits?["maxTitleLength"] == 8 && limits?["maxFields"] == 4,
+            "\(String(describing: limits))")
         let two: JSONValue = ["title": "Two", "actions": [["id": "a", "title": "A"], ["id": "b", "title": "B"]]]
         let error = client.expectError("present", ["style": "alert", "content": two])
         #expect(error?.code == -32602 && error?.data?["field"]?.stringValue?.hasPrefix("content.actions") == true,
                 "two buttons past maxActions 1: \(String(describing: error))")
         let long = client.expectError("present", ["style": "alert", "content": ["title": "Nine char"]])
         #expect(long?.data?["field"] == "content.title", "a title past maxTitleLength 8: \(String(describing: long))")
-        try client.call("present", ["style": "alert", "content": ["title": "Eight ch", "actions": [["id": "a", "title": "A"]]]])
+        try client.call(
+            "present", ["style": "alert", "content": ["title": "Eight ch", "actions": [["id": "a", "title": "A"]]]])
 
         let file = daemon.directory + "/raised.json"
         try writeFile(file, #"{"limits": {"maxActions": 9}}"#)

@@ -36,17 +36,20 @@ import Testing
         let style = PresentationStyle.custom(CustomLayout(width: .content, height: .content))
         var stack = presented(Presentation(id: "a", style: style, transition: linear(.crossDissolve, 0)))
         #expect(stack.entry(id: "a")?.restState(in: phone).frame.size == PresentationStyle.popup.frame(in: phone).size)
-        try stack.update(id: "a", EntryUpdate(preferredContentSize: .some(PreferredContentSize(width: 2000, height: 120))), at: 1)
+        try stack.update(
+            id: "a", EntryUpdate(preferredContentSize: .some(PreferredContentSize(width: 2000, height: 120))), at: 1)
         #expect(stack.entry(id: "a")?.restState(in: phone).frame == Rect(x: 0, y: 362, width: 390, height: 120),
                 "clamped to the container's width")
     }
 
     @Test func anAlertIsAsTallAsItsContentBetweenOneButtonAndTheScreenLessItsMargins() throws {
-        var stack = presented(Presentation(id: "a", content: Self.dialog, style: .alert, transition: linear(.crossDissolve, 0)))
+        var stack = presented(
+            Presentation(id: "a", content: Self.dialog, style: .alert, transition: linear(.crossDissolve, 0)))
         #expect(stack.entry(id: "a")?.restState(in: phone).frame == Rect(x: 60, y: 332, width: 270, height: 180),
                 "180 until a renderer measured it")
         // A measured height (and a width, which an alert does not take): centred at it.
-        try stack.update(id: "a", EntryUpdate(preferredContentSize: .some(PreferredContentSize(width: 400, height: 151))), at: 1)
+        try stack.update(
+            id: "a", EntryUpdate(preferredContentSize: .some(PreferredContentSize(width: 400, height: 151))), at: 1)
         #expect(stack.entry(id: "a")?.restState(in: phone).frame == Rect(x: 60, y: 346.5, width: 270, height: 151))
         // Too tall: the screen less 20 above and below; too short: one button's 44.
         try stack.update(id: "a", EntryUpdate(preferredContentSize: .some(PreferredContentSize(height: 5000))), at: 2)
@@ -87,7 +90,8 @@ import Testing
         #expect(stack.resolve(.enter, at: 1) == .activate(id: "a", action: Self.dialog.actions[2]))
         let plain = presented(Presentation(id: "s", content: "label", style: .bottomHalf))
         #expect(plain.resolve(.escape, at: 1) == .unhandled(id: "s"))
-        let ok = presented(Presentation(id: "i", content: Content(actions: [ContentAction(id: "ok", title: "OK")]), style: .alert))
+        let ok = presented(
+            Presentation(id: "i", content: Content(actions: [ContentAction(id: "ok", title: "OK")]), style: .alert))
         #expect(ok.resolve(.escape, at: 1) == .dismiss(id: "i"))
         #expect(ok.resolve(.enter, at: 1) == .unhandled(id: "i"))
         #expect(ModalStack(container: phone).resolve(.enter, at: 0) == .unhandled(id: nil))
@@ -97,10 +101,16 @@ import Testing
         var stack = presented(Presentation(id: "a", content: Self.dialog, style: .alert))
         stack.show(Presentation(id: "b", content: Self.dialog, style: .alert), at: 1)
         stack.show(Presentation(id: "c", content: Self.dialog, style: .alert), at: 1)   // queued behind b
-        #expect(throws: StackError.unknownAction(id: "a", action: "nope")) { try stack.activation(id: "a", action: "nope", at: 1) }
-        #expect(throws: StackError.notShown(id: "c", state: .queued)) { try stack.activation(id: "c", action: "keep", at: 1) }
+        #expect(throws: StackError.unknownAction(id: "a", action: "nope")) {
+            try stack.activation(id: "a", action: "nope", at: 1)
+        }
+        #expect(throws: StackError.notShown(id: "c", state: .queued)) {
+            try stack.activation(id: "c", action: "keep", at: 1)
+        }
         #expect(throws: StackError.notFound(id: "z")) { try stack.activation(id: "z", action: "keep", at: 1) }
-        #expect(throws: StackError.unknownField(id: "a", field: "zip")) { try stack.focus(id: "a", field: "zip", at: 1) }
+        #expect(throws: StackError.unknownField(id: "a", field: "zip")) {
+            try stack.focus(id: "a", field: "zip", at: 1)
+        }
         #expect(try stack.activation(id: "a", action: "more", at: 1).dismisses == false)
     }
 
@@ -125,7 +135,7 @@ import Testing
 
     @Test func aCountdownThatIgnoresInteractionKeepsRunning() throws {
         var stack = presented(Presentation(id: "a", content: Self.dialog,
-                                           autoDismiss: AutoDismiss(after: 2, pauseWhileInteracting: false), style: .alert))
+                autoDismiss: AutoDismiss(after: 2, pauseWhileInteracting: false), style: .alert))
         try stack.focus(id: "a", field: "note", at: 1)
         #expect(stack.nextDeadline == 2.4)
     }

@@ -96,10 +96,13 @@ import PresentCore
         stack.show(sheet("a", duration: 0.3, adaptive: .fullScreen), at: 0)
         stack.show(sheet("b", duration: 0.5), at: 0.1)
         let b = try #require(stack.explanation(of: "b", at: 0.2))
-        #expect(b.state == .queued && b.position == 0 && b.blockers?.transitions.map(\.id) == ["a"] && b.startsAt == 0.3)
+        #expect(
+            b.state == .queued && b.position == 0 && b.blockers?.transitions.map(\.id) == ["a"] && b.startsAt == 0.3)
         let a = try #require(stack.explanation(of: "a", at: 0.2))
         #expect(a.state == .presenting && a.transitionEndsAt == 0.3 && a.isInputTarget)
-        #expect(a.isAdapted && a.effectiveStyle == .fullScreen && a.requestedStyle == .popup && a.verticalSizeClass == .compact)
+        #expect(
+            a.isAdapted && a.effectiveStyle == .fullScreen && a.requestedStyle == .popup
+                && a.verticalSizeClass == .compact)
         // What explain says, advancing shows.
         stack.advance(to: 0.3)
         #expect(stack.entry(id: "b")?.state == .presenting)

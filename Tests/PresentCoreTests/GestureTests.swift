@@ -41,7 +41,9 @@ extension ModalStack {
 
     /// A dialog is answered by one of its actions: a tap beside it leaves it alone unless the
     /// presenter asked for dismissOnTap; an entry without actions is tapped away by default.
-    @Test(arguments: [(nil, true, false), (nil, false, true), (true, true, true), (false, false, false)] as [(Bool?, Bool, Bool)])
+    @Test(
+        arguments: [(nil, true, false), (nil, false, true), (true, true, true), (false, false, false)]
+            as [(Bool?, Bool, Bool)])
     func whetherATapDismissesByDefaultDependsOnActions(dismissOnTap: Bool?, withActions: Bool, dismisses: Bool) {
         var stack = ModalStack()
         let content = withActions ? Content(title: "Delete?", actions: [ContentAction(id: "ok", title: "OK")]) : nil
@@ -57,7 +59,8 @@ extension ModalStack {
         stack.show(sheet("a", style: .alert), at: 0)
         stack.advance(to: 1)
         #expect(stack.hitTest(Point(x: 10, y: 10), at: 1).summary == "a dimming dismisses=true")
-        try stack.update(id: "a", EntryUpdate(content: .some(Content(actions: [ContentAction(id: "ok", title: "OK")]))), at: 1)
+        try stack.update(
+            id: "a", EntryUpdate(content: .some(Content(actions: [ContentAction(id: "ok", title: "OK")]))), at: 1)
         #expect(stack.hitTest(Point(x: 10, y: 10), at: 1).summary == "a dimming dismisses=false")
         try stack.update(id: "a", EntryUpdate(content: .some(nil)), at: 1)
         #expect(stack.hitTest(Point(x: 10, y: 10), at: 1).summary == "a dimming dismisses=true")

@@ -48,7 +48,9 @@ struct KeyboardAvoidanceTests {
             #expect(mode.frame(for: sheet, in: phoneWithKeyboard) == rect(0, 86, 390, 422))
         }
         // A view reaching past the bottom edge counts as touching it too: 900 − 508 = 392.
-        #expect(KeyboardAvoidance.moveUp.frame(for: rect(0, 500, 390, 400), in: phoneWithKeyboard) == rect(0, 108, 390, 400))
+        #expect(
+            KeyboardAvoidance.moveUp.frame(for: rect(0, 500, 390, 400), in: phoneWithKeyboard) == rect(0, 108, 390, 400)
+        )
     }
 
     @Test("A floating view keeps 20 pt above the keyboard")
@@ -57,9 +59,13 @@ struct KeyboardAvoidanceTests {
         let clear = rect(0, 288, 390, 200)
         for mode in KeyboardAvoidance.allCases { #expect(mode.frame(for: clear, in: phoneWithKeyboard) == clear) }
         // Bottom at 489: 1 pt up.
-        #expect(KeyboardAvoidance.moveUp.frame(for: rect(0, 289, 390, 200), in: phoneWithKeyboard) == rect(0, 288, 390, 200))
+        #expect(
+            KeyboardAvoidance.moveUp.frame(for: rect(0, 289, 390, 200), in: phoneWithKeyboard) == rect(0, 288, 390, 200)
+        )
         // Well above the keyboard: untouched.
-        #expect(KeyboardAvoidance.compress.frame(for: rect(0, 100, 390, 200), in: phoneWithKeyboard) == rect(0, 100, 390, 200))
+        #expect(
+            KeyboardAvoidance.compress.frame(for: rect(0, 100, 390, 200), in: phoneWithKeyboard)
+                == rect(0, 100, 390, 200))
     }
 
     @Test("Landing exactly on y = 20 counts as clamped (Presentr compares y with 20)")
@@ -69,7 +75,9 @@ struct KeyboardAvoidanceTests {
         #expect(KeyboardAvoidance.stickToTop.frame(for: sheet, in: phoneWithKeyboard) == rect(0, 20, 390, 488))
         #expect(KeyboardAvoidance.compress.frame(for: sheet, in: phoneWithKeyboard) == rect(0, 20, 390, 468))
         // One point less far up is not clamped: the height stays.
-        #expect(KeyboardAvoidance.compress.frame(for: rect(0, 357, 390, 487), in: phoneWithKeyboard) == rect(0, 21, 390, 487))
+        #expect(
+            KeyboardAvoidance.compress.frame(for: rect(0, 357, 390, 487), in: phoneWithKeyboard)
+                == rect(0, 21, 390, 487))
     }
 
     @Test("Landscape popup (30, 66.5, 784, 257) with a 200-pt keyboard: 323.5 + 20 − 190 = 153.5")

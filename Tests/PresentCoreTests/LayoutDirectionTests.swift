@@ -61,11 +61,17 @@ struct LayoutDirectionTests {
         ltr.show(toast("c", .leading), at: 0)
         ltr.advance(to: 5)
         let frames = Dictionary(uniqueKeysWithValues: ltr.entries.map { ($0.id, $0.restState(in: phone).frame) })
-        #expect(frames["b"] == Rect(x: 390 - 8 - 200, y: 47 + 8, width: 200, height: 50), "the newest in the trailing corner")
-        #expect(frames["a"]?.minX == 182 && frames["a"]?.minY == 47 + 8 + 50 + ltr.configuration.overlaySpacing, "the older below it")
+        #expect(
+            frames["b"] == Rect(x: 390 - 8 - 200, y: 47 + 8, width: 200, height: 50),
+            "the newest in the trailing corner")
+        #expect(
+            frames["a"]?.minX == 182 && frames["a"]?.minY == 47 + 8 + 50 + ltr.configuration.overlaySpacing,
+            "the older below it")
         #expect(frames["c"]?.minX == 8 && frames["c"]?.minY == 47 + 8, "the leading corner stacks on its own")
         ltr.setContainer(Self.rtl, duration: 0, at: 5)
-        #expect(ltr.entries.first { $0.id == "c" }?.restState(in: Self.rtl).frame.minX == 182, "right to left: leading is right")
+        #expect(
+            ltr.entries.first { $0.id == "c" }?.restState(in: Self.rtl).frame.minX == 182,
+            "right to left: leading is right")
         #expect(ltr.entries.first { $0.id == "b" }?.restState(in: Self.rtl).frame.minX == 8)
     }
 }

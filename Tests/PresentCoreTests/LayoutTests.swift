@@ -168,7 +168,9 @@ struct LayoutTests {
     @Test func styleProperties() {
         #expect(PresentationStyle.fullScreen.hidesPresenter)
         #expect(!PresentationStyle.overFullScreen.hidesPresenter)
-        #expect(slideIn(.left).slideEdge(in: .leftToRight) == .left && PresentationStyle.popup.slideEdge(in: .rightToLeft) == .bottom)
+        #expect(
+            slideIn(.left).slideEdge(in: .leftToRight) == .left
+                && PresentationStyle.popup.slideEdge(in: .rightToLeft) == .bottom)
         #expect(slideIn(.left).slideEdge(in: .rightToLeft) == .left, "left keeps its physical meaning")
         #expect(PresentationStyle.custom(CustomLayout()).name == "custom")
         #expect(slideIn(.top).name == "slideIn")

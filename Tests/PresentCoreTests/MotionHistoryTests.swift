@@ -37,7 +37,8 @@ import PresentCore
         var (stack, history, speed) = risingAlert()
         // Dismissed at rest at 12, falling back out in 1 s: a frame drawn for 11.9 (at rest) and
         // shown at 12.1 is off by the fall of the first 0.1 s of the dismissal.
-        _ = try stack.dismiss(id: "a", transition: Transition(kind: .coverVertical, duration: 1, timing: .linear), at: 12)
+        _ = try stack.dismiss(
+            id: "a", transition: Transition(kind: .coverVertical, duration: 1, timing: .linear), at: 12)
         history.record(stack.animations(at: 12))
         #expect(near(history.drawingError(drawnFor: 11.9, shownAt: 12.1) ?? -1, speed * 0.1, 1e-9))
         // The history recorded before the dismissal still answers for the times before it.
@@ -53,7 +54,8 @@ import PresentCore
         var (stack, history, speed) = risingAlert()
         // At rest from 11; drawn at 11.85 for the refresh at 11.95, it shows the alert at rest.
         // Dismissed at 11.9 (after the drawing), it had fallen 0.05 s of its way by 11.95.
-        _ = try stack.dismiss(id: "a", transition: Transition(kind: .coverVertical, duration: 1, timing: .linear), at: 11.9)
+        _ = try stack.dismiss(
+            id: "a", transition: Transition(kind: .coverVertical, duration: 1, timing: .linear), at: 11.9)
         history.record(stack.animations(at: 11.9))
         let missed = try #require(history.drawingError(drawnFor: 11.95, drawnAt: 11.85, shownAt: 11.95))
         #expect(near(missed, speed * 0.05, 1e-9), "\(missed) points against \(speed * 0.05)")
@@ -75,7 +77,8 @@ import PresentCore
         _ = try? stack.dismiss(id: "a", at: rest + MotionHistory.horizon + 1)
         history.record(stack.animations(at: rest + MotionHistory.horizon + 1))
         #expect(history.drawingError(drawnFor: 10.1, shownAt: 10.2) == nil, "older than the horizon: dropped")
-        #expect(history.drawingError(drawnFor: rest - 1, shownAt: rest) == nil, "before the oldest kept, nothing is told")
+        #expect(
+            history.drawingError(drawnFor: rest - 1, shownAt: rest) == nil, "before the oldest kept, nothing is told")
         #expect(history.drawingError(drawnFor: rest + 1, shownAt: rest + 2) == 0)
     }
 

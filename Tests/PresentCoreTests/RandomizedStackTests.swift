@@ -51,7 +51,7 @@ struct RandomRun {
               .slideIn(edge: pick(Edge.allCases), fraction: number(0.3...0.9), followsLayoutDirection: chance(0.5)),
               .custom(CustomLayout(width: .fluid(0.8), height: .points(200), position: .bottomCenter)),
               .sheet(SheetStyle(detents: [pick([.medium, Detent(id: "tip", height: .points(120))]), .large],
-                                selectedDetent: pick([nil, "large"]), largestUndimmedDetent: pick([nil, "medium", "tip"]),
+                    selectedDetent: pick([nil, "large"]), largestUndimmedDetent: pick([nil, "medium", "tip"]),
                                 grabber: chance(0.5)))])
     }
 
@@ -82,7 +82,9 @@ struct RandomRun {
     /// Mostly small steps, often none, sometimes exactly to where a motion ends.
     mutating func nextTime() -> Double {
         if chance(0.35) { return t }
-        if chance(0.2), let end = stack.entries.compactMap({ $0.animation?.end }).filter({ $0 > t }).min() { return end }
+        if chance(0.2), let end = stack.entries.compactMap({ $0.animation?.end }).filter({ $0 > t }).min() {
+            return end
+        }
         return t + number(0...0.35)
     }
 
@@ -92,7 +94,9 @@ struct RandomRun {
         step += 1
         let at = nextTime()
         let dice = Double.random(in: 0..<1, using: &rng)
-        operation = ["present", "dismiss", "dismissAll", "removeAll", "setContainer", "setKeyboard", "context", "advance",
+        operation =
+            [
+                "present", "dismiss", "dismissAll", "removeAll", "setContainer", "setKeyboard", "context", "advance",
                      "tap", "swipe"][
             [0.30, 0.45, 0.47, 0.52, 0.59, 0.64, 0.68, 0.84, 0.90, 1].firstIndex { dice < $0 }!]
         let drawn = stack.sceneRevision
@@ -122,7 +126,7 @@ struct RandomRun {
         case ..<0.84:
             if chance(0.06) {   // do not disturb on (sometimes until a time), changed, or off
                 stack.setDoNotDisturb(chance(0.4) ? nil : DoNotDisturb(until: chance(0.5) ? at + number(0...2) : nil,
-                                                                       allowPriorityAbove: pick([-1, 250, 500, 750])), at: at)
+                            allowPriorityAbove: pick([-1, 250, 500, 750])), at: at)
             } else if chance(0.04) {   // reduced motion on or off: what runs keeps its course
                 stack.setReducedMotion(!stack.reducedMotion, at: at)
             } else {
@@ -178,7 +182,12 @@ struct RandomRun {
             guard case .lifecycle(let n) = e, n.id == outcome.id, n.event == .willPresent else { return nil }
             return n.time
         }.first
-        if f.startsAt != start { fail("dry run said \(outcome.id) starts at \(String(describing: f.startsAt)), it starts at \(String(describing: start))") }
+        if f.startsAt != start {
+            fail(
+                "dry run said \(outcome.id) starts at \(String(describing: f.startsAt)), it starts at "
+                + "\(String(describing: start))"
+            )
+        }
     }
 
     /// Defines, moves or removes a presentation context; false when the motion may jump
@@ -197,7 +206,10 @@ struct RandomRun {
         let c = stack.container.size
         let half = Rect(x: name == "left" ? 0 : c.width / 2, y: 0, width: c.width / 2, height: c.height)
         let duration = pick([nil, 0.2, 0.0])
-        stack.defineContext(name, frame: chance(0.5) ? half : Rect(x: half.minX + 10, y: 40, width: half.width - 20, height: c.height - 80), duration: duration, at: at)
+        stack.defineContext(
+            name,
+            frame: chance(0.5) ? half : Rect(x: half.minX + 10, y: 40, width: half.width - 20, height: c.height - 80),
+            duration: duration, at: at)
         return duration != 0
     }
 
@@ -209,7 +221,9 @@ struct RandomRun {
             let ids = try stack.dismiss(id: id, animated: animated, reason: pick(DismissReason.allCases), at: at)
             if ids.first != id { fail("dismiss(\(id)) returned \(ids)") }
         } catch {
-            guard case .notFound(id) = error, before.entry(id: id) == nil else { fail("refused: \(error)"); return true }
+            guard case .notFound(id) = error, before.entry(id: id) == nil else {
+                fail("refused: \(error)"); return true
+            }
             expectOnlyTimePassed(before)
         }
         return animated
@@ -249,7 +263,8 @@ struct RandomRun {
         now += number(0...0.05)
         let v = Point(x: number(-600...600), y: number(-600...600))
         let held = stack.advanced(to: now).scene(at: now)
-        let released = stack.swipe(chance(0.1) ? .cancelled : .ended, translation: Point(x: dx, y: dy), velocity: v, at: now)
+        let released = stack.swipe(
+            chance(0.1) ? .cancelled : .ended, translation: Point(x: dx, y: dy), velocity: v, at: now)
         t = now
         if !instant { checkContinuity(before: held, after: stack.scene(at: now), false) }
         guard released.outcome == .wantsDismiss else { return false }
@@ -269,8 +284,12 @@ struct RandomRun {
 
     /// Asking the stack about a later instant answers for the stack once time got there.
     mutating func checkLookahead(_ later: ModalStack, at: Double) {
-        if stack.scene(at: at) != later.scene(at: at) { fail("before it, scene(at: \(at)) ahead of time differs from after advancing") }
-        if stack.isAnimating(at: at) != later.isAnimating(at: at) { fail("isAnimating(at: \(at)) ahead of time differs") }
+        if stack.scene(at: at) != later.scene(at: at) {
+            fail("before it, scene(at: \(at)) ahead of time differs from after advancing")
+        }
+        if stack.isAnimating(at: at) != later.isAnimating(at: at) {
+            fail("isAnimating(at: \(at)) ahead of time differs")
+        }
         let point = Point(x: number(0...stack.container.size.width), y: number(0...stack.container.size.height))
         if stack.hitTest(point, at: at) != later.hitTest(point, at: at) { fail("hitTest ahead of time differs") }
     }
@@ -302,7 +321,9 @@ struct RandomRun {
             let layers = { (s: Scene) in [s.dimming(id), s.content(id)].compactMap { $0 } }
             var a = layers(before), b = layers(after)
             // Labels and marks may switch (adaptation, tint); only motion is continuous.
-            for i in a.indices where i < b.count { b[i].contentRevision = a[i].contentRevision; b[i].tintDimmed = a[i].tintDimmed }
+            for i in a.indices where i < b.count {
+                b[i].contentRevision = a[i].contentRevision; b[i].tintDimmed = a[i].tintDimmed
+            }
             if ignoreDimmingFrames, a.count == 2, b.count == 2 { a[0].frame = b[0].frame }
             let jump = largestJump(a, b)
             if jump >= jumpTolerance { fail("\(id) jumped by \(jump) at the operation's instant") }
@@ -351,11 +372,15 @@ struct RandomRun {
         case .willDismiss: allowed = [.willPresent, .didPresent]
         case .didDismiss: allowed = [.queued, .willDismiss]
         case .adapted, .updated, .detentChanged:
-            if ![.queued, .willPresent, .didPresent, .willDismiss].contains(last) { fail("\(n.id) \(n.event) while \(String(describing: last))") }
+            if ![.queued, .willPresent, .didPresent, .willDismiss].contains(last) {
+                fail("\(n.id) \(n.event) while \(String(describing: last))")
+            }
             return
         }
         if !allowed.contains(last) { fail("\(n.id): \(n.event) after \(String(describing: last))") }
-        if [.willDismiss, .didDismiss].contains(n.event), n.reason == nil { fail("\(n.id) \(n.event) without a reason") }
+        if [.willDismiss, .didDismiss].contains(n.event), n.reason == nil {
+            fail("\(n.id) \(n.event) without a reason")
+        }
         phase[n.id] = n.event
     }
 
@@ -366,7 +391,8 @@ struct RandomRun {
         for n in leaving where [.request, .tap, .swipe].contains(n.reason) {
             guard let i = stack.entries.firstIndex(where: { $0.id == n.id }) else { continue }
             let level = stack.entries[i].level
-            for above in stack.entries[(i + 1)...] where above.state != .dismissing && above.level == level && level.isModal {
+            for above in stack.entries[(i + 1)...]
+            where above.state != .dismissing && above.level == level && level.isModal {
                 fail("\(above.id) stays above \(n.id), which left by \(n.reason!)")
             }
         }
@@ -391,17 +417,23 @@ struct RandomRun {
     mutating func checkScene() {
         let scene = stack.scene(at: stack.time)
         let hider = stack.entries.lastIndex {
-            $0.state == .presented && ($0.animation?.isFinished(at: stack.time) ?? true) && $0.effectiveStyle.hidesPresenter
+                $0.state == .presented && ($0.animation?.isFinished(at: stack.time) ?? true)
+                    && $0.effectiveStyle.hidesPresenter
         } ?? 0
         let shown = stack.entries[hider...]
         // A modal entry draws its dimming and its content; an overlay only its content; a
         // sheet its grabber last, unless it covers its container.
         let expected: [(String, Level, LayerRole)] = shown.flatMap { e in
-            let grabber = e.effectiveStyle.sheet.map { $0.grabber && !$0.isFullScreen(in: e.layoutContainer(in: stack.container).container) } ?? false
+            let grabber =
+                e.effectiveStyle.sheet.map {
+                    $0.grabber && !$0.isFullScreen(in: e.layoutContainer(in: stack.container).container)
+                } ?? false
             let roles: [LayerRole] = (e.level.isModal ? [.dimming] : []) + [.content] + (grabber ? [.grabber] : [])
             return roles.map { (e.id, e.level, $0) }
         }
-        if scene.layers.map(\.entryID) != expected.map(\.0) { fail("scene \(scene.entryIDs) ≠ entries \(shown.map(\.id))") }
+        if scene.layers.map(\.entryID) != expected.map(\.0) {
+            fail("scene \(scene.entryIDs) ≠ entries \(shown.map(\.id))")
+        }
         if scene.layers.map(\.role) != expected.map(\.2) { fail("layer roles out of order") }
         if scene.layers.map(\.level) != expected.map(\.1) { fail("a layer names the wrong level") }
         if scene.statusBar != stack.statusBar { fail("scene's status bar differs") }

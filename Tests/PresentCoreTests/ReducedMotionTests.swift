@@ -36,7 +36,9 @@ struct ReducedMotionTests {
         #expect(calm.duration == original.duration, "over the same time")
         #expect(abs(calm.dampingRatio - 1) < 1e-12)
         #expect(stride(from: 0.0, through: calm.duration, by: 0.001).allSatisfy { calm.position(at: $0) <= 1 })
-        #expect(stride(from: 0.0, through: original.duration, by: 0.001).contains { original.position(at: $0) > 1 }, "it did overshoot")
+        #expect(
+            stride(from: 0.0, through: original.duration, by: 0.001).contains { original.position(at: $0) > 1 },
+            "it did overshoot")
         let back = TimingCurve.bezier(CubicBezier(x1: 0.3, y1: -0.5, x2: 0.6, y2: 1.6)).withoutOvershoot
         #expect(back == .bezier(CubicBezier(x1: 0.3, y1: 0, x2: 0.6, y2: 1)))
         #expect(TimingCurve.system.withoutOvershoot == .system, "UIKit's system spring never overshoots")

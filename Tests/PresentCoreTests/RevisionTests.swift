@@ -66,7 +66,8 @@ import PresentCore
         stack.setContainer(phone, duration: 0, at: 5); bumped("setContainer back")
         _ = stack.swipe(.began, translation: .zero, at: 5); bumped("swipe began")
         _ = stack.swipe(.changed, translation: Point(x: 0, y: 300), at: 5.1); bumped("swipe changed")
-        _ = stack.swipe(.ended, translation: Point(x: 0, y: 300), velocity: Point(x: 0, y: 2000), at: 5.2); bumped("swipe ended")
+        _ = stack.swipe(.ended, translation: Point(x: 0, y: 300), velocity: Point(x: 0, y: 2000), at: 5.2);
+        bumped("swipe ended")
         stack.completeSwipe(at: 5.2); bumped("completeSwipe")
         stack.advance(to: 7)
         stack.show(sheet("d"), owner: 2, at: 7); bumped("present")
@@ -81,7 +82,8 @@ import PresentCore
         var stack = resting()
         let scene = stack.sceneRevision, state = stack.stateRevision
         func unchanged(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            #expect(stack.sceneRevision == scene && stack.stateRevision == state, "\(what)", sourceLocation: sourceLocation)
+            #expect(
+                stack.sceneRevision == scene && stack.stateRevision == state, "\(what)", sourceLocation: sourceLocation)
         }
         _ = stack.scene(at: 5); _ = stack.isAnimating(at: 5); _ = stack.animations(at: 5)
         _ = stack.hitTest(Point(x: 10, y: 10), at: 1); _ = stack.resolve(.escape, at: 1)
@@ -95,7 +97,9 @@ import PresentCore
         #expect(stack.time == 1, "an owner with nothing moved the stack's time to \(stack.time)")
         #expect(stack.transferOwnership(from: 9, to: 10).isEmpty); unchanged("a transfer of nothing")
         #expect(throws: StackError.notFound(id: "z")) { _ = try stack.dismiss(id: "z", at: 1) }
-        #expect(throws: StackError.notFound(id: "z")) { _ = try stack.update(id: "z", EntryUpdate(cornerRadius: 1), at: 1) }
+        #expect(throws: StackError.notFound(id: "z")) {
+            _ = try stack.update(id: "z", EntryUpdate(cornerRadius: 1), at: 1)
+        }
         #expect(throws: StackError.unknownContext(name: "nowhere")) { _ = try stack.removeContext("nowhere", at: 1) }
         unchanged("refused requests")
     }
@@ -105,7 +109,8 @@ import PresentCore
         let scene = stack.sceneRevision
         var state = stack.stateRevision
         func stateOnly(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            #expect(stack.sceneRevision == scene, "\(what) changed the picture's revision", sourceLocation: sourceLocation)
+            #expect(
+                stack.sceneRevision == scene, "\(what) changed the picture's revision", sourceLocation: sourceLocation)
             #expect(stack.stateRevision != state, "\(what) kept the state's revision", sourceLocation: sourceLocation)
             state = stack.stateRevision
         }

@@ -21,7 +21,8 @@ import PresentCore
         var stack = ModalStack()
         let tint = Color(red: 0.2, green: 0.3, blue: 0.4, alpha: 1)
         let shadow = Shadow(opacity: 0.2, radius: 3, offset: Size(width: 0, height: 1))
-        var p = sheet("a", style: .alert, background: Background(color: tint, opacity: 0.5, blur: .dark), content: "card")
+        var p = sheet(
+            "a", style: .alert, background: Background(color: tint, opacity: 0.5, blur: .dark), content: "card")
         p.shadow = shadow
         stack.show(p, at: 0)
         stack.show(sheet("b", style: .bottomHalf), at: 1)

@@ -14,7 +14,8 @@ struct SheetTests {
 
     static func sheetStyle(_ detents: [Detent] = [.medium, .large], selected: String? = nil, undimmed: String? = nil,
                            grabber: Bool = false) -> PresentationStyle {
-        .sheet(SheetStyle(detents: detents, selectedDetent: selected, largestUndimmedDetent: undimmed, grabber: grabber))
+        .sheet(
+            SheetStyle(detents: detents, selectedDetent: selected, largestUndimmedDetent: undimmed, grabber: grabber))
     }
 
     /// A presented sheet on the phone, at rest at t = 1.
@@ -36,8 +37,11 @@ struct SheetTests {
         let style = SheetStyle(detents: [.large, Self.small, .medium, Detent(id: "forty", height: .fraction(0.4)),
                                          Detent(id: "huge", height: .points(900)), Detent(id: "fit", height: .content)])
         #expect(style.maximumHeight(in: phone) == Self.maximum)
-        #expect(style.activeDetents(in: phone) == [ActiveDetent(id: "small", height: 200), ActiveDetent(id: "forty", height: 314),
-                                                   ActiveDetent(id: "medium", height: Self.medium), ActiveDetent(id: "large", height: 787)],
+        #expect(
+            style.activeDetents(in: phone) == [
+                ActiveDetent(id: "small", height: 200), ActiveDetent(id: "forty", height: 314),
+                ActiveDetent(id: "medium", height: Self.medium), ActiveDetent(id: "large", height: 787)
+            ],
                 "huge is taller than the maximum; content has no preferred height")
         #expect(style.activeDetents(in: phone, preferred: PreferredContentSize(height: 500)).map(\.id)
                 == ["small", "forty", "medium", "fit", "large"])
@@ -51,7 +55,8 @@ struct SheetTests {
 
     @Test func aSheetRestsAtItsSelectedDetentElseTheSmallestAttachedToTheBottomEdge() {
         #expect(Self.sheetStyle().frame(in: phone) == Rect(x: 0, y: 844 - Self.medium, width: 390, height: Self.medium))
-        #expect(Self.sheetStyle(selected: "large").frame(in: phone) == Rect(x: 0, y: 57, width: 390, height: Self.maximum))
+        #expect(
+            Self.sheetStyle(selected: "large").frame(in: phone) == Rect(x: 0, y: 57, width: 390, height: Self.maximum))
         // Regular width: as wide as a form sheet, centred.
         let wide = Self.sheetStyle(selected: "large").frame(in: tablet)
         #expect(wide == Rect(x: (820 - 704) / 2, y: 10, width: 704, height: 1170))
@@ -81,7 +86,8 @@ struct SheetTests {
         var stack = Self.presented(Self.sheetStyle())
         _ = stack.swipe(.began, translation: .zero, at: 1)
         _ = stack.swipe(.changed, translation: Point(x: 0, y: -100), at: 1.1)
-        #expect(Self.frame(stack, at: 1.1) == Rect(x: 0, y: 844 - Self.medium - 100, width: 390, height: Self.medium + 100),
+        #expect(
+            Self.frame(stack, at: 1.1) == Rect(x: 0, y: 844 - Self.medium - 100, width: 390, height: Self.medium + 100),
                 "between detents the sheet's top follows the finger")
         // 493 points tall, released at 600 points/s upwards: projected 493 + 299.4 → large (787).
         let result = stack.swipe(.ended, translation: Point(x: 0, y: -100), velocity: Point(x: 0, y: -600), at: 1.1)
@@ -145,7 +151,8 @@ struct SheetTests {
 
     @Test func updateMovesTheSheetToAnotherDetentAnimatedAndRefusesOneItDoesNotHave() throws {
         var stack = Self.presented(Self.sheetStyle())
-        let updated = try stack.update(id: "s", EntryUpdate(selectedDetent: "large", duration: 0.3, timing: .linear), at: 1)
+        let updated = try stack.update(
+            id: "s", EntryUpdate(selectedDetent: "large", duration: 0.3, timing: .linear), at: 1)
         #expect(updated.restingDetent(in: phone)?.id == "large")
         #expect(stack.drainEvents().notices(.detentChanged).map(\.detent) == ["large"])
         let halfway = try #require(Self.frame(stack, at: 1.15))
@@ -198,7 +205,8 @@ struct SheetTests {
         func s(at t: Double) throws -> Layer {
             try #require(stack.scene(at: t).layers.first { $0.entryID == "s" && $0.role == .content })
         }
-        let covered = Rect(x: 0, y: 844 - Self.medium - Self.medium * (1 - 0.9) / 2 - 10, width: 390, height: Self.medium)
+        let covered = Rect(
+            x: 0, y: 844 - Self.medium - Self.medium * (1 - 0.9) / 2 - 10, width: 390, height: Self.medium)
         let half = try s(at: 1.2)
         #expect(abs(half.scale - 0.95) < 1e-9 && abs(half.frame.minY - (844 - Self.medium + covered.minY) / 2) < 1e-9,
                 "halfway through t's transition, s is halfway shrunk: \(half)")
@@ -208,7 +216,9 @@ struct SheetTests {
         #expect(abs(visibleTop - (844 - Self.medium - 10)) < 1e-9,
                 "its visible top is the sheet gap above where it was, above t's top")
         for t in [1.1, 1.25, 1.39] {
-            let fromAnimations = stack.animations(at: 1).layers(at: t).first { $0.entryID == "s" && $0.role == .content }
+            let fromAnimations = stack.animations(at: 1).layers(at: t).first {
+                $0.entryID == "s" && $0.role == .content
+            }
             #expect(fromAnimations == (try s(at: t)), "the animations topic at \(t)")
         }
         #expect(stack.explanation(of: "s", at: 1.5)?.coveredBy == ["t"])
@@ -251,7 +261,8 @@ struct SheetTests {
                                                    inactive: ["medium"], maximumHeight: 390, largestUndimmedDetent: nil,
                                                    passesTapsThrough: false, takesSwipes: false))
         #expect(compact.entries.isEmpty, "a dry run changes nothing")
-        #expect(compact.forecast(sheet("p"), owner: 1, at: 0).sheet == nil && stack.explanation(of: "nope", at: 1) == nil)
+        #expect(
+            compact.forecast(sheet("p"), owner: 1, at: 0).sheet == nil && stack.explanation(of: "nope", at: 1) == nil)
         compact.show(sheet("p"), at: 0)
         #expect(compact.explanation(of: "p", at: 0)?.sheet == nil, "not a sheet")
     }

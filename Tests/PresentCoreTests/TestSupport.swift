@@ -139,7 +139,8 @@ func largestJump(_ a: [Layer], _ b: [Layer], ignoringDimmingFrames: Bool = false
     var jump = 0.0
     for (x, y) in zip(a, b) {
         guard x.entryID == y.entryID, x.role == y.role, x.color == y.color, x.blur == y.blur,
-              x.shadow == y.shadow, x.contentRevision == y.contentRevision, x.tintDimmed == y.tintDimmed else { return .infinity }
+            x.shadow == y.shadow, x.contentRevision == y.contentRevision, x.tintDimmed == y.tintDimmed
+        else { return .infinity }
         var numbers = [(x.alpha, y.alpha), (x.scale, y.scale), (x.rotation, y.rotation),
                        (x.cornerRadius, y.cornerRadius)]
         if !(ignoringDimmingFrames && x.role == .dimming) {

@@ -95,7 +95,9 @@ struct TimingCurveTests {
         }
     }
 
-    @Test("0 up to the start, 1 from the end", arguments: namedCurves + [.bezier(CubicBezier(x1: 0.34, y1: 1.56, x2: 0.64, y2: 1))])
+    @Test(
+        "0 up to the start, 1 from the end",
+        arguments: namedCurves + [.bezier(CubicBezier(x1: 0.34, y1: 1.56, x2: 0.64, y2: 1))])
     func endpoints(curve: TimingCurve) {
         #expect(curve.progress(at: -1, duration: 0.3) == 0)
         #expect(curve.progress(at: 0, duration: 0.3) == 0)
@@ -108,7 +110,9 @@ struct TimingCurveTests {
         #expect(curve.effectiveDuration(0.3) == 0.3)
     }
 
-    @Test("Velocity is the derivative of progress", arguments: namedCurves + [.bezier(CubicBezier(x1: 0.34, y1: 1.56, x2: 0.64, y2: 1))])
+    @Test(
+        "Velocity is the derivative of progress",
+        arguments: namedCurves + [.bezier(CubicBezier(x1: 0.34, y1: 1.56, x2: 0.64, y2: 1))])
     func velocityMatchesFiniteDifference(curve: TimingCurve) {
         let duration = 0.4, h = 1e-6
         for i in 1..<40 {

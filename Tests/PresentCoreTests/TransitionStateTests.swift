@@ -8,7 +8,8 @@ import PresentCore
 let popupFrame = Rect(x: 30, y: (844 - 557) / 2, width: 330, height: 557)
 
 /// What a transition's off-screen state is, spelled out per kind for the popup on the phone.
-func expectedOffscreen(_ kind: TransitionKind, phase: TransitionPhase) -> (frame: Rect, alpha: Double, scale: Double, rotation: Double) {
+func expectedOffscreen(_ kind: TransitionKind,
+                       phase: TransitionPhase) -> (frame: Rect, alpha: Double, scale: Double, rotation: Double) {
     let f = popupFrame
     switch kind {
     case .coverVertical, .slide: return (f.offsetBy(dx: 0, dy: 844 - f.minY), 1, 1, 0)  // top edge at the bottom
@@ -27,7 +28,9 @@ func expectState(_ layer: Layer?, frame: Rect, alpha: Double, scale: Double, rot
     #expect(near(layer.frame, frame, tolerance), "frame \(layer.frame) ≠ \(frame)", sourceLocation: sourceLocation)
     #expect(near(layer.alpha, alpha, tolerance), "alpha \(layer.alpha) ≠ \(alpha)", sourceLocation: sourceLocation)
     #expect(near(layer.scale, scale, tolerance), "scale \(layer.scale) ≠ \(scale)", sourceLocation: sourceLocation)
-    #expect(near(layer.rotation, rotation, tolerance), "rotation \(layer.rotation) ≠ \(rotation)", sourceLocation: sourceLocation)
+    #expect(
+        near(layer.rotation, rotation, tolerance), "rotation \(layer.rotation) ≠ \(rotation)",
+        sourceLocation: sourceLocation)
 }
 
 @Suite struct TransitionStateTests {
@@ -38,7 +41,8 @@ func expectState(_ layer: Layer?, frame: Rect, alpha: Double, scale: Double, rot
         let start = expectedOffscreen(kind, phase: .presenting)
 
         let first = stack.scene(at: 1)
-        expectState(first.content("a"), frame: start.frame, alpha: start.alpha, scale: start.scale, rotation: start.rotation)
+        expectState(
+            first.content("a"), frame: start.frame, alpha: start.alpha, scale: start.scale, rotation: start.rotation)
         #expect(first.dimming("a")?.alpha == 0)
 
         let half = stack.scene(at: 1.2)

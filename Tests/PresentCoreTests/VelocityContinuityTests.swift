@@ -1,4 +1,4 @@
-// Velocity continuity at every retarget (issue 12): a retarget adds a segment on top of
+// Velocity continuity at every retarget: a retarget adds a segment on top of
 // the motion in force instead of replacing it, so neither the position nor any
 // property's own velocity jumps at the retarget instant, and the motion still ends
 // exactly at its target.
@@ -50,11 +50,14 @@ struct RetargetJumps {
     var speedBefore: Double
 }
 
-func retarget(_ stack: inout ModalStack, at t: Double, _ operation: (inout ModalStack) throws -> Void) rethrows -> RetargetJumps {
+func retarget(_ stack: inout ModalStack, at t: Double,
+              _ operation: (inout ModalStack) throws -> Void) rethrows -> RetargetJumps {
     let vBefore = velocityBefore(stack, at: t)
     let (before, after) = try aroundOperation(&stack, at: t, operation)
     let vAfter = velocityAfter(stack, at: t)
-    guard vBefore.count == vAfter.count else { return RetargetJumps(valueJump: .infinity, velocityJump: .infinity, speedBefore: 0) }
+    guard vBefore.count == vAfter.count else {
+        return RetargetJumps(valueJump: .infinity, velocityJump: .infinity, speedBefore: 0)
+    }
     return RetargetJumps(valueJump: largestJump(before, after, ignoringDimmingFrames: true),
                     velocityJump: zip(vBefore, vAfter).map { abs($0 - $1) }.max() ?? 0,
                     speedBefore: vBefore.map(abs).max() ?? 0)
@@ -71,7 +74,9 @@ func expectEndsExactlyAtTarget(_ stack: ModalStack, _ id: String, at target: Vis
 
 /// The curves a transition runs with here: a Bézier with a velocity of its own at the
 /// start (linear), the default ease, UIKit's system spring and a bouncy SwiftUI spring.
-let retargetCurves: [TimingCurve] = [.linear, .easeInEaseOut, .system, .spring(.swiftUI(response: 0.45, dampingFraction: 0.6))]
+let retargetCurves: [TimingCurve] = [
+    .linear, .easeInEaseOut, .system, .spring(.swiftUI(response: 0.45, dampingFraction: 0.6))
+]
 
 func presentation(_ id: String, style: PresentationStyle = .alert, kind: TransitionKind = .coverVertical,
                   timing: TimingCurve, keyboard: KeyboardAvoidance = .none) -> Presentation {
@@ -195,7 +200,8 @@ func presentation(_ id: String, style: PresentationStyle = .alert, kind: Transit
         p.preferredContentSize = PreferredContentSize(height: 100)
         stack.show(p, at: 0)
         let r = try retarget(&stack, at: t) {
-            try $0.update(id: "a", EntryUpdate(preferredContentSize: .some(PreferredContentSize(width: 300, height: 320))), at: t)
+            try $0.update(
+                id: "a", EntryUpdate(preferredContentSize: .some(PreferredContentSize(width: 300, height: 320))), at: t)
         }
         #expect(r.valueJump < jumpTolerance && r.velocityJump < velocityTolerance)
         let a = try #require(stack.entry(id: "a"))
@@ -242,7 +248,9 @@ func presentation(_ id: String, style: PresentationStyle = .alert, kind: Transit
         var stack = swipeable()
         stack.drag(.began, 0, 0, at: 1)
         stack.drag(.changed, 0, 250, at: 1.05)
-        let released = retarget(&stack, at: 1.1) { #expect($0.drag(.ended, 0, 250, vy: 50, at: 1.1).outcome == .wantsDismiss) }
+        let released = retarget(&stack, at: 1.1) {
+            #expect($0.drag(.ended, 0, 250, vy: 50, at: 1.1).outcome == .wantsDismiss)
+        }
         #expect(released.valueJump < jumpTolerance && released.velocityJump < velocityTolerance)
         let leaving = retarget(&stack, at: 1.12) { $0.completeSwipe(at: 1.12) }
         #expect(leaving.valueJump < jumpTolerance && leaving.velocityJump < velocityTolerance)

@@ -35,7 +35,9 @@ struct ParserDifferentialTests {
             case (.failure(let a), .failure(let b)) where a == b:
                 outcomes[a.kind, default: 0] += 1
             default:
-                let shown = input.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "\\x\(String($0, radix: 16))" }
+                let shown = input.map {
+                    (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "\\x\(String($0, radix: 16))"
+                }
                 Issue.record("\(shown.joined()) (maxDepth \(maxDepth)): ours \(ours), json-c \(reference)",
                              sourceLocation: sourceLocation)
                 failures += 1
@@ -74,7 +76,7 @@ struct ParserDifferentialTests {
                      "infinity", "NaN", "-NaN", "nan", "Nax", "nul", "nulx", "nullx", "tru", "trux", "true1",
                      "fals", "falsy", "T", "F", "N", "I", "9223372036854775807", "9223372036854775808",
                      "-9223372036854775808", "-9223372036854775809", "18446744073709551615", "1e308", "1e309",
-                     "-1e309", "1e-400", "4.9e-324", "2.2250738585072014e-308", "0.1", "-0.0", "123456789012345678901234567890",
+            "-1e309", "1e-400", "4.9e-324", "2.2250738585072014e-308", "0.1", "-0.0", "123456789012345678901234567890",
                      #""\u0000""#, #""\uD800""#, #""\uD800\u0041""#, #""\uD800\uD800\uDC00""#, #""\uDC00\uD800""#,
                      #""\uD800\n""#, #""\uD800\""#, #""\uD800\u""#, #""\uD800\uZZ""#, #""\u12""#, #""\u12G4""#,
                      #""\'""#, #""\a""#, "\"\\", "\"", "'a'", "\u{7F}", "\"\u{7F}\""]
@@ -108,7 +110,9 @@ struct ParserDifferentialTests {
         defer { closedir(directory) }
         var lines: [[UInt8]] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard !name.hasPrefix("."), let bytes = contents(of: root + "/Tests/Fuzz/corpus/" + name) else { continue }
             for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
                 lines.append(Array(line.last == 0x0D ? line.dropLast() : line))
@@ -171,9 +175,12 @@ struct ParserDifferentialTests {
     // MARK: Random texts
 
     /// Bytes that matter to one parser or the other.
-    static let interesting: [UInt8] = Array(#"{}[],:"\'-+.eE0159tfnNIiu/ "#.utf8) + [0x09, 0x0A, 0x0D, 0x0B, 0x00, 0x01, 0x1F, 0x7F,
-                                                                                  0x80, 0xBF, 0xC0, 0xC3, 0xA9, 0xE2, 0xED, 0xA0,
-                                                                                  0xEF, 0xBB, 0xF0, 0xF4, 0x90, 0xF8, 0xFF]
+    static let interesting: [UInt8] =
+        Array(#"{}[],:"\'-+.eE0159tfnNIiu/ "#.utf8) + [
+            0x09, 0x0A, 0x0D, 0x0B, 0x00, 0x01, 0x1F, 0x7F,
+            0x80, 0xBF, 0xC0, 0xC3, 0xA9, 0xE2, 0xED, 0xA0,
+            0xEF, 0xBB, 0xF0, 0xF4, 0x90, 0xF8, 0xFF
+        ]
 
     /// A random valid text: a random value, written compactly or with whitespace.
     static func validText(_ g: inout Generator) -> [UInt8] {
@@ -189,7 +196,8 @@ struct ParserDifferentialTests {
 
     /// Pieces of text at the edges of the grammars, for `mutated` to insert.
     static let snippets = [#"\uD83D"#, #"\uDE00"#, #"\u0000"#, #"\u00e9"#, #"\"#, "1e400", "-0", "0.", "01", "-",
-                           "NaN", "Infinity", "-Infinity", "'", "\"\":", "[[[[", "]]]]", "{\"a\":{\"b\":"].map { Array($0.utf8) }
+        "NaN", "Infinity", "-Infinity", "'", "\"\":", "[[[[", "]]]]", "{\"a\":{\"b\":"
+    ].map { Array($0.utf8) }
 
     /// `text` damaged once: cut short, a byte replaced, inserted or removed, a snippet
     /// inserted, or a part repeated.

@@ -95,9 +95,11 @@ struct JSONWriterTests {
         }
     }
 
-    static let awkwardDoubles: [Double] = [0, -0.0, 0.1, 1, 1e16, 1e-7, 123456789.125, -2.5e-300, 1.7976931348623157e308,
+    static let awkwardDoubles: [Double] = [
+        0, -0.0, 0.1, 1, 1e16, 1e-7, 123456789.125, -2.5e-300, 1.7976931348623157e308,
                                            .leastNonzeroMagnitude, 390, 844.0000000000001, .nan, .infinity, -.infinity]
-    static let pieces = ["a", "é", "😀", "\"", "\\", "/", "\u{7F}", "\u{0}", "\u{1}", "\u{1F}", "\n", "\t", "\r", "\u{8}",
+    static let pieces = [
+        "a", "é", "😀", "\"", "\\", "/", "\u{7F}", "\u{0}", "\u{1}", "\u{1F}", "\n", "\t", "\r", "\u{8}",
                          "\u{C}", " ", "frame", "\u{2028}", "x\u{0}y"]
 
     static func randomString(_ g: inout Generator) -> String {
@@ -128,7 +130,9 @@ struct JSONWriterTests {
         for n in 0..<5000 {
             let value = Self.randomValue(&g, depth: 0)
             let ours = value.serialized(), reference = value.serializedByJSONC()
-            #expect(ours == reference, "value \(n): \(String(decoding: ours, as: UTF8.self)) vs \(String(decoding: reference, as: UTF8.self))")
+            #expect(
+                ours == reference,
+                "value \(n): \(String(decoding: ours, as: UTF8.self)) vs \(String(decoding: reference, as: UTF8.self))")
             if ours != reference { return }
         }
     }

@@ -1,5 +1,5 @@
-// The render-server proof (issue 12), at the core and protocol level on an injected
-// clock: a renderer that only gets the motion in force — after every change and at every
+// The proof that a renderer can draw from the animations topic alone, at the core and
+// protocol level on an injected clock: a renderer that only gets the motion in force — after every change and at every
 // boundary, encoded, serialised, parsed back — computes at every 1/120 s tick the same
 // layers as the frames of the same session, to 1e-9 in every property. The daemon's
 // `animations` topic will publish exactly these payloads.
@@ -64,7 +64,8 @@ private let session: [Step] = [
     Step(time: 0.1, name: "rotate mid-spring") { s, t in s.setContainer(landscape, at: t) },
     Step(time: 0.17, name: "keyboard mid-spring") { s, t in s.setKeyboard(height: 200, at: t) },
     Step(time: 0.2, name: "queue an alert (crossDissolve, linear)") { s, t in
-        _ = try s.present(Presentation(id: "alert", style: .alert, transition: transition(.crossDissolve, .linear)), owner: 1, at: t)
+        _ = try s.present(
+            Presentation(id: "alert", style: .alert, transition: transition(.crossDissolve, .linear)), owner: 1, at: t)
     },
     Step(time: 0.31, name: "rotate back mid-relayout") { s, t in s.setContainer(.phonePortrait, at: t) },
     Step(time: 0.9, name: "dismiss the alert while it presents") { s, t in _ = try s.dismiss(id: "alert", at: t) },
@@ -77,7 +78,9 @@ private let session: [Step] = [
     },
     Step(time: 2.55, name: "swipe tracks") { s, t in _ = s.swipe(.changed, translation: Point(x: 0, y: 120), at: t) },
     Step(time: 2.58, name: "swipe released short: spring-back") { s, t in
-        #expect(s.swipe(.ended, translation: Point(x: 0, y: 120), velocity: Point(x: 0, y: 20), at: t).outcome == .cancelled)
+        #expect(
+            s.swipe(.ended, translation: Point(x: 0, y: 120), velocity: Point(x: 0, y: 20), at: t).outcome == .cancelled
+        )
     },
     Step(time: 2.6, name: "rotate mid-spring-back") { s, t in s.setContainer(landscape, at: t) },
     Step(time: 3.0, name: "rotate back") { s, t in s.setContainer(.phonePortrait, at: t) },
@@ -102,21 +105,27 @@ private let session: [Step] = [
     },
     Step(time: 3.45, name: "interrupted dismissal of the card") { s, t in _ = try s.dismiss(id: "card", at: t) },
     Step(time: 4.0, name: "swipe begins again") { s, t in _ = s.swipe(.began, translation: .zero, at: t) },
-    Step(time: 4.03, name: "swipe tracks far") { s, t in _ = s.swipe(.changed, translation: Point(x: 0, y: 300), at: t) },
+    Step(time: 4.03, name: "swipe tracks far") { s, t in _ = s.swipe(.changed, translation: Point(x: 0, y: 300), at: t)
+    },
     Step(time: 4.06, name: "swipe released past the threshold") { s, t in
-        #expect(s.swipe(.ended, translation: Point(x: 0, y: 320), velocity: Point(x: 0, y: 900), at: t).outcome == .wantsDismiss)
+        #expect(
+            s.swipe(.ended, translation: Point(x: 0, y: 320), velocity: Point(x: 0, y: 900), at: t).outcome
+                == .wantsDismiss)
     },
     Step(time: 4.07, name: "swipe-dismiss") { s, t in s.completeSwipe(at: t) },
     Step(time: 4.12, name: "keyboard while it leaves") { s, t in s.setKeyboard(height: 300, at: t) },
     Step(time: 4.15, name: "a full-screen entry (easeOut)") { s, t in
-        _ = try s.present(Presentation(id: "full", style: .fullScreen, transition: transition(.coverHorizontalFromRight, .easeOut)),
+        _ = try s.present(
+            Presentation(id: "full", style: .fullScreen, transition: transition(.coverHorizontalFromRight, .easeOut)),
                           owner: 3, at: t)
     },
     Step(time: 4.3, name: "rotate while it presents") { s, t in s.setContainer(landscape, at: t) },
     Step(time: 4.4, name: "rotate back") { s, t in s.setContainer(.phonePortrait, at: t) },
     Step(time: 4.45, name: "a sheet with detents and a grabber (system spring), queued behind it") { s, t in
         let style = SheetStyle(detents: [.medium, .large], largestUndimmedDetent: "medium", grabber: true)
-        _ = try s.present(Presentation(id: "detents", style: .sheet(style), transition: transition(.coverVertical, .system),
+        _ = try s.present(
+            Presentation(
+                id: "detents", style: .sheet(style), transition: transition(.coverVertical, .system),
                                        dismissOnSwipe: true), owner: 4, at: t)
     },
     Step(time: 5.08, name: "drag the sheet up") { s, t in
@@ -124,12 +133,15 @@ private let session: [Step] = [
         _ = s.swipe(.changed, translation: Point(x: 0, y: -100), at: t)
     },
     Step(time: 5.1, name: "flick it to large: the detent spring") { s, t in
-        #expect(s.swipe(.ended, translation: Point(x: 0, y: -120), velocity: Point(x: 0, y: -900), at: t).detent == "large")
+        #expect(
+            s.swipe(.ended, translation: Point(x: 0, y: -120), velocity: Point(x: 0, y: -900), at: t).detent == "large")
     },
     Step(time: 5.15, name: "update it back to medium mid-spring, linear") { s, t in
         _ = try s.update(id: "detents", EntryUpdate(selectedDetent: "medium", duration: 0.2, timing: .linear), at: t)
     },
-    Step(time: 5.2, name: "rotate: the sheet covers the container, no grabber") { s, t in s.setContainer(landscape, at: t) },
+    Step(time: 5.2, name: "rotate: the sheet covers the container, no grabber") { s, t in
+        s.setContainer(landscape, at: t)
+    },
     Step(time: 5.25, name: "dismiss everything") { s, t in _ = s.dismissAll(at: t) },
 ]
 
@@ -195,7 +207,10 @@ private let session: [Step] = [
         var frameBytes = 0, frames = 0
         for k in 0...48 {
             let t = Double(k) / 120
-            frameBytes += RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(stack.scene(at: t), seq: UInt64(k + 1)))
+            frameBytes +=
+                RPCEncoding.notification(
+                    method: "frame", params: CoreEncoding.frame(stack.scene(at: t), seq: UInt64(k + 1))
+                )
                 .serializedLine().count
             frames += 1
         }
@@ -213,7 +228,8 @@ private let session: [Step] = [
     /// with the motion in force, not with time alone.
     @Test func retargetsAndTheSignature() throws {
         var stack = ModalStack()
-        _ = try stack.present(Presentation(id: "a", style: .bottomHalf, transition: transition(.coverVertical, .system)),
+        _ = try stack.present(
+            Presentation(id: "a", style: .bottomHalf, transition: transition(.coverVertical, .system)),
                               owner: 7, at: 0)
         #expect(stack.drainRetargets().isEmpty)
         let signature = stack.animationsSignature
@@ -254,10 +270,13 @@ private let session: [Step] = [
             + #"{"id":"a","role":"dimming","level":"normal","frame":{"x":0.0,"y":0.0,"width":844.0,"height":390.0},"#
             + ##""alpha":0.7,"scale":1.0,"rotation":0.0,"cornerRadius":0.0,"color":"#000000","##
             + #""segments":[{"start":0.0,"duration":0.4,"timing":"easeInEaseOut","from":{"alpha":-0.7}}]},"#
-            + #"{"id":"a","role":"content","level":"normal","frame":{"x":287.0,"y":105.0,"width":270.0,"height":180.0},"#
+                + #"{"id":"a","role":"content","level":"normal","frame":{"x":287.0,"y":105.0,"width":270.0,"#
+                + #""height":180.0},"#
             + #""alpha":1.0,"scale":1.0,"rotation":0.0,"cornerRadius":4.0,"contentRevision":1,"#
             + #""segments":[{"start":0.0,"duration":0.4,"timing":"easeInEaseOut","from":{"frame":{"y":512.0}}},"#
-            + #"{"start":0.1,"duration":0.30000000000000004,"timing":"easeInEaseOut","from":{"frame":{"x":-227.0,"y":227.0}}}]}]}"#)
+                + #"{"start":0.1,"duration":0.30000000000000004,"timing":"easeInEaseOut","from":{"frame":{"x":-227.0,"#
+                + #""y":227.0}}}]}]}"#
+        )
         let p1 = TimingCurve.easeInEaseOut.progress(at: 0.25, duration: 0.4)
         let p2 = TimingCurve.easeInEaseOut.progress(at: 0.25 - 0.1, duration: 0.30000000000000004)
         #expect(p1 == 0.7072291976232149 && p2 == 0.4999999999999998)
@@ -274,7 +293,10 @@ private let session: [Step] = [
         let json = AnimationEncoding.animations(stack.animations(at: 0))
         let layers = try #require(json["layers"]?.arrayValue)
         #expect(json["until"] == 0.4 && json["end"] == 0.4 && layers.count == 2)
-        #expect(layers[0]["segments"] == [["start": 0.0, "duration": 0.4, "timing": "easeInEaseOut", "from": ["alpha": -0.7]]])
+        #expect(
+            layers[0]["segments"] == [
+                ["start": 0.0, "duration": 0.4, "timing": "easeInEaseOut", "from": ["alpha": -0.7]]
+            ])
         #expect(layers[1]["segments"] == [["start": 0.0, "duration": 0.4, "timing": "easeInEaseOut",
                                             "from": ["frame": ["y": 512.0]]]])
         #expect(layers[1]["frame"] == CoreEncoding.rect(PresentationStyle.alert.frame(in: .phonePortrait)))

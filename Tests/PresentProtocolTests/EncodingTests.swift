@@ -13,14 +13,17 @@ struct EncodingTests {
     @Test func colorsAreHexBytesWithAlphaOnlyWhenTranslucent() {
         #expect(CoreEncoding.color(.black) == "#000000")
         #expect(CoreEncoding.color(Color(red: 1, green: 0.5, blue: 0.05)) == "#ff800d")
-        #expect(CoreEncoding.color(Color(red: 2, green: -1, blue: 1, alpha: 0.5)) == "#ff00ff80", "clamped, then rounded")
+        #expect(
+            CoreEncoding.color(Color(red: 2, green: -1, blue: 1, alpha: 0.5)) == "#ff00ff80", "clamped, then rounded")
         #expect(CoreEncoding.color(Color(red: 0, green: 0, blue: 0, alpha: 0)) == "#00000000")
     }
 
     @Test func errorWithData() {
         let message = RPCEncoding.error(id: "a", .invalidParams(field: "size.width", reason: "required"))
         #expect(message.serializedString == #"{"jsonrpc":"2.0","id":"a","error":{"code":-32602,"#
-                + #""message":"invalid params: size.width: required","data":{"field":"size.width","reason":"required"}}}"#)
+                + #""message":"invalid params: size.width: required","data":{"field":"size.width","reason":"required"}"#
+                + #"}}"#
+        )
     }
 
     @Test func errorWithoutID() {
@@ -55,14 +58,16 @@ struct EncodingTests {
     /// A request a client writes straight into bytes is the same text as the value, with
     /// and without params; the line too, even where json-c cuts a key at U+0000.
     @Test(arguments: [
-        RPCRequest(id: 5, method: "shouldDismiss", params: ["id": "p1"]), RPCRequest(id: "a\"b", method: "ping", params: nil),
+        RPCRequest(id: 5, method: "shouldDismiss", params: ["id": "p1"]),
+        RPCRequest(id: "a\"b", method: "ping", params: nil),
         RPCRequest(id: .int(.min), method: "present", params: ["a": [1, 2.5, "x"], "b": .null]),
         RPCRequest(id: 7, method: "call", params: ["cut\u{0}here": 1, "kept": "\u{0}"]),
     ])
     func aWrittenRequestIsItsValueSerialised(request: RPCRequest) throws {
         let id = try #require(request.id)
         let value = RPCEncoding.request(id: id, method: request.method, params: request.params)
-        #expect(RPCEncoding.requestLine(id: id, method: request.method, params: request.params) == value.serializedLine())
+        #expect(
+            RPCEncoding.requestLine(id: id, method: request.method, params: request.params) == value.serializedLine())
         var writer = JSONWriter()
         RPCEncoding.writeRequest(id: id, method: request.method, params: request.params, into: &writer)
         guard !writer.sawKeyWithNUL else { return }
@@ -96,7 +101,8 @@ struct EncodingTests {
     }
 
     @Test func constructors() {
-        let params = RPCError.invalidParams(field: "transition.timing.bezier[1]", reason: "expected a number, got string")
+        let params = RPCError.invalidParams(
+            field: "transition.timing.bezier[1]", reason: "expected a number, got string")
         #expect(params.code == .invalidParams)
         #expect(params.message == "invalid params: transition.timing.bezier[1]: expected a number, got string")
         #expect(params.data == ["field": "transition.timing.bezier[1]", "reason": "expected a number, got string"])

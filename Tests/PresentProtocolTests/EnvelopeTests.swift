@@ -52,16 +52,27 @@ struct EnvelopeTests {
         // Ids of every JSON type.
         EnvelopeCase(#"{"jsonrpc":"2.0","id":null,"method":"x"}"#,
                      .message(.request(RPCRequest(id: .null, method: "x")))),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":true,"method":"x"}"#, invalid(nil, "id must be a string, an integer or null, got boolean")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#, invalid(nil, "id must be a string, an integer or null, got fractional number")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":1.0,"method":"x"}"#, invalid(nil, "id must be a string, an integer or null, got fractional number")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":[1],"method":"x"}"#, invalid(nil, "id must be a string, an integer or null, got array")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":{"n":1},"method":"x"}"#, invalid(nil, "id must be a string, an integer or null, got object")),
+        EnvelopeCase(
+            #"{"jsonrpc":"2.0","id":true,"method":"x"}"#,
+            invalid(nil, "id must be a string, an integer or null, got boolean")),
+        EnvelopeCase(
+            #"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#,
+            invalid(nil, "id must be a string, an integer or null, got fractional number")),
+        EnvelopeCase(
+            #"{"jsonrpc":"2.0","id":1.0,"method":"x"}"#,
+            invalid(nil, "id must be a string, an integer or null, got fractional number")),
+        EnvelopeCase(
+            #"{"jsonrpc":"2.0","id":[1],"method":"x"}"#,
+            invalid(nil, "id must be a string, an integer or null, got array")),
+        EnvelopeCase(
+            #"{"jsonrpc":"2.0","id":{"n":1},"method":"x"}"#,
+            invalid(nil, "id must be a string, an integer or null, got object")),
 
         // Method.
         EnvelopeCase(#"{"jsonrpc":"2.0","id":2}"#, invalid(2, #"missing "method""#)),
         EnvelopeCase(#"{"jsonrpc":"2.0","id":2,"method":7}"#, invalid(2, "method must be a string, got integer")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","method":1,"params":"bar"}"#, invalid(nil, "method must be a string, got integer")),
+        EnvelopeCase(
+            #"{"jsonrpc":"2.0","method":1,"params":"bar"}"#, invalid(nil, "method must be a string, got integer")),
         EnvelopeCase(#"{"jsonrpc":"2.0","id":3,"method":"rpc.discover"}"#,
                      .message(.request(RPCRequest(id: 3, method: "rpc.discover")))),
         EnvelopeCase(#"{"jsonrpc":"2.0","id":3,"method":"rpc.frob"}"#,
@@ -69,14 +80,20 @@ struct EnvelopeTests {
         EnvelopeCase(#"{"jsonrpc":"2.0","id":null,"method":"rpc.frob"}"#,
                      .failure(id: .null, code: .methodNotFound, message: "method not found: rpc.frob")),
         EnvelopeCase(#"{"jsonrpc":"2.0","method":"rpc.ping"}"#,
-                     .failure(id: nil, code: .methodNotFound, message: "method not found: rpc.ping", notification: true)),
+            .failure(id: nil, code: .methodNotFound, message: "method not found: rpc.ping", notification: true)),
         EnvelopeCase(#"{"jsonrpc":"2.0","id":3,"method":"rpcx"}"#,
                      .message(.request(RPCRequest(id: 3, method: "rpcx")))),
 
         // Params.
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":4,"method":"x","params":"bar"}"#, invalid(4, "params must be an object or an array, got string")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":4,"method":"x","params":null}"#, invalid(4, "params must be an object or an array, got null")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","method":"x","params":3}"#, invalid(nil, "params must be an object or an array, got integer")),
+        EnvelopeCase(
+            #"{"jsonrpc":"2.0","id":4,"method":"x","params":"bar"}"#,
+            invalid(4, "params must be an object or an array, got string")),
+        EnvelopeCase(
+            #"{"jsonrpc":"2.0","id":4,"method":"x","params":null}"#,
+            invalid(4, "params must be an object or an array, got null")),
+        EnvelopeCase(
+            #"{"jsonrpc":"2.0","method":"x","params":3}"#,
+            invalid(nil, "params must be an object or an array, got integer")),
 
         // Not an object.
         EnvelopeCase(#""x""#, invalid(nil, "expected a request object, got string")),
@@ -90,16 +107,21 @@ struct EnvelopeTests {
                      .message(.response(id: 9, result: .success(["dismiss": true])))),
         EnvelopeCase(#"{"jsonrpc":"2.0","id":"s","result":null}"#, .message(.response(id: "s", result: .success(nil)))),
         EnvelopeCase(#"{"jsonrpc":"2.0","id":"s","error":{"code":-32001,"message":"gone","data":{"x":1}}}"#,
-                     .message(.response(id: "s", result: .failure(RPCError(code: .notFound, message: "gone", data: ["x": 1]))))),
+            .message(.response(id: "s", result: .failure(RPCError(code: .notFound, message: "gone", data: ["x": 1]))))),
         EnvelopeCase(#"{"jsonrpc":"2.0","id":null,"error":{"code":-1,"message":"?"}}"#,
-                     .message(.response(id: nil, result: .failure(RPCError(code: RPCErrorCode(rawValue: -1), message: "?"))))),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":null,"result":1}"#, invalid(nil, "response id must be a string or an integer, got null")),
+            .message(.response(id: nil, result: .failure(RPCError(code: RPCErrorCode(rawValue: -1), message: "?"))))),
+        EnvelopeCase(
+            #"{"jsonrpc":"2.0","id":null,"result":1}"#,
+            invalid(nil, "response id must be a string or an integer, got null")),
         EnvelopeCase(#"{"jsonrpc":"2.0","result":1}"#, invalid(nil, #"a response needs an "id""#)),
         EnvelopeCase(#"{"jsonrpc":"2.0","id":5,"result":1,"error":{"code":1,"message":"m"}}"#,
                      invalid(5, #"a response has "result" or "error", not both"#)),
         EnvelopeCase(#"{"jsonrpc":"2.0","id":5,"error":"bad"}"#, invalid(5, "error must be an object, got string")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":5,"error":{"code":"x","message":"m"}}"#, invalid(5, "error.code must be an integer, got string")),
-        EnvelopeCase(#"{"jsonrpc":"2.0","id":5,"error":{"code":1}}"#, invalid(5, "error.message must be a string, got nothing")),
+        EnvelopeCase(
+            #"{"jsonrpc":"2.0","id":5,"error":{"code":"x","message":"m"}}"#,
+            invalid(5, "error.code must be an integer, got string")),
+        EnvelopeCase(
+            #"{"jsonrpc":"2.0","id":5,"error":{"code":1}}"#, invalid(5, "error.message must be a string, got nothing")),
         EnvelopeCase(#"{"result":1,"id":5}"#, invalid(5, #"missing "jsonrpc": "2.0""#)),
     ]
 
@@ -131,7 +153,9 @@ struct EnvelopeTests {
             Issue.record("decoded"); return
         }
         #expect(malformed.reply?.serializedString ==
-                #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: method must be a string, got integer"}}"#)
+                #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: method must be a "#
+                + #"string, got integer"}}"#
+        )
         #expect(reserved.reply == nil)
     }
 

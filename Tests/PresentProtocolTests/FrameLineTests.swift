@@ -14,7 +14,7 @@ struct FrameLineTests {
     static func scenes() throws -> [Scene] {
         var stack = ModalStack()
         _ = try stack.present(Presentation(id: "sheet", style: .bottomHalf,
-                                           transition: Transition(kind: .coverVertical, duration: 0.4, timing: .system)),
+                transition: Transition(kind: .coverVertical, duration: 0.4, timing: .system)),
                               owner: 1, at: 0)
         var scenes = [0.0, 0.13, 0.4, 1].map { stack.scene(at: $0) }
         var dressed = stack.scene(at: 0.2)
@@ -62,9 +62,11 @@ struct FrameLineTests {
         for (index, scene) in try Self.scenes().enumerated() {
             for output in [nil, "main", "hdmi-\"2\""] {
                 let seq = UInt64(index) * 1_000_003 + 1
-                let value = RPCEncoding.notification(method: "frame", params: CoreEncoding.frame(scene, seq: seq, output: output))
+                let value = RPCEncoding.notification(
+                    method: "frame", params: CoreEncoding.frame(scene, seq: seq, output: output))
                 let line = CoreEncoding.frameLine(scene, seq: seq, output: output)
-                #expect(String(decoding: line, as: UTF8.self) == String(decoding: value.serializedLine(), as: UTF8.self),
+                #expect(
+                    String(decoding: line, as: UTF8.self) == String(decoding: value.serializedLine(), as: UTF8.self),
                         "scene \(index), output \(output ?? "none")")
                 #expect(try JSONValue.parse(line.dropLast()) == value, "the line parses back to the value")
             }
@@ -74,10 +76,14 @@ struct FrameLineTests {
     @Test func everyOptionalMemberIsWritten() throws {
         let dressed = try Self.scenes()[4]
         let text = String(decoding: CoreEncoding.frameLine(dressed, seq: 1, output: "main"), as: UTF8.self)
-        for member in ["\"color\":", "\"blur\":\"dark\"", "\"shadow\":{", "\"contentRevision\":7", "\"tintDimmed\":true",
-                       "\"clip\":{\"x\":1.0,\"y\":2.5,\"width\":300.0,\"height\":400.125}", #"quote\"back\\slash\ttab\u0001é"#] {
+        for member in [
+            "\"color\":", "\"blur\":\"dark\"", "\"shadow\":{", "\"contentRevision\":7", "\"tintDimmed\":true",
+            "\"clip\":{\"x\":1.0,\"y\":2.5,\"width\":300.0,\"height\":400.125}", #"quote\"back\\slash\ttab\u0001é"#
+        ] {
             #expect(text.contains(member), "\(member) in \(text)")
         }
-        #expect(text.hasPrefix(#"{"jsonrpc":"2.0","method":"frame","params":{"seq":1,"#) && text.hasSuffix("\"output\":\"main\"}}\n"))
+        #expect(
+            text.hasPrefix(#"{"jsonrpc":"2.0","method":"frame","params":{"seq":1,"#)
+                && text.hasSuffix("\"output\":\"main\"}}\n"))
     }
 }

@@ -97,7 +97,8 @@ struct MethodTableTests {
         if required.isEmpty {
             #expect(error == nil, "\(method) without params: \(error?.message ?? "")")
         } else if let field = error?.data?["field"]?.stringValue, method != "update" {
-            #expect(required.contains(field) && error?.data?["reason"] == "required", "\(method): \(error?.message ?? "")")
+            #expect(
+                required.contains(field) && error?.data?["reason"] == "required", "\(method): \(error?.message ?? "")")
         } else {
             #expect(error?.code == .invalidParams, "\(method) decodes without its required params")
         }
@@ -109,7 +110,9 @@ struct MethodTableTests {
             #expect(decodeError(spec.name, []) == nil, "\(spec.name) refuses params: []")
         }
         #expect(decodeError("tap", [])?.data?["field"] == "params")
-        #expect(decodeError("ping", [1])?.message == "invalid params: params: presentd takes named params (an object), not an array")
+        #expect(
+            decodeError("ping", [1])?.message
+                == "invalid params: params: presentd takes named params (an object), not an array")
     }
 
     @Test func theOpenRPCDocumentListsTheTable() throws {
@@ -173,10 +176,13 @@ struct MethodTableTests {
             func value(_ name: String) -> JSONValue { isArray ? [.string(name)] : .string(name) }
             var params = Self.sampleParams(spec)
             params[param.name] = value("noSuchName")
-            let refusal = try #require(decodeError(method, .object(params)), "\(method) takes \(param.name) \"noSuchName\"")
+            let refusal = try #require(
+                decodeError(method, .object(params)), "\(method) takes \(param.name) \"noSuchName\"")
             #expect(refusal.data?["field"]?.stringValue == field, "\(refusal.message)")
             for name in param.names {
-                #expect(refusal.message.contains(name), "\(method).\(param.name)'s refusal does not list \(name): \(refusal.message)")
+                #expect(
+                    refusal.message.contains(name),
+                    "\(method).\(param.name)'s refusal does not list \(name): \(refusal.message)")
                 params[param.name] = value(name)
                 let error = decodeError(method, .object(params))
                 #expect(error?.message != refusal.message, "\(method) refuses \(param.name) \(name)")

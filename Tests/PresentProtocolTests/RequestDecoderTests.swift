@@ -24,12 +24,17 @@ struct RequestDecoderTests {
 
     @Test func pointsStillDecode() throws {
         guard case .present(let request) = try RequestDecoder().decode(
-            method: "present", params: try JSONValue.parse(#"{"style":"alert","shadow":{"offset":{"x":1,"y":-2}}}"#)) else {
+                method: "present", params: try JSONValue.parse(#"{"style":"alert","shadow":{"offset":{"x":1,"y":-2}}}"#)
+            )
+        else {
             Issue.record("not a present request")
             return
         }
         #expect(request.presentation.shadow?.offset == Size(width: 1, height: -2))
-        guard case .tap(let point, _) = try RequestDecoder().decode(method: "tap", params: try JSONValue.parse(#"{"x":3,"y":4}"#)) else {
+        guard
+            case .tap(let point, _) = try RequestDecoder().decode(
+                method: "tap", params: try JSONValue.parse(#"{"x":3,"y":4}"#))
+        else {
             Issue.record("not a tap request")
             return
         }

@@ -43,12 +43,14 @@ struct RoleTableTests {
         #expect(error.code.rawValue == -32005)
         #expect(error.data == ["field": "method", "reason": "needs role shell or admin", "role": "shell"])
         #expect(error.message == "\"tap\" needs role shell or admin; this connection has app")
-        #expect(RoleTable.refusal("\"stats\"", field: "method", access: .roles([]), granted: []).data?["role"] == "admin")
+        #expect(
+            RoleTable.refusal("\"stats\"", field: "method", access: .roles([]), granted: []).data?["role"] == "admin")
     }
 
     @Test func protocolDocumentShowsTheTable() throws {
         // #filePath is …/Tests/PresentProtocolTests/RoleTableTests.swift
-        let root = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+        let root = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(
+            separator: "/")
         guard let file = fopen(root + "/docs/PROTOCOL.md", "r") else {
             Issue.record("cannot open docs/PROTOCOL.md under \(root)")
             return
@@ -58,6 +60,8 @@ struct RoleTableTests {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while case let n = fread(&buffer, 1, buffer.count, file), n > 0 { bytes += buffer[..<n] }
         let document = String(decoding: bytes, as: UTF8.self)
-        #expect(document.contains(RoleTable.markdown), "docs/PROTOCOL.md's role table differs from RoleTable.markdown:\n\(RoleTable.markdown)")
+        #expect(
+            document.contains(RoleTable.markdown),
+            "docs/PROTOCOL.md's role table differs from RoleTable.markdown:\n\(RoleTable.markdown)")
     }
 }

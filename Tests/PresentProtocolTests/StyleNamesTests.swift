@@ -9,7 +9,8 @@ import Testing
 
 @Suite struct StyleNamesTests {
     static func decoded(_ style: JSONValue) throws(RPCError) -> PresentationStyle {
-        guard case .present(let request) = try RequestDecoder().decode(method: "present", params: ["style": style]) else {
+        guard case .present(let request) = try RequestDecoder().decode(method: "present", params: ["style": style])
+        else {
             throw RPCError.internalError("not a present")
         }
         return request.presentation.style

@@ -98,7 +98,10 @@ struct AccessControlTests {
     struct Identity {
         var uid: Int, gid: Int = 65534, groups: [Int] = []
         var setpriv: [String] {
-            ["--reuid=\(uid)", "--regid=\(gid)", groups.isEmpty ? "--clear-groups" : "--groups=" + groups.map(String.init).joined(separator: ",")]
+            [
+                "--reuid=\(uid)", "--regid=\(gid)",
+                groups.isEmpty ? "--clear-groups" : "--groups=" + groups.map(String.init).joined(separator: ",")
+            ]
         }
         static let nobody = Identity(uid: 65534)
         static let stranger = Identity(uid: 12345)
@@ -113,7 +116,8 @@ struct AccessControlTests {
 
     /// `presentctl ARGS` run as `who`; returns its exit status and output.
     static func presentctl(_ daemon: DaemonHarness, as who: Identity, _ arguments: [String]) throws -> (Int32, String) {
-        try DaemonHarness.run("/usr/bin/setpriv", who.setpriv + [DaemonHarness.presentctlPath, "--socket", daemon.socketPath] + arguments)
+        try DaemonHarness.run(
+            "/usr/bin/setpriv", who.setpriv + [DaemonHarness.presentctlPath, "--socket", daemon.socketPath] + arguments)
     }
 
     /// `presentctl present --id ID --wait` as `who`, in the background, until it is on the stack.

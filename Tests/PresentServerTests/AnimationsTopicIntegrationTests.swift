@@ -87,9 +87,14 @@ struct AnimationsTopicIntegrationTests {
         }
         // (Fewer than the 120 per second it ticks: a renderer reading late gets the newest frame.)
         #expect(frames > 100, "the session drew \(frames) frames")
-        #expect(retargets >= 5, "rotations, keyboard, swipe release, update and the dismissal changed course (\(retargets))")
+        #expect(
+            retargets >= 5, "rotations, keyboard, swipe release, update and the dismissal changed course (\(retargets))"
+        )
         #expect(announcements < frames / 4, "\(announcements) announcements for \(frames) frames")
-        print("animations topic: \(frames) frames matched by \(announcements) animations notifications, worst difference \(worst)")
+        print(
+            "animations topic: \(frames) frames matched by \(announcements) animations notifications, worst difference "
+            + "\(worst)"
+        )
     }
 
     @Test func nothingIsAnnouncedWhileNothingChanges() throws {
@@ -101,7 +106,9 @@ struct AnimationsTopicIntegrationTests {
         try app.call("ping")
         try app.call("advance", ["seconds": 2])
         try renderer.call("sync", ["nonce": 1])
-        let times = renderer.notifications.filter { $0["method"] == "animations" }.compactMap { $0["params"]?["time"]?.double }
+        let times = renderer.notifications.filter { $0["method"] == "animations" }.compactMap {
+            $0["params"]?["time"]?.double
+        }
         // One when it starts, one when it comes to rest at 0.3; none after.
         #expect(times.count == 2, "\(times)")
         #expect(times.last.map { abs($0 - 0.3) < 1e-9 } == true, "\(times)")

@@ -74,7 +74,9 @@ struct BroadcasterTests {
             }
             #expect(broadcaster.subscriberCount == expected.values.filter { !$0.isEmpty }.count, "step \(step)")
             for topic in Topic.allCases {
-                #expect(broadcaster.isWatched(topic) == expected.values.contains { $0.contains(topic) }, "step \(step) \(topic)")
+                #expect(
+                    broadcaster.isWatched(topic) == expected.values.contains { $0.contains(topic) },
+                    "step \(step) \(topic)")
             }
         }
         // Every topic once: each peer gets the ones it hears, in order, numbered across topics.
@@ -113,12 +115,18 @@ struct BroadcasterTests {
         broadcaster.subscribe(everywhere.client, to: [.lifecycle, .frames], outputs: nil)
         broadcaster.subscribe(side.client, to: [.lifecycle, .frames], outputs: ["side"])
         broadcaster.subscribe(renderer.client, to: [.lifecycle], outputs: ["main"])
-        broadcaster.broadcast(.lifecycle, method: "lifecycle", output: "main", owner: everywhere.client.id) { ["id": "a"] }
-        broadcaster.broadcast(.lifecycle, method: "lifecycle", output: "side", owner: renderer.client.id) { ["id": "b"] }
+        broadcaster.broadcast(.lifecycle, method: "lifecycle", output: "main", owner: everywhere.client.id) {
+            ["id": "a"]
+        }
+        broadcaster.broadcast(.lifecycle, method: "lifecycle", output: "side", owner: renderer.client.id) {
+            ["id": "b"]
+        }
         broadcaster.broadcastFrame(of: "side") { Array("{\"frame\":\"side\"}\n".utf8) }
         _ = loop.runOnce()
-        #expect(everywhere.lines().map { $0.contains("\"id\":\"a\"") || $0.contains("\"frame\":\"side\"") } == [true, true])
-        #expect(side.lines() == ["{\"frame\":\"side\"}"], "an app hears others' lifecycle of no one; frames of its screen")
+        #expect(
+            everywhere.lines().map { $0.contains("\"id\":\"a\"") || $0.contains("\"frame\":\"side\"") } == [true, true])
+        #expect(
+            side.lines() == ["{\"frame\":\"side\"}"], "an app hears others' lifecycle of no one; frames of its screen")
         #expect(renderer.lines().count == 1, "a renderer hears every lifecycle of the screens it watches")
         broadcaster.subscribe(side.client, to: [], outputs: nil)   // a new subscribe replaces the screens
         #expect(side.client.outputs == nil && side.client.topics.contains(.frames))
@@ -176,7 +184,8 @@ struct BroadcasterTests {
         scheduler.notePublishedDeadline(next: 8, time: 6)
         #expect(!scheduler.isFrameDue(revision: 1, moving: false), "no deadline was in force at 4.9, so none passed")
         scheduler.notePublishedDeadline(next: nil, time: 8)
-        #expect(scheduler.isFrameDue(revision: 1, moving: false), "time reached the published deadline: a frame is owed")
+        #expect(
+            scheduler.isFrameDue(revision: 1, moving: false), "time reached the published deadline: a frame is owed")
         scheduler.drewFrame(revision: 1, saidMoving: false)
         scheduler.notePublishedDeadline(next: nil, time: 9)
         #expect(!scheduler.isFrameDue(revision: 1, moving: false), "owed once, drawn once")

@@ -26,10 +26,12 @@ struct ConfigurationTests {
              "logLevel": "debug", "dismissPolicy": "anyone", "shouldDismissTimeout": 2.5, "exitIdleTime": 30,
              "limits": {"maxConnections": 10, "maxEntries": 20, "maxEntriesPerClient": 4, "maxBatch": 8,
                         "maxLineBytes": 4096, "maxQueuedBytes": 65536, "maxDuration": 5, "maxNameLength": 32},
-             "container": {"width": 1024, "height": 768, "safeArea": {"top": 20}, "scale": 2, "verticalSizeClass": "compact"},
+             "container": {"width": 1024, "height": 768, "safeArea": {"top": 20}, "scale": 2,
+                           "verticalSizeClass": "compact"},
              "statusBar": {"style": "darkContent", "hidden": true},
              "defaults": {"transition": {"duration": 0.2, "timing": "linear"}, "containerChange": {"timing": "easeOut"},
-                          "keyboard": {"duration": 0.1}, "swipe": {"completionFraction": 0.3, "velocityThreshold": 500}}}
+                          "keyboard": {"duration": 0.1},
+                          "swipe": {"completionFraction": 0.3, "velocityThreshold": 500}}}
             """)
         #expect(issues.isEmpty)
         #expect(socket == "/run/x.sock" && c.socketGroup == "video")
@@ -48,7 +50,8 @@ struct ConfigurationTests {
     }
 
     @Test func everyProblemIsReportedAndLeavesItsSettingAlone() throws {
-        let (c, issues, _) = try read(#"{"fps": 0, "clock": "sundial", "limits": {"maxEntries": 2.5}, "defaults": {"swipe": 1}}"#)
+        let (c, issues, _) = try read(
+            #"{"fps": 0, "clock": "sundial", "limits": {"maxEntries": 2.5}, "defaults": {"swipe": 1}}"#)
         #expect(issues.map(\.field) == ["fps", "clock", "limits.maxEntries", "defaults.swipe"])
         #expect(c.fps == 60 && c.clock == .monotonic && c.maxEntries == 256)
         let (_, notAnObject, _) = try read("[1]")
@@ -68,7 +71,9 @@ struct ConfigurationTests {
         let file = try TemporaryFile(contents: #"{"fps": 30, "socket": {"path": "/from/file.sock"}}"#)
         var source = ConfigurationSource(path: file.path, overrides: [{ $0.fps = 90 }])
         let none: (String) -> String? = { _ in nil }
-        let env: (String) -> String? = { $0 == "PRESENTD_SOCKET" ? "/from/env.sock" : $0 == "XDG_RUNTIME_DIR" ? "/run/user/1" : nil }
+        let env: (String) -> String? = {
+            $0 == "PRESENTD_SOCKET" ? "/from/env.sock" : $0 == "XDG_RUNTIME_DIR" ? "/run/user/1" : nil
+        }
         #expect(try source.load(environment: none).fps == 90)
         #expect(try source.load(environment: none).socketPath == "/from/file.sock")
         #expect(try source.load(environment: env).socketPath == "/from/env.sock")
@@ -123,17 +128,25 @@ struct ConfigurationTests {
             for value in [low, high] {
                 let (c, issues, _) = try read(file(value))
                 // (A small maxDuration contradicts the default durations: crossCheck's business.)
-                #expect(!issues.contains { $0.field == setting.key }, "\(setting.key) = \(value.serializedString): \(issues)")
+                #expect(
+                    !issues.contains { $0.field == setting.key },
+                    "\(setting.key) = \(value.serializedString): \(issues)")
                 let printed = setting.section.map { c.fileJSON[$0]?[setting.name] } ?? c.fileJSON[setting.name]
-                #expect(printed == value || printed?.double == value.double, "\(setting.key) printed as \(printed?.serializedString ?? "nothing")")
-                if setting.inHello { #expect(c.helloLimits[setting.name]?.double == value.double, "\(setting.key) in hello") }
+                #expect(
+                    printed == value || printed?.double == value.double,
+                    "\(setting.key) printed as \(printed?.serializedString ?? "nothing")")
+                if setting.inHello {
+                    #expect(c.helloLimits[setting.name]?.double == value.double, "\(setting.key) in hello")
+                }
             }
             let (_, issues, _) = try read(file(outside))
             #expect(issues.map(\.field) == [setting.key], "\(setting.key) out of bounds: \(issues)")
             if let flag = setting.flag, case .names(let names) = setting.value {
                 #expect(setting.parse(names.example) != nil && setting.parse("") == nil, "\(flag) \(names.example)")
             } else if let flag = setting.flag, case .bool = setting.value {
-                #expect(setting.parse("on") != nil && setting.parse("off") != nil && setting.parse("true") == nil, "\(flag) on|off")
+                #expect(
+                    setting.parse("on") != nil && setting.parse("off") != nil && setting.parse("true") == nil,
+                    "\(flag) on|off")
             } else if let flag = setting.flag {
                 #expect(setting.parse(high.serializedString) != nil, "\(flag) \(high.serializedString)")
                 #expect(setting.parse(outside.serializedString) == nil, "\(flag) \(outside.serializedString)")
@@ -153,11 +166,15 @@ struct ConfigurationTests {
         var fresh = ServerConfiguration()
         for setting in ServerConfiguration.settings {
             switch setting.value {
-            case .int(let path, let r): fresh[keyPath: path] = running[keyPath: path] == r.upperBound ? r.lowerBound : r.upperBound
-            case .double(let path, let r): fresh[keyPath: path] = running[keyPath: path] == r.upperBound ? r.lowerBound : r.upperBound
+            case .int(let path, let r):
+                fresh[keyPath: path] = running[keyPath: path] == r.upperBound ? r.lowerBound : r.upperBound
+            case .double(let path, let r):
+                fresh[keyPath: path] = running[keyPath: path] == r.upperBound ? r.lowerBound : r.upperBound
             case .bool(let path): fresh[keyPath: path] = !running[keyPath: path]
             case .names(let names):   // another name than the running one
-                let other = (names.choices ?? [names.example]).first { .string($0) != setting.json(in: running) } ?? names.example
+                let other =
+                    (names.choices ?? [names.example]).first { .string($0) != setting.json(in: running) }
+                    ?? names.example
                 setting.parse(other)?(&fresh)
             }
         }
@@ -178,7 +195,10 @@ struct ConfigurationTests {
         let taken = Set(next.fileJSON.differences(from: running.fileJSON).map(\.path))
         #expect(kept == mustWait, "every restart-only value keeps running")
         #expect(taken == changes.subtracting(mustWait), "every live change is taken")
-        #expect(changes.allSatisfy { path in ServerConfiguration.restartOnly.contains { $0.covers(path) } == mustWait.contains(path) },
+        #expect(
+            changes.allSatisfy { path in
+                ServerConfiguration.restartOnly.contains { $0.covers(path) } == mustWait.contains(path)
+            },
                 "a reload logs as waiting exactly what it keeps")
         #expect(next.inheritedListener == 3 && !next.handleSignals, "what the process was started with stays")
 

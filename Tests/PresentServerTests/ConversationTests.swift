@@ -44,7 +44,8 @@ struct ConversationTests {
         let daemon = try DaemonHarness(["--clock", "manual"])
         let owner = try daemon.connect(), renderer = try daemon.connect()
         let quick: JSONValue = ["type": "crossDissolve", "duration": 0.1]
-        try owner.call("present", ["id": "below", "style": "popup", "transition": quick, "autoDismiss": ["after": 1.005]])
+        try owner.call(
+            "present", ["id": "below", "style": "popup", "transition": quick, "autoDismiss": ["after": 1.005]])
         try owner.call("advance", ["seconds": 0.2])
         try owner.call("present", ["id": "above", "style": "alert", "transition": quick])
         try owner.call("advance", ["seconds": 0.3])
@@ -66,7 +67,10 @@ struct ConversationTests {
         try owner.call("present", ["id": "q", "style": "alert", "content": Self.question])
         let willPresent = try #require(try renderer.awaitNotification("lifecycle") { $0["event"] == "willPresent" })
         #expect(willPresent["content"]?["title"] == "Save changes?")
-        #expect(willPresent["content"]?["actions"]?[0] == ["id": "save", "title": "Save", "dismisses": true, "role": "default"])
+        #expect(
+            willPresent["content"]?["actions"]?[0] == [
+                "id": "save", "title": "Save", "dismisses": true, "role": "default"
+            ])
         #expect(willPresent["contentRevision"] == 1)
         try owner.call("advance", ["seconds": 0.5])
         let frame = try #require(try renderer.awaitNotification("frame"))
@@ -96,7 +100,8 @@ struct ConversationTests {
         defer { withExtendedLifetime(daemon) {} }   // it serves until the test ends
         // The renderer presses Save with what was typed; the owner's notification is queued
         // before the renderer's reply is written.
-        let reply = try renderer.call("activate", ["id": "q", "action": "save", "fields": ["name": "report.txt", "copies": 2]])
+        let reply = try renderer.call(
+            "activate", ["id": "q", "action": "save", "fields": ["name": "report.txt", "copies": 2]])
         #expect(reply == ["id": "q", "action": "save", "dismissed": true])
         let action = try #require(try owner.nextNotification(timeout: generousTimeout))
         #expect(action["method"] == "action")
@@ -119,11 +124,14 @@ struct ConversationTests {
         let before = try renderer.call("stack")
         for bad: JSONValue in [7, "", .string(String(repeating: "t", count: 257)), ["token": "x"]] {
             let error = renderer.expectError("activate", ["id": "q", "action": "save", "activationToken": bad])
-            #expect(error?.code == -32602 && error?.data?["field"] == "activationToken", "activationToken \(bad): \(String(describing: error))")
+            #expect(
+                error?.code == -32602 && error?.data?["field"] == "activationToken",
+                "activationToken \(bad): \(String(describing: error))")
         }
         #expect(try renderer.call("stack") == before)
         try owner.call("ping")   // anything sent to the owner for the refusals has been read by its reply
-        #expect(owner.notifications.allSatisfy { $0["method"] != "action" }, "a refused activate tells the owner nothing")
+        #expect(
+            owner.notifications.allSatisfy { $0["method"] != "action" }, "a refused activate tells the owner nothing")
         let token = "sway-" + String(repeating: "0123456789abcdef", count: 2)
         try renderer.call("activate", ["id": "q", "action": "save", "activationToken": .string(token)])
         let heard = try #require(try owner.awaitNotification("action"))
@@ -145,9 +153,14 @@ struct ConversationTests {
         let content: JSONValue = ["title": "Form", "fields": [["id": "name", "kind": "text"]],
                                   "actions": [["id": "check", "title": "Check", "dismisses": false],
                                               ["id": "ok", "title": "OK", "role": "default"]]]
-        let (daemon, owner, screen) = try Self.scene(["id": "form", "style": "alert", "content": content, "confirmDismiss": true])
+        let (daemon, owner, screen) = try Self.scene([
+            "id": "form", "style": "alert", "content": content, "confirmDismiss": true
+        ])
         defer { withExtendedLifetime(daemon) {} }   // it serves until the test ends
-        #expect(try screen.call("activate", ["id": "form", "action": "check"]) == ["id": "form", "action": "check", "dismissed": false])
+        #expect(
+            try screen.call("activate", ["id": "form", "action": "check"]) == [
+                "id": "form", "action": "check", "dismissed": false
+            ])
         // OK dismisses, so the owner is asked, after it has heard the action: it vetoes.
         var asked: [JSONValue] = []
         owner.answerRequest = { method, params in
@@ -176,7 +189,10 @@ struct ConversationTests {
     @Test func escapeActivatesTheCancelActionAndEnterTheDefaultOne() throws {
         let (daemon, owner, screen) = try Self.scene(["id": "q", "style": "alert", "content": Self.question])
         defer { withExtendedLifetime(daemon) {} }   // it serves until the test ends
-        #expect(try screen.call("key", ["key": "escape"]) == ["handled": true, "id": "q", "action": "cancel", "dismissed": true])
+        #expect(
+            try screen.call("key", ["key": "escape"]) == [
+                "handled": true, "id": "q", "action": "cancel", "dismissed": true
+            ])
         let cancel = try #require(try owner.awaitNotification("action"))
         #expect(cancel["action"] == "cancel" && cancel["role"] == "cancel")
         try owner.call("advance", ["seconds": 1])
@@ -191,9 +207,17 @@ struct ConversationTests {
 
         // A renderer names the entry whose fields it sends: another one that has the key meanwhile gets nothing.
         try owner.call("present", ["id": "s", "style": "alert", "content": Self.question])
-        try owner.call("present", ["id": "newcomer", "style": "alert", "content": ["actions": [["id": "ok", "title": "OK", "role": "default"]]]])
+        try owner.call(
+            "present",
+            [
+                "id": "newcomer", "style": "alert",
+                "content": ["actions": [["id": "ok", "title": "OK", "role": "default"]]]
+            ])
         try owner.call("advance", ["seconds": 1])
-        #expect(try screen.call("key", ["key": "enter", "id": "s", "fields": ["name": "typed"]]) == ["handled": false, "id": "newcomer"])
+        #expect(
+            try screen.call("key", ["key": "enter", "id": "s", "fields": ["name": "typed"]]) == [
+                "handled": false, "id": "newcomer"
+            ])
         #expect(try screen.call("stack")["entries"]?.arrayValue?.count == 2)
     }
 
@@ -223,8 +247,12 @@ struct ConversationTests {
         let (daemon, owner, screen) = try Self.scene(["id": "q", "style": "alert", "content": Self.question])
         defer { withExtendedLifetime(daemon) {} }   // it serves until the test ends
         let before = try screen.call("stack")
-        #expect(screen.expectError("activate", ["id": "q", "action": "save", "fields": ["copies": "many"]])?.data?["field"] == "fields.copies")
-        #expect(screen.expectError("activate", ["id": "q", "action": "save", "fields": ["age": "3"]])?.data?["field"] == "fields.age")
+        #expect(
+            screen.expectError("activate", ["id": "q", "action": "save", "fields": ["copies": "many"]])?.data?["field"]
+                == "fields.copies")
+        #expect(
+            screen.expectError("activate", ["id": "q", "action": "save", "fields": ["age": "3"]])?.data?["field"]
+                == "fields.age")
         #expect(screen.expectError("activate", ["id": "q", "action": "print"])?.data?["field"] == "action")
         #expect(screen.expectError("activate", ["id": "nope", "action": "save"])?.code == -32001)
         #expect(screen.expectError("focus", ["id": "q", "field": "zip"])?.data?["field"] == "field")
@@ -262,7 +290,8 @@ struct ConversationTests {
         try owner.call("advance", ["seconds": 0.9])
         #expect(try owner.call("stack")["entries"]?.arrayValue?.contains { $0["id"] == "form" } == true)
         try owner.call("advance", ["seconds": 0.2])
-        let out = try #require(try screen.awaitNotification("lifecycle") { $0["id"] == "form" && $0["event"] == "willDismiss" })
+        let out = try #require(
+            try screen.awaitNotification("lifecycle") { $0["id"] == "form" && $0["event"] == "willDismiss" })
         #expect(out["reason"] == "timeout")
         #expect(abs((out["time"]?.double ?? 0) - (start + 6)) < 1e-9)
     }
@@ -287,10 +316,13 @@ struct ConversationTests {
         let daemon = try DaemonHarness()
         let owner = try daemon.connect()
         try owner.call("subscribe", ["topics": ["lifecycle"]])
-        try owner.call("present", ["id": "t", "style": "alert", "transition": ["duration": 0], "autoDismiss": ["after": 0.2]])
+        try owner.call(
+            "present", ["id": "t", "style": "alert", "transition": ["duration": 0], "autoDismiss": ["after": 0.2]])
         let presented = try #require(try owner.awaitNotification("lifecycle") { $0["event"] == "didPresent" })
         let gone = try waitFor("\"t\" to time out on the daemon's own timer") {
-            try owner.nextNotification(timeout: 1).flatMap { $0["params"]?["event"] == "willDismiss" ? $0["params"] : nil }
+            try owner.nextNotification(timeout: 1).flatMap {
+                $0["params"]?["event"] == "willDismiss" ? $0["params"] : nil
+            }
         }
         #expect(gone["reason"] == "timeout")
         // The stack places it at the deadline, however late the timer woke.
@@ -304,7 +336,9 @@ struct ConversationTests {
         let owner = try daemon.connect(), renderer = try daemon.connect()
         let style: JSONValue = ["type": "custom", "width": "content", "height": "content"]
         try owner.call("present", ["id": "card", "style": style, "preferredContentSize": ["width": 200, "height": 100],
-                                   "transition": ["type": "crossDissolve", "duration": 0], "content": ["title": "Saving…", "progress": .null]])
+                "transition": ["type": "crossDissolve", "duration": 0],
+                "content": ["title": "Saving…", "progress": .null]
+            ])
         try owner.call("advance", ["seconds": 1])
         try renderer.call("subscribe", ["topics": ["frames", "lifecycle"]])
         var rest = try #require(try owner.call("stack")["entries"]?[0]?["frame"])
@@ -340,7 +374,10 @@ struct ConversationTests {
         try owner.call("present", ["id": "a", "style": "alert"])
         try owner.call("present", ["id": "b", "style": "alert", "content": "first"])   // queued behind a's transition
         #expect(other.expectError("update", ["id": "a", "content": "mine"])?.code == -32002)
-        #expect(try owner.call("update", ["id": "b", "content": "second"]) == ["id": "b", "state": "queued", "contentRevision": 2])
+        #expect(
+            try owner.call("update", ["id": "b", "content": "second"]) == [
+                "id": "b", "state": "queued", "contentRevision": 2
+            ])
         #expect(try owner.call("stack")["entries"]?[1]?["content"] == "second")
         #expect(owner.expectError("update", ["id": "a"])?.data?["field"] == "params")
         #expect(owner.expectError("update", ["id": "a", "colour": 1])?.data?["field"] == "colour")
@@ -355,7 +392,8 @@ struct ConversationTests {
         let token = try #require(try owner.call("hello")["resumeToken"]?.stringValue)
         try owner.call("present", ["id": "job", "style": "alert", "content": ["title": "Copying…", "progress": 0.1],
                                    "transition": ["duration": 0]])
-        try owner.call("update", ["id": "job", "content": ["title": "Copying…", "progress": 0.9], "autoDismiss": ["after": 600]])
+        try owner.call(
+            "update", ["id": "job", "content": ["title": "Copying…", "progress": 0.9], "autoDismiss": ["after": 600]])
         let stateFile = daemon.directory + "/presentd-state.json"
         try waitUntil("the state file to hold the updated progress") {
             ((try? String(contentsOfFile: stateFile)) ?? "").contains("0.9")
@@ -377,13 +415,24 @@ struct ConversationTests {
         ("content.message", "{\"message\": \"\(String(repeating: "m", count: 4097))\"}"),
         ("content.actions", #"{"actions": [1,2,3,4,5,6,7,8,9]}"#),
         ("content.actions[0].id", #"{"actions": [{"id": "", "title": "A"}]}"#),
-        ("content.actions[0].id", "{\"actions\": [{\"id\": \"\(String(repeating: "i", count: 65))\", \"title\": \"A\"}]}"),
+        (
+            "content.actions[0].id",
+            "{\"actions\": [{\"id\": \"\(String(repeating: "i", count: 65))\", \"title\": \"A\"}]}"
+        ),
         ("content.actions[0].title", #"{"actions": [{"id": "a"}]}"#),
         ("content.actions[0].role", #"{"actions": [{"id": "a", "title": "A", "role": "primary"}]}"#),
-        ("content.actions[1].role", #"{"actions": [{"id": "a", "title": "A", "role": "default"}, {"id": "b", "title": "B", "role": "default"}]}"#),
+        (
+            "content.actions[1].role",
+            #"{"actions": [{"id": "a", "title": "A", "role": "default"}, {"id": "b", "title": "B", "role": "default"}"#
+            + #"]}"#
+        ),
         ("content.actions[1].id", #"{"actions": [{"id": "a", "title": "A"}, {"id": "a", "title": "B"}]}"#),
         ("content.actions[0].dismisses", #"{"actions": [{"id": "a", "title": "A", "dismisses": "yes"}]}"#),
-        ("content.fields", #"{"fields": [{"id":"a","kind":"text"},{"id":"b","kind":"text"},{"id":"c","kind":"text"},{"id":"d","kind":"text"},{"id":"e","kind":"text"}]}"#),
+        (
+            "content.fields",
+            #"{"fields": [{"id":"a","kind":"text"},{"id":"b","kind":"text"},{"id":"c","kind":"text"},{"id":"d","#
+            + #""kind":"text"},{"id":"e","kind":"text"}]}"#
+        ),
         ("content.fields[0].kind", #"{"fields": [{"id": "a", "kind": "date"}]}"#),
         ("content.fields[1].id", #"{"fields": [{"id": "a", "kind": "text"}, {"id": "a", "kind": "secure"}]}"#),
         ("content.fields[0].value", #"{"fields": [{"id": "a", "kind": "number", "value": "ten"}]}"#),
@@ -398,7 +447,9 @@ struct ConversationTests {
     func everyBadContentValueIsRefusedNamingItsField(field: String, content: String) throws {
         let daemon = try DaemonHarness(["--clock", "manual"])
         let c = try daemon.connect()
-        let reply = try #require(try c.rawExchange(#"{"jsonrpc":"2.0","id":1,"method":"present","params":{"style":"alert","content":\#(content)}}"#))
+        let reply = try #require(
+            try c.rawExchange(
+                #"{"jsonrpc":"2.0","id":1,"method":"present","params":{"style":"alert","content":\#(content)}}"#))
         #expect(reply["error"]?["code"] == -32602)
         #expect(reply["error"]?["data"]?["field"] == .string(field), "\(reply)")
         #expect(try c.call("stack")["entries"] == [])
@@ -412,7 +463,10 @@ struct ConversationTests {
             ("preferredContentSize.depth", ["style": "alert", "preferredContentSize": ["depth": 1]]),
             ("autoDismiss.after", ["style": "alert", "autoDismiss": ["after": -1]]),
             ("autoDismiss.after", ["style": "alert", "autoDismiss": [:]]),
-            ("autoDismiss.pauseWhileInteracting", ["style": "alert", "autoDismiss": ["after": 1, "pauseWhileInteracting": 1]]),
+            (
+                "autoDismiss.pauseWhileInteracting",
+                ["style": "alert", "autoDismiss": ["after": 1, "pauseWhileInteracting": 1]]
+            ),
             ("style.width", ["style": ["type": "custom", "width": "contents"]]),
         ]
         for (field, params) in cases {

@@ -81,7 +81,9 @@ struct CrashRecoveryTests {
         let watcher = try daemon.connect()
         let restored = try watcher.call("stack")["entries"]
         let recovery = monotonicNow() - restarting
-        print("hardening: restart recovery: \(Int(recovery * 1000)) ms from spawning presentd to serving the restored stack "
+        print(
+            "hardening: restart recovery: \(Int(recovery * 1000)) ms from spawning presentd to serving the restored "
+            + "stack "
               + "(\(Self.ids(restored).count) presentations)")
 
         // Everything that was on screen and staying is back, in order, unchanged.
@@ -89,7 +91,10 @@ struct CrashRecoveryTests {
         #expect(Array(Self.ids(restored).prefix(5)) == ["a1", "b1", "a2", "b2", "c1"])
         #expect(Array(Self.shape(restored).prefix(5)) == Array(Self.shape(before).prefix(5)))
         #expect(Set(Self.ids(restored)).count == Self.ids(restored).count)
-        #expect((restored?.arrayValue ?? []).allSatisfy { $0["state"] == "presented" || $0["state"] == "queued" || $0["state"] == "presenting" })
+        #expect(
+            (restored?.arrayValue ?? []).allSatisfy {
+                $0["state"] == "presented" || $0["state"] == "queued" || $0["state"] == "presenting"
+            })
 
         // The owners come back and take their entries; the third does not.
         try watcher.call("subscribe", ["topics": ["lifecycle"]])
@@ -105,9 +110,13 @@ struct CrashRecoveryTests {
         #expect(b2.expectError("dismiss", ["id": "a2"])?.code == -32002)
 
         // c1 and the churn entries were not reclaimed: they leave after the grace period.
-        let gone = try #require(try watcher.awaitNotification("lifecycle") { $0["id"] == "c1" && $0["event"] == "willDismiss" })
+        let gone = try #require(
+            try watcher.awaitNotification("lifecycle") { $0["id"] == "c1" && $0["event"] == "willDismiss" })
         #expect(gone["reason"] == "ownerGone")
-        try waitUntil("c1 and the churn entries to finish leaving", context: { "stack: \(Self.ids(try? watcher.call("stack")["entries"]))" }) {
+        try waitUntil(
+            "c1 and the churn entries to finish leaving",
+            context: { "stack: \(Self.ids(try? watcher.call("stack")["entries"]))" }
+        ) {
             Self.ids(try watcher.call("stack")["entries"]) == ["a1", "b1", "a2", "b2"]
         }
         #expect(try b2.call("dismiss", ["id": "b2"])["dismissed"] == ["b2"])
@@ -168,7 +177,9 @@ struct CrashRecoveryTests {
         daemon.stop(signal: SIGKILL)
         try daemon.restart()
         let (status, output) = try DaemonHarness.run("/usr/bin/setpriv",
-            ["--reuid=65534", "--regid=65534", "--clear-groups", DaemonHarness.presentctlPath, "--socket", daemon.socketPath,
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", DaemonHarness.presentctlPath, "--socket",
+                daemon.socketPath,
              "call", "hello", #"{"resume":"\#(token)"}"#])
         #expect(status == 0)
         #expect(output.contains(#""resumed":[]"#))

@@ -46,7 +46,10 @@ struct DaemonLifecycleTests {
         for _ in 0..<20 {
             let c = try daemon.connect()
             try c.call("subscribe", ["topics": ["frames", "lifecycle"]])
-            let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"present","params":{"style":"popup","deduplicate":false}}"#.utf8) + [10]
+            let line =
+                Array(
+                    #"{"jsonrpc":"2.0","id":1,"method":"present","params":{"style":"popup","deduplicate":false}}"#.utf8)
+                + [10]
             try c.sendRaw(Array(repeating: line, count: 40).flatMap { $0 })
         }  // each client closes without reading its replies
         let survivor = try daemon.connect()
@@ -77,7 +80,8 @@ struct DaemonLifecycleTests {
         try renderer.call("subscribe", ["topics": ["frames"]])
         // Long enough to give 120 frames even to a loaded machine that misses ticks (the
         // daemon then sends fewer frames, not frames with gaps).
-        try app.call("present", ["style": "popup", "transition": ["type": "crossDissolve", "duration": 30, "timing": "linear"]])
+        try app.call(
+            "present", ["style": "popup", "transition": ["type": "crossDissolve", "duration": 30, "timing": "linear"]])
         // Read about one second of frames: every one must arrive, in order, none skipped.
         var seqs: [Int64] = []
         while seqs.count < 120, let n = try renderer.nextNotification(timeout: generousTimeout) {

@@ -30,7 +30,8 @@ struct DaemonProtocolTests {
         let daemon = try DaemonHarness(["--clock", "manual"])
         let c = try daemon.connect()
         try c.call("subscribe", ["topics": ["lifecycle", "stack"]])
-        try c.sendRaw(Array(#"{"jsonrpc":"2.0","id":7,"method":"present","params":{"style":"alert","kind":"k"}}"#.utf8) + [10])
+        try c.sendRaw(
+            Array(#"{"jsonrpc":"2.0","id":7,"method":"present","params":{"style":"alert","kind":"k"}}"#.utf8) + [10])
         // The events the request causes are written before its reply.
         let first = try JSONValue.parse(try #require(try c.readLine()))
         #expect(first["method"] == "lifecycle")
@@ -73,10 +74,12 @@ struct DaemonProtocolTests {
         let daemon = try DaemonHarness(["--clock", "manual", "--fps", "10"])
         let renderer = try daemon.connect(), app = try daemon.connect()
         try renderer.call("subscribe", ["topics": ["frames"]])
-        try app.call("present", ["style": "alert", "transition": ["type": "coverVertical", "duration": 1, "timing": "easeOut"]])
+        try app.call(
+            "present", ["style": "alert", "transition": ["type": "coverVertical", "duration": 1, "timing": "easeOut"]])
         try app.call("advance", ["seconds": 0.5])
         var core = ModalStack()
-        _ = try core.present(Presentation(style: .alert, transition: Transition(kind: .coverVertical, duration: 1, timing: .easeOut)),
+        _ = try core.present(
+            Presentation(style: .alert, transition: Transition(kind: .coverVertical, duration: 1, timing: .easeOut)),
                              owner: 1, at: 0)
         for k in 1...5 {
             let frame = try #require(try renderer.awaitNotification("frame"))
@@ -101,12 +104,22 @@ struct DaemonProtocolTests {
         let daemon = try DaemonHarness(["--fps", "60"])
         let renderer = try daemon.connect(), app = try daemon.connect()
         try renderer.call("subscribe", ["topics": ["frames", "lifecycle"]])
-        let id = try #require(try app.call("present", ["style": "alert", "transition": ["type": "coverVertical", "duration": 2,
+        let id = try #require(
+            try app.call(
+                "present",
+                [
+                    "style": "alert",
+                    "transition": [
+                        "type": "coverVertical", "duration": 2,
                                                                                          "timing": "easeOut"]])["id"])
         var frames: [JSONValue] = [], presentedAt: Double?, dismissedAt: Double?
         reading: while true {
-            guard let message = try renderer.nextNotification(timeout: generousTimeout), let params = message["params"] else {
-                Issue.record("waited \(Int(generousTimeout)) s for the frames of an alert dismissed mid-motion (\(frames.count) came)")
+            guard let message = try renderer.nextNotification(timeout: generousTimeout),
+                  let params = message["params"] else {
+                Issue.record("""
+                    waited \(Int(generousTimeout)) s for the frames of an alert dismissed mid-motion \
+                    (\(frames.count) came)
+                    """)
                 return
             }
             switch message["method"]?.stringValue {
@@ -122,7 +135,11 @@ struct DaemonProtocolTests {
         }
         let shown = try #require(presentedAt), gone = try #require(dismissedAt)
         var core = ModalStack()
-        let coreID = try core.present(Presentation(style: .alert, transition: Transition(kind: .coverVertical, duration: 2,
+        let coreID = try core.present(
+            Presentation(
+                style: .alert,
+                transition: Transition(
+                    kind: .coverVertical, duration: 2,
                                                                                          timing: .easeOut)),
                                       owner: 1, at: shown).id
         var dismissed = false, framesAfter = 0
@@ -139,7 +156,9 @@ struct DaemonProtocolTests {
             let layers = try #require(frame["layers"]?.arrayValue)
             #expect(layers.count == expected.count, "frame at \(t), dismissed at \(gone)")
             for (got, want) in zip(layers, expected) {
-                #expect(abs((got["frame"]?["y"]?.double ?? .nan) - want.frame.minY) < 1e-9, "frame at \(t), dismissed at \(gone)")
+                #expect(
+                    abs((got["frame"]?["y"]?.double ?? .nan) - want.frame.minY) < 1e-9,
+                    "frame at \(t), dismissed at \(gone)")
                 #expect(abs((got["alpha"]?.double ?? .nan) - want.alpha) < 1e-9, "frame at \(t), dismissed at \(gone)")
             }
         }
@@ -157,7 +176,8 @@ struct DaemonProtocolTests {
         try app.call("advance", ["seconds": 1])
         var heard: [String] = []
         while !heard.contains("frame at rest") {
-            guard let message = try renderer.nextNotification(timeout: generousTimeout), let params = message["params"] else {
+            guard let message = try renderer.nextNotification(timeout: generousTimeout),
+                  let params = message["params"] else {
                 Issue.record("waited \(Int(generousTimeout)) s for the frame at rest; heard \(heard)")
                 return
             }
@@ -222,7 +242,8 @@ struct DaemonProtocolTests {
         #expect(try c.rawExchange("{nope")?["error"]?["code"] == -32700)
         #expect(try c.rawExchange(#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#)?["error"]?["code"] == -32600)
         #expect(c.expectError("teleport")?.code == -32601)
-        let bad = c.expectError("present", ["style": "popup", "transition": ["type": "zoom", "timing": ["bezier": [0.1, "x", 0.2, 1]]]])
+        let bad = c.expectError(
+            "present", ["style": "popup", "transition": ["type": "zoom", "timing": ["bezier": [0.1, "x", 0.2, 1]]]])
         #expect(bad?.code == -32602)
         #expect(bad?.data?["field"] == "transition.timing.bezier[1]")
         #expect(c.expectError("dismiss", ["id": "missing"])?.code == -32001)
@@ -239,7 +260,8 @@ struct DaemonProtocolTests {
     @Test func limitExceeded() throws {
         let daemon = try DaemonHarness(["--clock", "manual"])
         let c = try daemon.connect()
-        let batch = "[" + (0..<65).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"ping"}"# }.joined(separator: ",") + "]"
+        let batch =
+            "[" + (0..<65).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"ping"}"# }.joined(separator: ",") + "]"
         #expect(try c.rawExchange(batch)?["error"]?["code"] == -32003)
         for _ in 0..<64 { try c.call("present", ["style": "alert", "deduplicate": false]) }
         #expect(c.expectError("present", ["style": "alert"])?.code == -32003)
@@ -257,7 +279,10 @@ struct DaemonProtocolTests {
     @Test func batchesAnswerInOneArray() throws {
         let daemon = try DaemonHarness(["--clock", "manual"])
         let c = try daemon.connect()
-        let replies = try c.rawExchange(#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"ping"},{"jsonrpc":"2.0","id":2,"method":"nope"}]"#)
+        let replies = try c.rawExchange(
+            #"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"ping"},{"jsonrpc":"2.0","id":2,"#
+            + #""method":"nope"}]"#
+        )
         let items = try #require(replies?.arrayValue)
         #expect(items.count == 2)
         #expect(items[0]["id"] == 1)
@@ -268,7 +293,9 @@ struct DaemonProtocolTests {
     @Test func anOversizedLineIsRefusedAndTheConnectionClosed() throws {
         let daemon = try DaemonHarness(["--clock", "manual"])
         let c = try daemon.connect()
-        let huge = #"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":""# + String(repeating: "x", count: (1 << 20) + 10) + "\"}}"
+        let huge =
+            #"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":""#
+            + String(repeating: "x", count: (1 << 20) + 10) + "\"}}"
         let reply = try c.rawExchange(huge)
         #expect(reply?["error"]?["code"] == -32600)
         #expect(throws: ClientError.self) { try c.call("ping") }
@@ -292,7 +319,10 @@ struct DaemonProtocolTests {
             let daemon = try DaemonHarness(["--clock", "manual", "--fps", "30"])
             let renderer = try daemon.connect(), app = try daemon.connect()
             try renderer.call("subscribe", ["topics": ["frames", "lifecycle", "statusBar"]])
-            try app.call("present", ["style": ["type": "slideIn", "direction": "left"], "statusBar": ["style": "lightContent"],
+            try app.call(
+                "present",
+                [
+                    "style": ["type": "slideIn", "direction": "left"], "statusBar": ["style": "lightContent"],
                                      "transition": ["type": "slide", "duration": 0.4, "timing": "system"]])
             try app.call("advance", ["seconds": 0.25])
             let id = try #require(try app.call("stack")["entries"]?.arrayValue?.first?["id"])
@@ -405,14 +435,23 @@ struct DaemonProtocolTests {
         let daemon = try DaemonHarness(["--clock", "manual"])
         let c = try daemon.connect()
         try c.call("subscribe", ["topics": ["lifecycle"]])
-        try c.call("present", ["style": "alert", "transition": ["type": "zoom", "timing": ["spring": ["duration": 0.5, "dampingRatio": 0.6]]]])
+        try c.call(
+            "present",
+            [
+                "style": "alert",
+                "transition": ["type": "zoom", "timing": ["spring": ["duration": 0.5, "dampingRatio": 0.6]]]
+            ])
         let will = try #require(try c.awaitNotification("lifecycle") { $0["event"] == "willPresent" })
         let timing = try #require(will["animation"]?["timing"])
-        let echoed = try c.call("present", ["style": "popup", "kind": "echo", "transition": ["type": "zoom", "timing": timing]])
+        let echoed = try c.call(
+            "present", ["style": "popup", "kind": "echo", "transition": ["type": "zoom", "timing": timing]])
         #expect(echoed["state"] == "queued")
         try c.call("present", ["style": "popup", "kind": "sys", "transition": ["timing": "system"]])
         try c.call("advance", ["seconds": 3])
-        let sys = try #require(try c.awaitNotification("lifecycle") { $0["event"] == "willPresent" && $0["animation"]?["timing"] == "system" })
+        let sys = try #require(
+            try c.awaitNotification("lifecycle") {
+                $0["event"] == "willPresent" && $0["animation"]?["timing"] == "system"
+            })
         #expect(sys["animation"]?["duration"]?.doubleValue == 0.5)
     }
 

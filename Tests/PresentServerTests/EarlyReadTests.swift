@@ -73,7 +73,10 @@ struct EarlyReadTests {
         try Self.whileStopped(daemon) {
             for _ in 0..<3 { try RawConnection(path: daemon.socketPath).close() }
         }
-        try waitUntil("stats to count the three connections that closed before a word", context: { (try? admin.call("stats")).map { "\($0)" } ?? "no stats" }) {
+        try waitUntil(
+            "stats to count the three connections that closed before a word",
+            context: { (try? admin.call("stats")).map { "\($0)" } ?? "no stats" }
+        ) {
             try admin.call("stats")["connections"]?["silent"]?.int64Value == silentBefore + 3
         }
         let after = try admin.call("stats")

@@ -45,11 +45,17 @@ private final class Peer {
         while monotonicNow() < deadline {
             raw.flush()
             guard raw.waitReadable(timeout: 0.1) else { continue }
-            guard let lines = raw.read() else { throw HarnessError.setup("connection closed while waiting for \(method)") }
+            guard let lines = raw.read() else {
+                throw HarnessError.setup("connection closed while waiting for \(method)")
+            }
             var reply: JSONValue?
             for line in lines {
                 let message = try JSONValue.parse(line)
-                if message["method"] != nil { notifications.append(line) } else if message["id"] == id { reply = message }
+                if message["method"] != nil {
+                    notifications.append(line)
+                } else if message["id"] == id {
+                    reply = message
+                }
             }
             if let reply {
                 try listener?.drain()
@@ -73,7 +79,9 @@ struct FlightRecorderTests {
     }
 
     /// Records the session, returns the subscriber's stream and the daemon.
-    private static func recordSession(_ daemon: DaemonHarness) throws -> (subscriber: [[UInt8]], token: String, peers: [Peer]) {
+    private static func recordSession(_ daemon: DaemonHarness) throws -> (
+        subscriber: [[UInt8]], token: String, peers: [Peer]
+    ) {
         let renderer = try Peer(daemon)
         try renderer.call("hello", ["client": "renderer"])
         try renderer.call("subscribe", ["topics": ["frames", "lifecycle"]])
@@ -87,7 +95,9 @@ struct FlightRecorderTests {
 
         let leaver = try Peer(daemon, listener: renderer)
         let token = try #require(try leaver.call("hello", ["client": "app-b"])["resumeToken"]?.stringValue)
-        try leaver.call("present", ["id": "toast", "style": "popup", "level": "overlay", "content": "Saved", "autoDismiss": ["after": 1]])
+        try leaver.call(
+            "present",
+            ["id": "toast", "style": "popup", "level": "overlay", "content": "Saved", "autoDismiss": ["after": 1]])
         try admin.call("advance", ["seconds": 0.5])
         try app.call("update", ["id": "login", "content": dialog("Sign in again"), "duration": 0.2])
 
@@ -105,7 +115,9 @@ struct FlightRecorderTests {
         // One leaves while its toast is up: it goes with ownerGone.
         leaver.raw.close()
         try waitUntil("the toast to leave with its owner") {
-            try admin.call("stack")["entries"]?.arrayValue?.contains { $0["id"] == "toast" && $0["state"] != "dismissing" } == false
+            try admin.call("stack")["entries"]?.arrayValue?.contains {
+                $0["id"] == "toast" && $0["state"] != "dismissing"
+            } == false
         }
         // Someone comes back with a resume token (a secret too); a secure value is given at
         // present time (subscribers never see it: content leaves secure values out) and
@@ -141,7 +153,9 @@ struct FlightRecorderTests {
     private static func connection(named name: String, in recording: String) throws -> Int64 {
         for line in recording.split(separator: "\n") {
             let record = try JSONValue.parse(String(line))
-            if record["event"] == "hello", record["name"] == .string(name) { return try #require(record["conn"]?.int64Value) }
+            if record["event"] == "hello", record["name"] == .string(name) {
+                return try #require(record["conn"]?.int64Value)
+            }
         }
         throw HarnessError.setup("no hello from \(name) in the recording")
     }
@@ -186,7 +200,10 @@ struct FlightRecorderTests {
             let replayed = try Self.replay(path, conn: subscriber)
             #expect(replayed.count == stream.count)
             let first = replayed.indices.first { $0 >= stream.count || replayed[$0] != stream[$0] }
-            #expect(first == nil, "first difference at line \(first ?? -1): \(first.map { String(decoding: replayed[$0], as: UTF8.self) } ?? "")")
+            #expect(first == nil, """
+                first difference at line \(first ?? -1): \
+                \(first.map { String(decoding: replayed[$0], as: UTF8.self) } ?? "")
+                """)
             #expect(replayed == stream)
         }
     }
@@ -211,7 +228,9 @@ struct FlightRecorderTests {
         shell.raw.send("tap", id: 100, ["x": 5, "y": 5])
         let question = try waitFor("shouldDismiss to reach the owner") { () -> JSONValue? in
             try owner.drain()
-            return try owner.notifications.last.map { try JSONValue.parse($0) }.flatMap { $0["method"] == "shouldDismiss" ? $0 : nil }
+            return try owner.notifications.last.map { try JSONValue.parse($0) }.flatMap {
+                $0["method"] == "shouldDismiss" ? $0 : nil
+            }
         }
         owner.raw.send(raw: JSONValue.object(["jsonrpc": "2.0", "id": question["id"] ?? .null,
                                               "result": ["allow": false]]).serializedLine())
@@ -287,7 +306,8 @@ struct FlightRecorderTests {
                              ["id": "pw", "kind": "secure", "value": .string(Self.initialSecret)]]
         _ = try client.call("present", ["id": "vault", "style": "alert", "content": .object(content)])
         _ = try client.call("update", ["id": "vault", "content": .object(content)])
-        _ = try client.call("activate", ["id": "vault", "action": "no", "fields": ["pw": .string(Self.password), "user": "root"]])
+        _ = try client.call(
+            "activate", ["id": "vault", "action": "no", "fields": ["pw": .string(Self.password), "user": "root"]])
         let recording = try #require(try client.call("recordDump")["recording"]?.stringValue)
         #expect(!recording.contains(Self.initialSecret))
         #expect(!recording.contains(Self.password))
@@ -433,7 +453,8 @@ struct RecordRingTests {
         allocated.append(ring.isAllocated)
         append(1, [1, 2, 3], to: &ring)
         allocated.append(ring.isAllocated)
-        #expect(state(of: ring) == RingState(capacity: 1 << 20, bytes: 15, dropped: 0, headers: [1], payloads: [[1, 2, 3]]))
+        #expect(
+            state(of: ring) == RingState(capacity: 1 << 20, bytes: 15, dropped: 0, headers: [1], payloads: [[1, 2, 3]]))
         ring.resize(to: 0)
         allocated.append(ring.isAllocated)
         #expect(state(of: ring) == RingState(capacity: 0, bytes: 0, dropped: 1))
@@ -480,7 +501,9 @@ struct RecordRingTests {
         #expect(state(of: ring) == RingState(capacity: 50, bytes: 44, dropped: 1, headers: [1, 2],
                                              payloads: [payload(1, count: 10), payload(2, count: 10)]))
         append(4, payload(4, count: 38), to: &ring)
-        #expect(state(of: ring) == RingState(capacity: 50, bytes: 50, dropped: 3, headers: [4], payloads: [payload(4, count: 38)]))
+        #expect(
+            state(of: ring)
+                == RingState(capacity: 50, bytes: 50, dropped: 3, headers: [4], payloads: [payload(4, count: 38)]))
     }
 
     /// A lowered bound keeps the newest records that fit (the buffer wrapped at the time);
@@ -525,7 +548,8 @@ struct RecordRingTests {
 @Suite("Flight recorder: NDJSON")
 struct FlightRecorderNDJSONTests {
     /// A record's line as the daemon's serialiser writes the same members, member by member.
-    static func reference(n: UInt64, t: Double, conn: UInt64, fields: JSONObject = [:], message: [UInt8]? = nil) -> [UInt8] {
+    static func reference(n: UInt64, t: Double, conn: UInt64, fields: JSONObject = [:],
+                          message: [UInt8]? = nil) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
         writer.member("n", .int(Int64(truncatingIfNeeded: n)))
@@ -538,7 +562,8 @@ struct FlightRecorderNDJSONTests {
         return writer.bytes
     }
 
-    static let times: [Double] = [0, 0.1, 0.25, 1.0 / 3, 12_345.678_901_234_5, 1e16, 123_456_789.000_001, .leastNonzeroMagnitude, -0.0,
+    static let times: [Double] = [
+        0, 0.1, 0.25, 1.0 / 3, 12_345.678_901_234_5, 1e16, 123_456_789.000_001, .leastNonzeroMagnitude, -0.0,
                                   Double.greatestFiniteMagnitude]
 
     /// Lines and events come out as the serialiser writes them, and each `t` reads back as
@@ -546,8 +571,10 @@ struct FlightRecorderNDJSONTests {
     @Test func recordsAreDumpedAsTheSerialiserWritesThem() throws {
         let recorder = FlightRecorder()
         var expected: [UInt8] = []
-        let line = Array(#"{"jsonrpc":"2.0","id":7,"method":"present","params":{"id":"a\u00e9","content":"x\ny"}}"#.utf8)
-        let connect: JSONObject = ["event": "connect", "pid": 4242, "uid": 1000, "gid": 1000, "roles": ["shell", "admin"],
+        let line = Array(
+            #"{"jsonrpc":"2.0","id":7,"method":"present","params":{"id":"a\u00e9","content":"x\ny"}}"#.utf8)
+        let connect: JSONObject = [
+            "event": "connect", "pid": 4242, "uid": 1000, "gid": 1000, "roles": ["shell", "admin"],
                                    "maxPriority": 1000, "unit": "kiosk \"1\".service"]
         let hello: JSONObject = ["event": "hello", "name": .null]
         for (i, t) in Self.times.enumerated() {
@@ -555,7 +582,8 @@ struct FlightRecorderNDJSONTests {
             line.withUnsafeBytes { recorder.record(line: $0, connection: conn, time: t, limit: 1 << 20) }
             recorder.record(event: i.isMultiple(of: 2) ? connect : hello, connection: conn, time: t, limit: 1 << 20)
             expected += Self.reference(n: recorder.made - 1, t: t, conn: conn, message: line)
-            expected += Self.reference(n: recorder.made, t: t, conn: conn, fields: i.isMultiple(of: 2) ? connect : hello)
+            expected += Self.reference(
+                n: recorder.made, t: t, conn: conn, fields: i.isMultiple(of: 2) ? connect : hello)
         }
         var dumped: [UInt8] = []
         recorder.appendNDJSON(to: &dumped)
@@ -572,7 +600,8 @@ struct FlightRecorderNDJSONTests {
     @Test func aWrappedRecordIsDumpedWhole() throws {
         let recorder = FlightRecorder()
         for i in 0..<50 {
-            let line = Array(#"{"jsonrpc":"2.0","id":\#(i),"method":"sync","params":{"nonce":"\#(String(repeating: "z", count: i))"}}"#.utf8)
+            let nonce = String(repeating: "z", count: i)
+            let line = Array(#"{"jsonrpc":"2.0","id":\#(i),"method":"sync","params":{"nonce":"\#(nonce)"}}"#.utf8)
             line.withUnsafeBytes { recorder.record(line: $0, connection: 3, time: Double(i) / 10, limit: 500) }
         }
         var dumped: [UInt8] = []
@@ -592,13 +621,16 @@ struct MayHoldSecretTests {
     /// The rule as said: the line contains "fields", "resume" or `\u`.
     static func reference(_ line: [UInt8]) -> Bool {
         [Array("fields".utf8), Array("resume".utf8), Array(#"\u"#.utf8)].contains { word in
-            line.count >= word.count && (0...(line.count - word.count)).contains { line[$0..<($0 + word.count)].elementsEqual(word) }
+            line.count >= word.count
+                && (0...(line.count - word.count)).contains { line[$0..<($0 + word.count)].elementsEqual(word) }
         }
     }
 
     /// Lines made of the words' pieces, near misses and all, at every offset and edge.
     @Test func theScanFindsWhatASubstringSearchFinds() {
-        let pieces = ["fields", "resume", #"\u"#, "field", "ields", "resum", "esume", "f", "u", "r", #"\"#, "x", "sume", "res"]
+        let pieces = [
+            "fields", "resume", #"\u"#, "field", "ields", "resum", "esume", "f", "u", "r", #"\"#, "x", "sume", "res"
+        ]
         var state: UInt64 = 12_345
         var found = 0
         for _ in 0..<20_000 {
@@ -614,7 +646,9 @@ struct MayHoldSecretTests {
         }
         #expect(found > 2_000 && found < 18_000)
         #expect(!Array(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8).withUnsafeBytes { Daemon.mayHoldSecret($0) })
-        #expect(!Array(#"{"jsonrpc":"2.0","id":2,"method":"update","params":{"id":"a","duration":0.2}}"#.utf8).withUnsafeBytes { Daemon.mayHoldSecret($0) })
+        #expect(
+            !Array(#"{"jsonrpc":"2.0","id":2,"method":"update","params":{"id":"a","duration":0.2}}"#.utf8)
+                .withUnsafeBytes { Daemon.mayHoldSecret($0) })
         #expect([UInt8]().withUnsafeBytes { !Daemon.mayHoldSecret($0) })
     }
 }
@@ -638,7 +672,9 @@ struct ReplayRefusalTests {
              "its header's started (200000000000000.0) is not a time on a monotonic clock"),
             (#"{"presentdRecording": 1, "clock": "manual"}"# + "\n" + #"{"n": 1, "conn": 1}"# + "\n",
              "record 1 has no conn or t"),
-            (#"{"presentdRecording": 1, "clock": "monotonic", "started": 5}"# + "\n" + #"{"n": 1, "t": 1e300, "conn": 1}"# + "\n",
+            (
+                #"{"presentdRecording": 1, "clock": "monotonic", "started": 5}"# + "\n"
+                    + #"{"n": 1, "t": 1e300, "conn": 1}"# + "\n",
              "record 1's t (1e+300) is not a time on the daemon's clock"),
         ]
         for (text, why) in cases {
@@ -646,7 +682,9 @@ struct ReplayRefusalTests {
             configuration.clock = .manual
             let daemon = try Daemon(configuration: configuration)
             var written = 0
-            let error = #expect(throws: ReplayError.self, "\(why)") { try daemon.replay(Array(text.utf8)) { _ in written += 1 } }
+            let error = #expect(throws: ReplayError.self, "\(why)") {
+                try daemon.replay(Array(text.utf8)) { _ in written += 1 }
+            }
             #expect(error.map { "\($0)" } == "not a presentd recording: \(why)")
             #expect(written == 0 && daemon.manualClock.time <= 5, "\(why): nothing replayed")
         }

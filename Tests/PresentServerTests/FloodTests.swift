@@ -37,7 +37,8 @@ struct FloodTests {
     func aWellBehavedClientStaysServed(mode: String, workers: Int) throws {
         let daemon = try DaemonHarness(["--check-invariants", "--max-connections-per-uid", "100"])
         let good = try daemon.connect()
-        try good.call("present", ["id": "kept", "style": "popup", "transition": ["type": "crossDissolve", "duration": 0]])
+        try good.call(
+            "present", ["id": "kept", "style": "popup", "transition": ["type": "crossDissolve", "duration": 0]])
         var count = 0
         let calm = try Self.pings(good) { count += 1; return count < 300 }
         let rssBefore = residentKiB(of: daemon.pid)
@@ -46,7 +47,8 @@ struct FloodTests {
         // A mute client needs time to fill its 4 MiB backlog (≈ 2.5 s at a quiet machine's
         // pace, longer under load): give it 8 s, the other floods 3.
         let seconds = mode == "mute" ? "8" : "3"
-        let flood = try DaemonHarness.spawn("/usr/bin/python3", [Self.script, daemon.socketPath, mode, seconds, "\(workers)"],
+        let flood = try DaemonHarness.spawn(
+            "/usr/bin/python3", [Self.script, daemon.socketPath, mode, seconds, "\(workers)"],
                                             stdout: output, stderr: output, environment: [:])
         var status: Int32 = 0
         var rssPeak = rssBefore
@@ -56,8 +58,11 @@ struct FloodTests {
         unlink(output)
         let rssAfter = residentKiB(of: daemon.pid)
 
-        print("hardening: flood \(mode): \(report.serializedString); good client round trip calm p50 \(Self.ms(percentile(calm, 0.5))) "
-              + "p99 \(Self.ms(percentile(calm, 0.99))); during the flood (\(during.count) pings) p50 \(Self.ms(percentile(during, 0.5))) "
+        print(
+            "hardening: flood \(mode): \(report.serializedString); good client round trip calm p50 "
+            + "\(Self.ms(percentile(calm, 0.5))) "
+                + "p99 \(Self.ms(percentile(calm, 0.99))); during the flood (\(during.count) pings) p50 "
+                + "\(Self.ms(percentile(during, 0.5))) "
               + "p99 \(Self.ms(percentile(during, 0.99))) max \(Self.ms(during.max() ?? 0)); "
               + "daemon RSS \(rssBefore) KiB before, peak \(rssPeak) KiB, \(rssAfter) KiB after")
 

@@ -48,23 +48,32 @@ func request(_ method: String, id: String = "1", params: String? = nil) -> Strin
 enum HostileTable {
     static let invalidUTF8: [HostileLine] = [
         ("in a string", b(#"{"jsonrpc":"2.0","id":1,"method":"p"#) + [0xc3, 0x28] + b(#"ng"}"#)),
-        ("a lone continuation byte", b(#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"k":""#) + [0x80] + b(#""}}"#)),
+        (
+            "a lone continuation byte",
+            b(#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"k":""#) + [0x80] + b(#""}}"#)
+        ),
         ("0xFF outside strings", [0xff] + b(request("ping"))),
         ("an overlong slash", b(#"{"jsonrpc":"2.0","id":1,"method":""#) + [0xc0, 0xaf] + b(#""}"#)),
         ("a UTF-8-encoded surrogate", b(#"{"jsonrpc":"2.0","id":""#) + [0xed, 0xa0, 0x80] + b(#"","method":"ping"}"#)),
-        ("a five-byte sequence", b(#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"k":""#) + [0xf8, 0x88, 0x80, 0x80, 0x80] + b(#""}}"#)),
+        (
+            "a five-byte sequence",
+            b(#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"k":""#) + [0xf8, 0x88, 0x80, 0x80, 0x80] + b(#""}}"#)
+        ),
         ("truncated at the end", b(request("ping") + " ") + [0xe2, 0x82]),
         ("a byte-order mark", [0xef, 0xbb, 0xbf] + b(request("ping"))),
         ("a NUL byte", b(request("ping")) + [0]),
     ].map { HostileLine("invalid UTF-8: \($0.0)", bytes: $0.1, .error(-32700)) }
 
     static let depth: [HostileLine] = [
-        HostileLine("65 nested arrays", String(repeating: "[", count: 65) + String(repeating: "]", count: 65), .error(-32700)),
+        HostileLine(
+            "65 nested arrays", String(repeating: "[", count: 65) + String(repeating: "]", count: 65), .error(-32700)),
         HostileLine("100 000 open brackets", String(repeating: "[", count: 100_000), .error(-32700)),
         HostileLine("100 000 nested objects in params", #"{"jsonrpc":"2.0","id":1,"method":"sync","params":"#
                     + String(repeating: #"{"a":"#, count: 100_000), .error(-32700)),
         HostileLine("60 levels inside params is fine",
-                    request("sync", id: "\"deep\"", params: #"{"nonce":"# + String(repeating: "[", count: 60) + String(repeating: "]", count: 60) + "}"),
+            request(
+                "sync", id: "\"deep\"",
+                params: #"{"nonce":"# + String(repeating: "[", count: 60) + String(repeating: "]", count: 60) + "}"),
                     .result(id: "deep")),
     ]
 
@@ -74,14 +83,30 @@ enum HostileTable {
         HostileLine("id Int64.max", request("ping", id: "9223372036854775807"), .result(id: .int(.max), [:])),
         HostileLine("id Int64.min", request("ping", id: "-9223372036854775808"), .result(id: .int(.min), [:])),
         HostileLine("a double overflowing to infinity", request("tap", params: #"{"x":1e400,"y":0}"#), .error(-32700)),
-        HostileLine("a 400-digit integer", request("tap", params: #"{"x":1"# + String(repeating: "0", count: 400) + #","y":0}"#), .error(-32700)),
-        HostileLine("a finite but huge coordinate", request("tap", params: #"{"x":1e300,"y":0}"#), .error(-32602, id: 1, field: "x")),
-        HostileLine("a huge duration", request("keyboard", params: #"{"height":10,"duration":1e300}"#), .error(-32602, id: 1, field: "duration")),
-        HostileLine("a fractional priority", request("present", params: #"{"style":"alert","priority":1.5}"#), .error(-32602, id: 1, field: "priority")),
-        HostileLine("priority beyond Int32", request("present", params: #"{"style":"alert","priority":4294967296}"#), .error(-32602, id: 1, field: "priority")),
-        HostileLine("a negative size", request("setContainer", params: #"{"width":-1,"height":10}"#), .error(-32602, id: 1, field: "width")),
-        HostileLine("a denormal container", request("setContainer", params: #"{"width":5e-324,"height":10}"#), .error(-32602, id: 1, field: "width")),
-        HostileLine("advance beyond the limit", request("advance", params: #"{"seconds":1e9}"#), .error(-32602, id: 1, field: "seconds")),
+        HostileLine(
+            "a 400-digit integer",
+            request("tap", params: #"{"x":1"# + String(repeating: "0", count: 400) + #","y":0}"#), .error(-32700)),
+        HostileLine(
+            "a finite but huge coordinate", request("tap", params: #"{"x":1e300,"y":0}"#),
+            .error(-32602, id: 1, field: "x")),
+        HostileLine(
+            "a huge duration", request("keyboard", params: #"{"height":10,"duration":1e300}"#),
+            .error(-32602, id: 1, field: "duration")),
+        HostileLine(
+            "a fractional priority", request("present", params: #"{"style":"alert","priority":1.5}"#),
+            .error(-32602, id: 1, field: "priority")),
+        HostileLine(
+            "priority beyond Int32", request("present", params: #"{"style":"alert","priority":4294967296}"#),
+            .error(-32602, id: 1, field: "priority")),
+        HostileLine(
+            "a negative size", request("setContainer", params: #"{"width":-1,"height":10}"#),
+            .error(-32602, id: 1, field: "width")),
+        HostileLine(
+            "a denormal container", request("setContainer", params: #"{"width":5e-324,"height":10}"#),
+            .error(-32602, id: 1, field: "width")),
+        HostileLine(
+            "advance beyond the limit", request("advance", params: #"{"seconds":1e9}"#),
+            .error(-32602, id: 1, field: "seconds")),
         HostileLine("leading zero", request("ping", id: "01"), .error(-32700)),
         HostileLine("trailing dot", request("tap", params: #"{"x":1.,"y":0}"#), .error(-32700)),
         HostileLine("hex", request("tap", params: #"{"x":0x10,"y":0}"#), .error(-32700)),
@@ -91,15 +116,25 @@ enum HostileTable {
         HostileLine("\($0) as a number", request("tap", params: #"{"x":\#($0),"y":0}"#), .error(-32700))
     } + [
         HostileLine("NaN as an id", request("ping", id: "NaN"), .error(-32700)),
-        HostileLine("\"NaN\" as a string where a number goes", request("tap", params: #"{"x":"NaN","y":0}"#), .error(-32602, id: 1, field: "x")),
+            HostileLine(
+                "\"NaN\" as a string where a number goes", request("tap", params: #"{"x":"NaN","y":0}"#),
+                .error(-32602, id: 1, field: "x"))
     ]
 
     /// json-c keeps the last of duplicate keys (PresentJSON documents it); nothing else changes.
     static let duplicateKeys: [HostileLine] = [
-        HostileLine("duplicate id: the last wins", #"{"jsonrpc":"2.0","id":1,"id":"second","method":"ping"}"#, .result(id: "second", [:])),
-        HostileLine("duplicate method: the last wins", #"{"jsonrpc":"2.0","id":1,"method":"present","method":"ping"}"#, .result(id: 1, [:])),
-        HostileLine("duplicate jsonrpc ending wrong", #"{"jsonrpc":"2.0","jsonrpc":"1.0","id":1,"method":"ping"}"#, .error(-32600, id: 1)),
-        HostileLine("duplicate params field", request("tap", params: #"{"x":1,"y":1,"x":"no"}"#), .error(-32602, id: 1, field: "x")),
+        HostileLine(
+            "duplicate id: the last wins", #"{"jsonrpc":"2.0","id":1,"id":"second","method":"ping"}"#,
+            .result(id: "second", [:])),
+        HostileLine(
+            "duplicate method: the last wins", #"{"jsonrpc":"2.0","id":1,"method":"present","method":"ping"}"#,
+            .result(id: 1, [:])),
+        HostileLine(
+            "duplicate jsonrpc ending wrong", #"{"jsonrpc":"2.0","jsonrpc":"1.0","id":1,"method":"ping"}"#,
+            .error(-32600, id: 1)),
+        HostileLine(
+            "duplicate params field", request("tap", params: #"{"x":1,"y":1,"x":"no"}"#),
+            .error(-32602, id: 1, field: "x"))
     ]
 
     static let ids: [HostileLine] = [
@@ -144,12 +179,19 @@ enum HostileTable {
         HostileLine("params an array", request("ping", params: "[1]"), .error(-32602, id: 1, field: "params")),
         HostileLine("params an empty array", request("ping", params: "[]"), .result(id: 1, [:])),
         HostileLine("params for ping", request("ping", params: #"{"x":1}"#), .error(-32602, id: 1, field: "x")),
-        HostileLine("an empty key", request("present", params: #"{"style":"alert","":1}"#), .error(-32602, id: 1, field: #"params[""]"#)),
+        HostileLine(
+            "an empty key", request("present", params: #"{"style":"alert","":1}"#),
+            .error(-32602, id: 1, field: #"params[""]"#)),
         HostileLine("a notification of an unknown method", #"{"jsonrpc":"2.0","method":"teleport"}"#, .nothing),
-        HostileLine("a notification with bad params", #"{"jsonrpc":"2.0","method":"tap","params":{"x":"no"}}"#, .nothing),
+        HostileLine(
+            "a notification with bad params", #"{"jsonrpc":"2.0","method":"tap","params":{"x":"no"}}"#, .nothing),
         HostileLine("a response to no question", #"{"jsonrpc":"2.0","id":"q9","result":{"allow":false}}"#, .nothing),
-        HostileLine("an error response to no question", #"{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"x"}}"#, .nothing),
-        HostileLine("a response with both", #"{"jsonrpc":"2.0","id":"q","result":1,"error":{"code":1,"message":"x"}}"#, .error(-32600, id: "q")),
+        HostileLine(
+            "an error response to no question", #"{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"x"}}"#,
+            .nothing),
+        HostileLine(
+            "a response with both", #"{"jsonrpc":"2.0","id":"q","result":1,"error":{"code":1,"message":"x"}}"#,
+            .error(-32600, id: "q")),
         HostileLine("CRLF is accepted", request("ping", id: "\"crlf\"") + "\r", .result(id: "crlf", [:])),
     ]
 
@@ -158,17 +200,26 @@ enum HostileTable {
         HostileLine("a batch of a number", "[1]", .batch([-32600])),
         HostileLine("a nested batch", "[[" + request("ping") + "]]", .batch([-32600])),
         HostileLine("a mixed batch",
-                    "[" + [request("ping", id: "1"), #"{"jsonrpc":"2.0","method":"ping"}"#, "{}", #""x""#, request("nope", id: "2"),
+            "["
+                + [
+                    request("ping", id: "1"), #"{"jsonrpc":"2.0","method":"ping"}"#, "{}", #""x""#,
+                    request("nope", id: "2"),
                            #"{"jsonrpc":"2.0","method":"rpc.x"}"#, #"{"jsonrpc":"2.0","id":"q","result":{}}"#,
-                           request("tap", id: "3", params: #"{"x":"a","y":0}"#), request("stack", id: "4")].joined(separator: ",") + "]",
+                    request("tap", id: "3", params: #"{"x":"a","y":0}"#), request("stack", id: "4")
+                ].joined(separator: ",") + "]",
                     .batch([nil, -32600, -32600, -32601, -32602, nil])),
-        HostileLine("a batch of notifications only", "[" + Array(repeating: #"{"jsonrpc":"2.0","method":"ping"}"#, count: 5).joined(separator: ",") + "]",
+        HostileLine(
+            "a batch of notifications only",
+            "[" + Array(repeating: #"{"jsonrpc":"2.0","method":"ping"}"#, count: 5).joined(separator: ",") + "]",
                     .nothing),
-        HostileLine("a batch at the limit", "[" + (0..<64).map { request("ping", id: "\($0)") }.joined(separator: ",") + "]",
+        HostileLine(
+            "a batch at the limit", "[" + (0..<64).map { request("ping", id: "\($0)") }.joined(separator: ",") + "]",
                     .batch(Array(repeating: nil, count: 64))),
-        HostileLine("an oversized batch", "[" + (0..<65).map { request("ping", id: "\($0)") }.joined(separator: ",") + "]",
+        HostileLine(
+            "an oversized batch", "[" + (0..<65).map { request("ping", id: "\($0)") }.joined(separator: ",") + "]",
                     .error(-32003)),
-        HostileLine("a huge batch", "[" + Array(repeating: "0", count: 100_000).joined(separator: ",") + "]", .error(-32003)),
+        HostileLine(
+            "a huge batch", "[" + Array(repeating: "0", count: 100_000).joined(separator: ",") + "]", .error(-32003))
     ]
 
     /// Every field of `present` with a value of the wrong type; each error names the field.
@@ -186,7 +237,10 @@ enum HostileTable {
             ("transition.duration", "transition", #"{"type":"zoom","duration":"1"}"#),
             ("transition.timing", "transition", #"{"type":"zoom","timing":7}"#),
             ("transition.timing.bezier[2]", "transition", #"{"type":"zoom","timing":{"bezier":[0,0,"1",1]}}"#),
-            ("transition.timing.spring.mass", "transition", #"{"type":"zoom","timing":{"spring":{"mass":"1","stiffness":1,"damping":1}}}"#),
+            (
+                "transition.timing.spring.mass", "transition",
+                #"{"type":"zoom","timing":{"spring":{"mass":"1","stiffness":1,"damping":1}}}"#
+            ),
             ("dismissTransition.type", "dismissTransition", #"{"type":["zoom"]}"#),
             ("background.opacity", "background", #"{"opacity":"0.5"}"#),
             ("background.color", "background", #"{"color":255}"#),
@@ -205,10 +259,19 @@ enum HostileTable {
             let style = key == "style" ? "" : #""style":"alert","#
             return request("present", params: "{" + style + "\"\(key)\":" + value + "}")
         }
-        return wrong.map { HostileLine("present.\($0.0) wrong type", line($0.0, $0.1), .error(-32602, id: 1, field: $0.0)) }
-            + nested.map { HostileLine("present.\($0.0) wrong type", line($0.1, $0.2), .error(-32602, id: 1, field: $0.0)) }
-            + [HostileLine("present without style", request("present", params: "{}"), .error(-32602, id: 1, field: "style")),
-               HostileLine("present.style null", request("present", params: #"{"style":null}"#), .error(-32602, id: 1, field: "style"))]
+        return wrong.map {
+            HostileLine("present.\($0.0) wrong type", line($0.0, $0.1), .error(-32602, id: 1, field: $0.0))
+        }
+            + nested.map {
+                HostileLine("present.\($0.0) wrong type", line($0.1, $0.2), .error(-32602, id: 1, field: $0.0))
+            }
+            + [
+                HostileLine(
+                    "present without style", request("present", params: "{}"), .error(-32602, id: 1, field: "style")),
+                HostileLine(
+                    "present.style null", request("present", params: #"{"style":null}"#),
+                    .error(-32602, id: 1, field: "style"))
+            ]
     }()
 
     /// The other methods' fields with wrong types.
@@ -218,12 +281,14 @@ enum HostileTable {
         ("dismiss", #"{"id":"x","transition":"fade"}"#, "transition"), ("dismissAll", #"{"animated":1}"#, "animated"),
         ("subscribe", #"{"topics":"frames"}"#, "topics"), ("subscribe", #"{"topics":["frames",7]}"#, "topics[1]"),
         ("subscribe", #"{"topics":[]}"#, "topics"), ("unsubscribe", #"{"topics":["everything"]}"#, "topics[0]"),
-        ("setContainer", #"{"width":"390","height":844}"#, "width"), ("setContainer", #"{"width":390,"height":844,"safeArea":{"top":"0"}}"#, "safeArea.top"),
+        ("setContainer", #"{"width":"390","height":844}"#, "width"),
+        ("setContainer", #"{"width":390,"height":844,"safeArea":{"top":"0"}}"#, "safeArea.top"),
         ("setContainer", #"{"width":390,"height":844,"scale":0}"#, "scale"),
         ("setContainer", #"{"width":390,"height":844,"horizontalSizeClass":"huge"}"#, "horizontalSizeClass"),
         ("keyboard", #"{"height":true}"#, "height"), ("keyboard", #"{"height":10,"curve":"bouncy"}"#, "curve"),
         ("tap", #"{"x":1}"#, "y"), ("tap", #"{"x":[1],"y":1}"#, "x"),
-        ("swipe", #"{"phase":"sideways","dx":0,"dy":0}"#, "phase"), ("swipe", #"{"phase":"began","dx":"0","dy":0}"#, "dx"),
+        ("swipe", #"{"phase":"sideways","dx":0,"dy":0}"#, "phase"),
+        ("swipe", #"{"phase":"began","dx":"0","dy":0}"#, "dx"),
         ("swipe", #"{"phase":"began","dx":0,"dy":0,"vy":null,"vx":"1"}"#, "vx"),
         ("advance", #"{"seconds":"1"}"#, "seconds"), ("advance", #"{"seconds":-1}"#, "seconds"),
     ].map { HostileLine("\($0.0).\($0.2) wrong", request($0.0, params: $0.1), .error(-32602, id: 1, field: $0.2)) }
@@ -326,7 +391,8 @@ struct HostileInputTests {
         let (daemon, owner, before) = try Self.daemonWithAnEntry()
         let limit = 1 << 20
         func line(ofLength length: Int) -> [UInt8] {
-            let head = Array(#"{"jsonrpc":"2.0","id":"big","method":"sync","params":{"nonce":""#.utf8), tail = Array(#""}}"#.utf8)
+            let head = Array(#"{"jsonrpc":"2.0","id":"big","method":"sync","params":{"nonce":""#.utf8),
+                tail = Array(#""}}"#.utf8)
             return head + Array(repeating: UInt8(ascii: "x"), count: length - head.count - tail.count) + tail
         }
         let c = try daemon.connect()

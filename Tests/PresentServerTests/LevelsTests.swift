@@ -41,7 +41,9 @@ struct LevelsTests {
         #expect(!events.contains { $0.hasPrefix("sheet didPresent") }, "the sheet is still coming in")
         try app.call("advance", ["seconds": 0.5])
         try watcher.call("sync", ["nonce": 1])
-        #expect(watcher.notifications.contains { $0["params"]?["id"] == "sheet" && $0["params"]?["event"] == "didPresent"
+        #expect(
+            watcher.notifications.contains {
+                $0["params"]?["id"] == "sheet" && $0["params"]?["event"] == "didPresent"
             && $0["params"]?["time"]?.double == 1 })
     }
 
@@ -49,12 +51,16 @@ struct LevelsTests {
         let daemon = try DaemonHarness(["--clock", "manual", "--fps", "10"])
         let app = try daemon.connect(), renderer = try daemon.connect()
         let quick: JSONValue = ["type": "crossDissolve", "duration": 0]
-        try app.call("present", ["id": "first", "level": "overlay", "position": "top", "style": Self.toast, "transition": quick])
+        try app.call(
+            "present", ["id": "first", "level": "overlay", "position": "top", "style": Self.toast, "transition": quick])
         try app.call("advance", ["seconds": 0.1])
         // The safe area's top is 47: the first toast sits 8 below it, centred.
-        #expect(try app.call("stack")["entries"]?[0]?["frame"] == ["x": 45.0, "y": 55.0, "width": 300.0, "height": 50.0])
+        #expect(
+            try app.call("stack")["entries"]?[0]?["frame"] == ["x": 45.0, "y": 55.0, "width": 300.0, "height": 50.0])
         try renderer.call("subscribe", ["topics": ["frames"]])
-        try app.call("present", ["id": "second", "level": "overlay", "position": "top", "style": Self.toast, "transition": quick])
+        try app.call(
+            "present", ["id": "second", "level": "overlay", "position": "top", "style": Self.toast, "transition": quick]
+        )
         try app.call("advance", ["seconds": 0.5])
         try renderer.call("sync", ["nonce": 1])
         let frames = renderer.notifications.filter { $0["method"] == "frame" }
@@ -81,7 +87,8 @@ struct LevelsTests {
         #expect(try app.call("tap", ["x": 10, "y": 700]) == ["part": "none", "dismissed": false, "forwarded": true])
         #expect(try app.call("tap", ["x": 195, "y": 80]) == ["part": "content", "dismissed": false, "id": "toast",
                                                               "role": "content", "level": "overlay"])
-        try app.call("present", ["id": "hint", "style": "bottomHalf", "interaction": "forward", "transition": ["duration": 0]])
+        try app.call(
+            "present", ["id": "hint", "style": "bottomHalf", "interaction": "forward", "transition": ["duration": 0]])
         try app.call("advance", ["seconds": 0.1])
         // Above the sheet, on its dimming: the tap falls through to the app underneath.
         #expect(try app.call("tap", ["x": 10, "y": 300]) == ["part": "none", "dismissed": false, "forwarded": true])
@@ -92,11 +99,14 @@ struct LevelsTests {
         #expect(entries.first { $0["id"] == "hint" }?["interaction"] == "forward")
         #expect(entries.first { $0["id"] == "toast" }?["interaction"] == nil)
         // absorb swallows it; the dimming still draws either way.
-        try app.call("present", ["id": "modal", "style": "alert", "interaction": "absorb", "transition": ["duration": 0]])
+        try app.call(
+            "present", ["id": "modal", "style": "alert", "interaction": "absorb", "transition": ["duration": 0]])
         try app.call("advance", ["seconds": 0.1])
         #expect(try app.call("tap", ["x": 10, "y": 300]) == ["part": "dimming", "dismissed": false, "id": "modal",
                                                               "role": "dimming", "level": "normal"])
-        #expect(app.expectError("present", ["style": "alert", "level": "overlay", "interaction": "absorb"])?.data?["field"] == "interaction")
+        #expect(
+            app.expectError("present", ["style": "alert", "level": "overlay", "interaction": "absorb"])?.data?["field"]
+                == "interaction")
         #expect(app.expectError("present", ["style": "alert", "position": "top"])?.data?["field"] == "position")
         #expect(app.expectError("present", ["style": "alert", "level": "top"])?.data?["field"] == "level")
     }
@@ -104,11 +114,18 @@ struct LevelsTests {
     @Test func anAlertLevelEntryBlocksTapsAndKeysToTheNormalLevel() throws {
         let daemon = try DaemonHarness(["--clock", "manual"])
         let app = try daemon.connect(), system = try daemon.connect()
-        try app.call("present", ["id": "sheet", "style": "bottomHalf", "dismissOnTap": true, "transition": ["duration": 0],
+        try app.call(
+            "present",
+            [
+                "id": "sheet", "style": "bottomHalf", "dismissOnTap": true, "transition": ["duration": 0],
                                  "content": ["actions": [["id": "close", "title": "Close", "role": "cancel"]]]])
-        try system.call("present", ["id": "battery", "level": "alert", "style": "alert", "dismissOnTap": false, "dismissOnEscape": false,
+        try system.call(
+            "present",
+            [
+                "id": "battery", "level": "alert", "style": "alert", "dismissOnTap": false, "dismissOnEscape": false,
                                     "statusBar": ["style": "lightContent"], "transition": ["duration": 0],
-                                    "content": ["title": "Battery low", "actions": [["id": "ok", "title": "OK", "role": "default"]]]])
+                "content": ["title": "Battery low", "actions": [["id": "ok", "title": "OK", "role": "default"]]]
+            ])
         try app.call("advance", ["seconds": 0.1])
         // A tap on the sheet's own content is taken by the alert's dimming, above it.
         #expect(try app.call("tap", ["x": 195, "y": 700]) == ["part": "dimming", "dismissed": false, "id": "battery",
@@ -120,7 +137,10 @@ struct LevelsTests {
         #expect(snapshot?["statusBar"]?["style"] == "lightContent")
         try app.call("key", ["key": "enter"])   // the alert's OK
         try app.call("advance", ["seconds": 1])
-        #expect(try app.call("key", ["key": "escape"]) == ["handled": true, "id": "sheet", "action": "close", "dismissed": true])
+        #expect(
+            try app.call("key", ["key": "escape"]) == [
+                "handled": true, "id": "sheet", "action": "close", "dismissed": true
+            ])
     }
 
     /// A dismissal takes along what is above on its own level only, and the dismiss policy
@@ -150,13 +170,16 @@ struct LevelsTests {
         try app.call("present", ["id": "compose", "style": "bottomHalf", "context": "mail", "interaction": "absorb",
                                  "transition": ["duration": 0]])
         try app.call("advance", ["seconds": 0.1])
-        #expect(try app.call("stack")["entries"]?[0]?["frame"] == ["x": 0.0, "y": 400.0, "width": 390.0, "height": 300.0])
+        #expect(
+            try app.call("stack")["entries"]?[0]?["frame"] == ["x": 0.0, "y": 400.0, "width": 390.0, "height": 300.0])
         try shell.call("subscribe", ["topics": ["frames"]])
         // A tap outside the context falls through: its dimming covers only the context.
         #expect(try shell.call("tap", ["x": 10, "y": 50])["forwarded"] == true)
         #expect(try shell.call("tap", ["x": 10, "y": 150])["id"] == "compose")
 
-        try shell.call("defineContext", ["name": "mail", "frame": ["x": 0, "y": 200, "width": 390, "height": 400], "duration": 0.4])
+        try shell.call(
+            "defineContext", ["name": "mail", "frame": ["x": 0, "y": 200, "width": 390, "height": 400], "duration": 0.4]
+        )
         try app.call("advance", ["seconds": 0.5])
         try shell.call("sync", ["nonce": 1])
         let frames = shell.notifications.filter { $0["method"] == "frame" }
@@ -167,8 +190,10 @@ struct LevelsTests {
         for (a, b) in zip(heights, heights.dropFirst()) { #expect(b <= a, "\(heights)") }
         let last = try #require(frames.last)
         #expect(Self.layer(last, "compose")?["clip"] == ["x": 0.0, "y": 200.0, "width": 390.0, "height": 400.0])
-        #expect(Self.layer(last, "compose", "dimming")?["frame"] == ["x": 0.0, "y": 200.0, "width": 390.0, "height": 400.0])
-        #expect(try shell.call("stack")["contexts"] == ["mail": ["x": 0.0, "y": 200.0, "width": 390.0, "height": 400.0]])
+        #expect(
+            Self.layer(last, "compose", "dimming")?["frame"] == ["x": 0.0, "y": 200.0, "width": 390.0, "height": 400.0])
+        #expect(
+            try shell.call("stack")["contexts"] == ["mail": ["x": 0.0, "y": 200.0, "width": 390.0, "height": 400.0]])
     }
 
     @Test func removingAContextTakesItsEntriesWithIt() throws {
@@ -180,7 +205,8 @@ struct LevelsTests {
         try app.call("present", ["id": "b", "style": "alert"])   // the whole screen: it stays
         try app.call("advance", ["seconds": 1])
         #expect(try shell.call("removeContext", ["name": "left"]) == ["dismissed": ["a"]])
-        let gone = try #require(try app.awaitNotification("lifecycle") { $0["id"] == "a" && $0["event"] == "willDismiss" })
+        let gone = try #require(
+            try app.awaitNotification("lifecycle") { $0["id"] == "a" && $0["event"] == "willDismiss" })
         #expect(gone["reason"] == "contextGone")
         try app.call("advance", ["seconds": 1])
         #expect(try app.call("stack")["entries"]?.arrayValue?.map { $0["id"] } == ["b"])
@@ -193,7 +219,8 @@ struct LevelsTests {
         let daemon = try DaemonHarness(["--clock", "manual", "--resume-grace", "30"])
         let shell = try daemon.connect(), app = try daemon.connect()
         try shell.call("defineContext", ["name": "mail", "frame": ["x": 0, "y": 100, "width": 390, "height": 600]])
-        try app.call("present", ["id": "compose", "style": "bottomHalf", "context": "mail", "transition": ["duration": 0]])
+        try app.call(
+            "present", ["id": "compose", "style": "bottomHalf", "context": "mail", "transition": ["duration": 0]])
         try app.call("present", ["id": "saved", "level": "overlay", "style": Self.toast, "autoDismiss": ["after": 5],
                                  "transition": ["duration": 0]])
         try app.call("advance", ["seconds": 4])
@@ -213,6 +240,7 @@ struct LevelsTests {
         try back.call("advance", ["seconds": 4.9])
         #expect(try back.call("stack")["entries"]?.arrayValue?.count == 2)
         try back.call("advance", ["seconds": 0.2])
-        #expect(try back.call("stack")["entries"]?.arrayValue?.map { $0["id"] } == ["compose"], "timed out (a 0 s exit)")
+        #expect(
+            try back.call("stack")["entries"]?.arrayValue?.map { $0["id"] } == ["compose"], "timed out (a 0 s exit)")
     }
 }

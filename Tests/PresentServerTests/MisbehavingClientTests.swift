@@ -38,7 +38,8 @@ struct FrameReport: CustomStringConvertible {
 
     var description: String {
         let ms = { (x: Double) in (x * 1000 * 100).rounded() / 100 }
-        return "\(seqs.count) frames in \(ms(seconds) / 1000) s, \(gaps) missing (\(gapsWhileOnTime(interval: 1.0 / 60)) "
+        return
+            "\(seqs.count) frames in \(ms(seconds) / 1000) s, \(gaps) missing (\(gapsWhileOnTime(interval: 1.0 / 60)) "
             + "between frames on time), delay p50 \(ms(percentile(delays, 0.5))) ms, "
             + "p99 \(ms(percentile(delays, 0.99))) ms, max \(ms(delays.max() ?? .nan)) ms"
     }
@@ -65,7 +66,9 @@ struct MisbehavingClientTests {
         let driver = try RawConnection(path: daemon.socketPath)
         driver.send("present", id: "base", ["style": "popup", "transition": ["type": "coverVertical", "duration": 60]])
         let label = JSONValue.string(String(repeating: "l", count: 256))
-        for i in 0..<60 { driver.send("present", id: .int(Int64(i)), ["style": "alert", "deduplicate": false, "content": label]) }
+        for i in 0..<60 {
+            driver.send("present", id: .int(Int64(i)), ["style": "alert", "deduplicate": false, "content": label])
+        }
         _ = try driver.awaitReply(59)
         return driver
     }
@@ -103,7 +106,9 @@ struct MisbehavingClientTests {
                     nextChurn += 0.04
                 }
                 tick(now - start)
-                if good.waitReadable(timeout: 0.005), let lines = good.read() { report.record(lines, at: monotonicNow()) }
+                if good.waitReadable(timeout: 0.005), let lines = good.read() {
+                    report.record(lines, at: monotonicNow())
+                }
             }
             report.seconds = monotonicNow() - start
             return report
@@ -117,9 +122,13 @@ struct MisbehavingClientTests {
         let never = try RawConnection(path: daemon.socketPath)
         let slow = try RawConnection(path: daemon.socketPath)
         let quitter = try RawConnection(path: daemon.socketPath)
-        for bad in [never, slow, quitter] { bad.send("subscribe", id: 1, ["topics": ["frames", "lifecycle", "stack", "statusBar"]]) }
+        for bad in [never, slow, quitter] {
+            bad.send("subscribe", id: 1, ["topics": ["frames", "lifecycle", "stack", "statusBar"]])
+        }
         var lastSlowRead = 0.0
-        func closedForBacklog() -> Int { daemon.stderrText.split(separator: "\n").filter { $0.contains("is not reading") }.count }
+        func closedForBacklog() -> Int {
+            daemon.stderrText.split(separator: "\n").filter { $0.contains("is not reading") }.count
+        }
         let withBad = phase(seconds: 4, tick: { t in
             if t - lastSlowRead >= 0.1 { _ = slow.read(limit: 4096); lastSlowRead = t }
             if t >= 1, !quitter.isClosed { quitter.close() }
@@ -162,13 +171,15 @@ struct MisbehavingClientTests {
     /// reverses from exactly where it was, leaves with ownerGone, and the log names the
     /// dead process by its pid.
     @Test func aClientKilledMidTransition() throws {
-        let daemon = try DaemonHarness(["--clock", "manual", "--fps", "10", "--check-invariants", "--log-level", "info"])
+        let daemon = try DaemonHarness(["--clock", "manual", "--fps", "10", "--check-invariants", "--log-level", "info"]
+        )
         let watcher = try daemon.connect()
         try watcher.call("subscribe", ["topics": ["lifecycle", "frames"]])
         let child = try DaemonHarness.spawn(DaemonHarness.presentctlPath,
-                                            ["--socket", daemon.socketPath, "present", "--style", "alert", "--transition", "zoom",
+            [
+                "--socket", daemon.socketPath, "present", "--style", "alert", "--transition", "zoom",
                                              "--duration", "1", "--timing", "linear", "--wait"],
-                                            stdout: daemon.directory + "/child.out", stderr: daemon.directory + "/child.out",
+            stdout: daemon.directory + "/child.out", stderr: daemon.directory + "/child.out",
                                             environment: [:])
         let presented = try #require(try watcher.awaitNotification("lifecycle") { $0["event"] == "willPresent" })
         let id = try #require(presented["id"])
@@ -221,7 +232,10 @@ struct MisbehavingClientTests {
         #expect(try daemon.connect().call("stack")["entries"]?.arrayValue?.count == 1)
         let tap = try screen.awaitReply("tap")
         let tapTime = monotonicNow() - start
-        print("hardening: unanswered shouldDismiss: ping answered after \(Int(pingTime * 1000)) ms, tap after \(Int(tapTime * 1000)) ms (timeout 1 s)")
+        print(
+            "hardening: unanswered shouldDismiss: ping answered after \(Int(pingTime * 1000)) ms, tap after "
+            + "\(Int(tapTime * 1000)) ms (timeout 1 s)"
+        )
         #expect(order.isEmpty)
         #expect(pingTime < 0.5)
         #expect(tapTime >= 0.95 && tapTime < 5)
@@ -229,14 +243,18 @@ struct MisbehavingClientTests {
         #expect(tap["result"]?["confirmation"] == "timeout")
         #expect(tap["result"]?["id"] == id)
         let log = daemon.stderrText
-        #expect(log.split(separator: "\n").contains { $0.contains("did not answer shouldDismiss") && $0.contains(Self.label) })
+        #expect(
+            log.split(separator: "\n").contains {
+                $0.contains("did not answer shouldDismiss") && $0.contains(Self.label)
+            })
         #expect(!log.contains("invariant"))
     }
 
     /// An owner that hangs up while it is being asked: the question is settled at once
     /// (not after the timeout) and its entry leaves with ownerGone.
     @Test func anOwnerThatHangsUpWhileAsked() throws {
-        let daemon = try DaemonHarness(["--clock", "manual", "--check-invariants"], configuration: DaemonHarness.patientOwners)
+        let daemon = try DaemonHarness(
+            ["--clock", "manual", "--check-invariants"], configuration: DaemonHarness.patientOwners)
         var owner: PresentClient? = try daemon.connect()
         try owner?.call("present", ["style": "alert", "confirmDismiss": true])
         try owner?.call("advance", ["seconds": 1])

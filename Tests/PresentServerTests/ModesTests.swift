@@ -26,9 +26,15 @@ struct ModesTests {
         let on = try admin.call("setMode", ["doNotDisturb": ["allowPriorityAbove": 500]])
         #expect(on["doNotDisturb"]?["until"] == .null && on["doNotDisturb"]?["allowPriorityAbove"] == 500)
         let quick: JSONValue = ["duration": 0.5]
-        #expect(try app.call("present", ["id": "low", "style": "popup", "priority": 100, "transition": quick])["state"] == "queued")
-        #expect(try app.call("present", ["id": "mid", "style": "popup", "priority": 300, "transition": quick])["state"] == "queued")
-        #expect(try app.call("present", ["id": "alarm", "style": "alert", "priority": 900, "transition": quick])["state"] == "presenting")
+        #expect(
+            try app.call("present", ["id": "low", "style": "popup", "priority": 100, "transition": quick])["state"]
+                == "queued")
+        #expect(
+            try app.call("present", ["id": "mid", "style": "popup", "priority": 300, "transition": quick])["state"]
+                == "queued")
+        #expect(
+            try app.call("present", ["id": "alarm", "style": "alert", "priority": 900, "transition": quick])["state"]
+                == "presenting")
         try app.call("advance", ["seconds": 1])
         #expect(try app.call("stack")["entries"]?.arrayValue?.compactMap { $0["heldBy"]?.stringValue }
                 == ["doNotDisturb", "doNotDisturb"], "the stack listing says it too")
@@ -77,7 +83,9 @@ struct ModesTests {
         #expect(snapshot?["doNotDisturb"] == .null && snapshot?["outputs"]?[0]?["doNotDisturb"] == .null)
         try app.call("advance", ["seconds": 1])
         try app.call("setMode", ["doNotDisturb": ["duration": 2]])   // until 3
-        #expect(try app.call("present", ["id": "later", "style": "popup", "transition": ["duration": 0.5]])["state"] == "queued")
+        #expect(
+            try app.call("present", ["id": "later", "style": "popup", "transition": ["duration": 0.5]])["state"]
+                == "queued")
         let dry = try app.call("present", ["id": "other", "style": "popup", "dryRun": true])
         #expect(dry["outcome"] == "queued" && dry["startsAt"] == 3.5 && dry["queuedBehind"] == ["later"],
                 "held until 3, then after later's 0.5 s: \(dry)")
@@ -109,16 +117,20 @@ struct ModesTests {
         try app.call("advance", ["seconds": 1])
         try watcher.call("sync", ["nonce": 1])
         let start = try #require(dry["startsAt"]?.double)
-        #expect(Self.lifecycle(watcher).contains("p1 willPresent \((start * 1e6).rounded() / 1e6)"), "\(Self.lifecycle(watcher))")
+        #expect(
+            Self.lifecycle(watcher).contains("p1 willPresent \((start * 1e6).rounded() / 1e6)"),
+            "\(Self.lifecycle(watcher))")
         // Deduplicated and preempting, likewise.
         let dedupe = try app.call("present", ["style": "popup", "kind": "k2", "dryRun": true])
         #expect(dedupe["outcome"] == "deduplicated" && dedupe["deduplicatedWith"] == "p1")
         #expect(try app.call("present", ["style": "popup", "kind": "k2"])["deduplicated"] == true)
-        let preempt = try app.call("present", ["style": "popup", "priority": 900, "precedence": "override", "dryRun": true])
+        let preempt = try app.call(
+            "present", ["style": "popup", "priority": 900, "precedence": "override", "dryRun": true])
         #expect(preempt["outcome"] == "preempting" && preempt["preempting"] == ["p1"])
         let id = try app.call("present", ["style": "popup", "priority": 900, "precedence": "override"])["id"]
         try watcher.call("sync", ["nonce": 2])
-        #expect(watcher.notifications.contains { $0["params"]?["id"] == "p1" && $0["params"]?["reason"] == "preempted" })
+        #expect(
+            watcher.notifications.contains { $0["params"]?["id"] == "p1" && $0["params"]?["reason"] == "preempted" })
         #expect(id == preempt["id"])
     }
 
@@ -155,7 +167,9 @@ struct ModesTests {
         ]
         for (method, params, field) in cases {
             let error = app.expectError(method, params)
-            #expect(error?.code == -32602 && error?.data?["field"] == .string(field), "\(method) \(params): \(String(describing: error))")
+            #expect(
+                error?.code == -32602 && error?.data?["field"] == .string(field),
+                "\(method) \(params): \(String(describing: error))")
         }
         #expect(app.expectError("explain", ["id": "nope"])?.code == -32001)
         #expect(app.expectError("setMode", ["doNotDisturb": .null, "output": "nope"])?.data?["field"] == "output")
@@ -165,7 +179,8 @@ struct ModesTests {
         let daemon = try DaemonHarness(["--clock", "monotonic"])
         let app = try daemon.connect(), watcher = try daemon.connect()
         try watcher.call("subscribe", ["topics": ["modes", "lifecycle"]])
-        let until = try #require(try app.call("setMode", ["doNotDisturb": ["duration": 0.3]])["doNotDisturb"]?["until"]?.double)
+        let until = try #require(
+            try app.call("setMode", ["doNotDisturb": ["duration": 0.3]])["doNotDisturb"]?["until"]?.double)
         #expect(try app.call("present", ["id": "a", "style": "popup", "priority": 1])["state"] == "queued")
         // Nothing moves meanwhile: only the deadline timer can end it.
         let ended = try watcher.awaitNotification("mode") { $0["reason"] == "until" }
@@ -207,7 +222,8 @@ struct ModesTests {
         let dry = try run(["present", "--style", "alert", "--priority", "101", "--dry-run"])
         #expect(dry.status == 0 && dry.output.contains("\"outcome\":\"presenting\""), "\(dry.output)")
         let explained = try run(["explain", "a"])
-        #expect(explained.status == 0 && explained.output.contains("\"heldBy\":\"doNotDisturb\""), "\(explained.output)")
+        #expect(
+            explained.status == 0 && explained.output.contains("\"heldBy\":\"doNotDisturb\""), "\(explained.output)")
         #expect(try run(["dnd", "off"]).status == 0)
         #expect(try app.call("stack")["entries"]?[0]?["state"] == "presenting")
         #expect(try run(["dnd", "maybe"]).status == 2)
@@ -232,10 +248,14 @@ struct ReducedMotionIntegrationTests {
     /// The motion of the next willPresent: (from, to) of its animation.
     static func presented(_ id: String, by app: PresentClient, watched renderer: PresentClient,
                           output: String? = nil) throws -> (from: JSONValue?, to: JSONValue?) {
-        var params: JSONObject = ["id": .string(id), "style": "alert", "transition": ["type": "coverVertical", "duration": 0.3]]
+        var params: JSONObject = [
+            "id": .string(id), "style": "alert", "transition": ["type": "coverVertical", "duration": 0.3]
+        ]
         if let output { params["output"] = .string(output) }
         try app.call("present", .object(params))
-        let notice = try renderer.awaitNotification("lifecycle") { $0["id"] == .string(id) && $0["event"] == "willPresent" }
+        let notice = try renderer.awaitNotification("lifecycle") {
+            $0["id"] == .string(id) && $0["event"] == "willPresent"
+        }
         return (notice?["animation"]?["from"], notice?["animation"]?["to"])
     }
 
@@ -248,10 +268,15 @@ struct ReducedMotionIntegrationTests {
         #expect(on["reducedMotion"] == true && on["doNotDisturb"] == .null && on["output"] == "main")
 
         let faded = try Self.presented("a", by: app, watched: renderer)
-        #expect(faded.from?["frame"] == faded.to?["frame"] && faded.from?["alpha"]?.double == 0 && faded.to?["alpha"]?.double == 1,
-                "a cross-fade where it rests: \(faded.from?.serializedString ?? "-") → \(faded.to?.serializedString ?? "-")")
+        #expect(
+            faded.from?["frame"] == faded.to?["frame"] && faded.from?["alpha"]?.double == 0
+                && faded.to?["alpha"]?.double == 1,
+            "a cross-fade where it rests: \(faded.from?.serializedString ?? "-") → \(faded.to?.serializedString ?? "-")"
+        )
         let slid = try Self.presented("b", by: app, watched: renderer, output: "cluster")
-        #expect(slid.from?["frame"]?["y"] != slid.to?["frame"]?["y"], "the cluster still slides: \(String(describing: slid))")
+        #expect(
+            slid.from?["frame"]?["y"] != slid.to?["frame"]?["y"],
+            "the cluster still slides: \(String(describing: slid))")
 
         try app.call("advance", ["seconds": 1])
         try app.call("dismissAll", ["animated": false])

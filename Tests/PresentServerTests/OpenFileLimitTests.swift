@@ -27,7 +27,8 @@ struct OpenFileLimitTests {
             waitpid(pid, &status, 0)
         }
 
-        var clients = [try waitFor("presentd to listen on \(socket)", context: { (try? String(contentsOfFile: log)) ?? "" }) {
+        var clients = [
+            try waitFor("presentd to listen on \(socket)", context: { (try? String(contentsOfFile: log)) ?? "" }) {
             try? PresentClient(path: socket)
         }]
         while clients.count < 100 { clients.append(try PresentClient(path: socket)) }

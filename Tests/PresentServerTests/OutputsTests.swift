@@ -27,7 +27,8 @@ struct OutputsTests {
         #expect(outputs?.arrayValue?.map(\.["name"]) == ["main", "cluster"])
         #expect(outputs?.arrayValue?.map(\.["fps"]) == [120, 30])
         #expect(outputs?[0]?["container"] == (try shell.call("hello")["container"]))
-        #expect(outputs?[1]?["container"]?["width"]?.double == 1280 && outputs?[1]?["container"]?["height"]?.double == 480)
+        #expect(
+            outputs?[1]?["container"]?["width"]?.double == 1280 && outputs?[1]?["container"]?["height"]?.double == 480)
         try renderer.call("subscribe", ["topics": ["frames"]])
         try shell.call("present", ["id": "nav", "style": "alert", "transition": Self.quick])
         try shell.call("present", ["id": "gauge", "style": "alert", "output": "cluster", "transition": Self.quick])
@@ -46,10 +47,13 @@ struct OutputsTests {
         #expect(main.compactMap(\.["seq"]?.int64Value) == Array(1...24))
         #expect(cluster.compactMap(\.["seq"]?.int64Value) == Array(1...6))
         #expect(main.last?["animating"] == false && cluster.last?["animating"] == false)
-        #expect(main.dropLast().allSatisfy { $0["animating"] == true } && cluster.dropLast().allSatisfy { $0["animating"] == true })
+        #expect(
+            main.dropLast().allSatisfy { $0["animating"] == true }
+                && cluster.dropLast().allSatisfy { $0["animating"] == true })
         // Each draws only its own entry.
         #expect(main.allSatisfy { $0["layers"]?.arrayValue?.allSatisfy { $0["id"] == "nav" } == true })
-        #expect(cluster.last?["layers"]?.arrayValue?.contains { $0["id"] == "gauge" && $0["role"] == "content" } == true)
+        #expect(
+            cluster.last?["layers"]?.arrayValue?.contains { $0["id"] == "gauge" && $0["role"] == "content" } == true)
         // The cluster's alert is centred in its own 1280×480 container.
         let gauge = try shell.call("stack", ["output": "cluster"])
         #expect(gauge["output"] == "cluster")
@@ -81,7 +85,8 @@ struct OutputsTests {
         #expect(added["outputs"]?.arrayValue?.map(\.["name"]) == ["main", "cluster"])
         try app.call("present", ["id": "sheet", "style": "bottomHalf", "transition": ["duration": 1]])
         // A present on the cluster does not queue behind main's transition: arbitration is per screen.
-        let gauge = try app.call("present", ["id": "gauge", "style": "alert", "output": "cluster", "transition": Self.quick])
+        let gauge = try app.call(
+            "present", ["id": "gauge", "style": "alert", "output": "cluster", "transition": Self.quick])
         #expect(gauge["state"] == "presenting")
         // The same id on another screen is refused, naming the field and where it is.
         let duplicate = app.expectError("present", ["id": "gauge", "style": "alert"])
@@ -108,7 +113,8 @@ struct OutputsTests {
     @Test func aSubscriberThatNamesOutputsHearsOnlyThoseScreens() throws {
         let daemon = try DaemonHarness(["--clock", "manual", "--output", "cluster=800x400"])
         let app = try daemon.connect(), clusterOnly = try daemon.connect(), everyone = try daemon.connect()
-        let snapshot = try clusterOnly.call("subscribe", ["topics": ["frames", "lifecycle", "stack"], "outputs": ["cluster"]])
+        let snapshot = try clusterOnly.call(
+            "subscribe", ["topics": ["frames", "lifecycle", "stack"], "outputs": ["cluster"]])
         #expect(snapshot["snapshot"]?["outputs"]?.arrayValue?.map(\.["name"]) == ["cluster"])
         #expect(snapshot["snapshot"]?["outputs"]?[0]?["container"]?["width"]?.double == 800)
         let all = try everyone.call("subscribe", ["topics": ["lifecycle"]])
@@ -120,7 +126,10 @@ struct OutputsTests {
         try everyone.call("sync", ["nonce": 1])
         let heard = clusterOnly.notifications.compactMap { $0["params"]?["output"]?.stringValue }
         #expect(!heard.isEmpty && heard.allSatisfy { $0 == "cluster" }, "\(heard)")
-        #expect(clusterOnly.notifications.contains { $0["method"] == "stack" && $0["params"]?["entries"]?[0]?["id"] == "gauge" })
+        #expect(
+            clusterOnly.notifications.contains {
+                $0["method"] == "stack" && $0["params"]?["entries"]?[0]?["id"] == "gauge"
+            })
         let lifecycle = everyone.notifications.filter { $0["method"] == "lifecycle" }.compactMap(\.["params"])
         #expect(lifecycle.contains { $0["id"] == "nav" && $0["output"] == "main" && $0["event"] == "didPresent" })
         #expect(lifecycle.contains { $0["id"] == "gauge" && $0["output"] == "cluster" && $0["event"] == "didPresent" })
@@ -132,16 +141,20 @@ struct OutputsTests {
         try watcher.call("subscribe", ["topics": ["lifecycle", "stack"]])
         try shell.call("addOutput", ["name": "cluster", "width": 800, "height": 400])
         _ = try watcher.awaitNotification("outputs") { $0["outputs"]?.arrayValue?.count == 2 }
-        try shell.call("defineContext", ["name": "dash", "output": "cluster", "frame": ["x": 0, "y": 0, "width": 400, "height": 400]])
+        try shell.call(
+            "defineContext",
+            ["name": "dash", "output": "cluster", "frame": ["x": 0, "y": 0, "width": 400, "height": 400]])
         // Context names are the daemon's: one on the cluster cannot be defined again on main.
-        #expect(shell.expectError("defineContext", ["name": "dash", "frame": ["x": 0, "y": 0, "width": 10, "height": 10]])?
+        #expect(
+            shell.expectError("defineContext", ["name": "dash", "frame": ["x": 0, "y": 0, "width": 10, "height": 10]])?
             .data?["field"] == "name")
         try app.call("present", ["id": "gauge", "style": "alert", "output": "cluster", "transition": Self.quick])
         // A present into a context goes to the screen that holds it.
         try app.call("present", ["id": "speed", "style": "bottomHalf", "context": "dash", "transition": Self.quick])
         try app.call("present", ["id": "nav", "style": "alert", "transition": Self.quick])
         try app.call("advance", ["seconds": 0.1])
-        #expect(try app.call("stack", ["output": "cluster"])["entries"]?.arrayValue?.map(\.["id"]) == ["gauge", "speed"])
+        #expect(
+            try app.call("stack", ["output": "cluster"])["entries"]?.arrayValue?.map(\.["id"]) == ["gauge", "speed"])
 
         #expect(shell.expectError("removeOutput", ["name": "main"])?.data?["field"] == "name")
         #expect(shell.expectError("removeOutput", ["name": "dash"])?.data?["field"] == "name")
@@ -149,11 +162,15 @@ struct OutputsTests {
         #expect(Set(removed["dismissed"]?.arrayValue ?? []) == ["gauge", "speed"])
         // Their last events come before the reply: the screen is gone once it is answered.
         try watcher.call("sync", ["nonce": 1])
-        let gone = watcher.notifications.filter { $0["method"] == "lifecycle" && $0["params"]?["event"] == "didDismiss" }
+        let gone = watcher.notifications.filter {
+            $0["method"] == "lifecycle" && $0["params"]?["event"] == "didDismiss"
+        }
             .compactMap(\.["params"])
         #expect(Set(gone.compactMap(\.["id"]?.stringValue)) == ["gauge", "speed"])
         #expect(gone.allSatisfy { $0["reason"] == "outputGone" && $0["output"] == "cluster" })
-        #expect(watcher.notifications.last { $0["method"] == "outputs" }?["params"]?["outputs"]?.arrayValue?.map(\.["name"]) == ["main"])
+        #expect(
+            watcher.notifications.last { $0["method"] == "outputs" }?["params"]?["outputs"]?.arrayValue?.map(\.["name"])
+                == ["main"])
         #expect(try shell.call("outputs")["outputs"]?.arrayValue?.map(\.["name"]) == ["main"])
         #expect(app.expectError("stack", ["output": "cluster"])?.data?["field"] == "output")
         // Main is untouched, and the names are free again.
@@ -169,7 +186,9 @@ struct OutputsTests {
         let daemon = try DaemonHarness(["--resume-grace", "30"], configuration: configuration)
         let shell = try daemon.connect(), app = try daemon.connect()
         let configured = try shell.call("outputs")["outputs"]?[1]
-        #expect(configured?["name"] == "cluster" && configured?["fps"] == 30 && configured?["container"]?["height"]?.double == 480)
+        #expect(
+            configured?["name"] == "cluster" && configured?["fps"] == 30
+                && configured?["container"]?["height"]?.double == 480)
         try shell.call("addOutput", ["name": "rear", "width": 600, "height": 300])
         try shell.call("setContainer", ["output": "cluster", "width": 1000, "height": 400, "duration": 0])
         let token = try #require(try app.call("hello", ["client": "app"])["resumeToken"]?.stringValue)
@@ -187,7 +206,10 @@ struct OutputsTests {
         #expect(outputs?[1]?["fps"] == 30)
         #expect(try back.call("stack", ["output": "cluster"])["entries"]?[0]?["id"] == "gauge")
         #expect(try back.call("stack", ["output": "rear"])["entries"]?[0]?["id"] == "film")
-        #expect(try back.call("hello", ["resume": .string(token)])["resumed"].map { Set($0.arrayValue ?? []) } == ["gauge", "film"])
+        #expect(
+            try back.call("hello", ["resume": .string(token)])["resumed"].map { Set($0.arrayValue ?? []) } == [
+                "gauge", "film"
+            ])
     }
 
     /// A state file from before ids were the daemon's could hold one id on two screens: the
@@ -206,15 +228,21 @@ struct OutputsTests {
         let back = try daemon.connect()
         #expect(try back.call("stack")["entries"]?.arrayValue?.map(\.["id"]) == ["twin-a"])
         #expect(try back.call("stack", ["output": "cluster"])["entries"]?.arrayValue?.isEmpty == true)
-        #expect(daemon.stderrText.contains(#"not restoring twin-a: output "main" already holds "twin-a""#), "\(daemon.stderrText)")
+        #expect(
+            daemon.stderrText.contains(#"not restoring twin-a: output "main" already holds "twin-a""#),
+            "\(daemon.stderrText)")
     }
 
     @Test func badScreenDefinitionsAreRefusedNamingTheField() throws {
         let daemon = try DaemonHarness(["--clock", "manual"])
         let shell = try daemon.connect()
         #expect(shell.expectError("addOutput", ["name": "x", "width": 0, "height": 10])?.data?["field"] == "width")
-        #expect(shell.expectError("addOutput", ["name": "x", "width": 10, "height": 10, "fps": 500])?.data?["field"] == "fps")
-        #expect(shell.expectError("addOutput", ["name": "x", "width": 10, "height": 10, "duration": 1])?.data?["field"] == "duration")
+        #expect(
+            shell.expectError("addOutput", ["name": "x", "width": 10, "height": 10, "fps": 500])?.data?["field"]
+                == "fps")
+        #expect(
+            shell.expectError("addOutput", ["name": "x", "width": 10, "height": 10, "duration": 1])?.data?["field"]
+                == "duration")
         #expect(shell.expectError("subscribe", ["topics": ["frames"], "outputs": []])?.data?["field"] == "outputs")
         #expect(try shell.call("outputs")["outputs"]?.arrayValue?.count == 1, "nothing was added")
         for n in 1..<16 { try shell.call("addOutput", ["name": .string("s\(n)"), "width": 10, "height": 10]) }
@@ -223,10 +251,12 @@ struct OutputsTests {
         let again = try shell.call("addOutput", ["name": "s1", "width": 20, "height": 10, "fps": 24])
         #expect(again["outputs"]?[1]?["fps"] == 24 && again["outputs"]?[1]?["container"]?["width"]?.double == 20)
 
-        let (status, output) = try DaemonHarness.run(DaemonHarness.presentdPath, ["--output", "main=10x10", "--print-config"])
+        let (status, output) = try DaemonHarness.run(
+            DaemonHarness.presentdPath, ["--output", "main=10x10", "--print-config"])
         #expect(status == 2 && output.contains("other than \"main\""), "\(output)")
         let bad = daemon.directory + "/bad.json"
-        try writeFile(bad, #"{"outputs": [{"name": "cluster", "width": 10}, {"name": "main", "width": 5, "height": 5}]}"#)
+        try writeFile(
+            bad, #"{"outputs": [{"name": "cluster", "width": 10}, {"name": "main", "width": 5, "height": 5}]}"#)
         let (checked, report) = try DaemonHarness.run(DaemonHarness.presentdPath, ["--check-config", bad])
         #expect(checked == 1)
         #expect(report.contains("outputs[0].height"), "\(report)")
@@ -262,8 +292,12 @@ struct RandomOutputsTests {
             let id = "e\(Int.random(in: 0..<12, using: &g))"
             switch Int.random(in: 0..<10, using: &g) {
             case 0:
-                _ = try? shell.call("addOutput", ["name": .string(output), "width": .double(Double.random(in: 200...1400, using: &g)),
-                                                  "height": .double(Double.random(in: 200...900, using: &g)), "fps": 30])
+                _ = try? shell.call(
+                    "addOutput",
+                    [
+                        "name": .string(output), "width": .double(Double.random(in: 200...1400, using: &g)),
+                        "height": .double(Double.random(in: 200...900, using: &g)), "fps": 30
+                    ])
             case 1 where output != "main":
                 _ = try? shell.call("removeOutput", ["name": .string(output)])
             case 2, 3, 4:
@@ -277,7 +311,8 @@ struct RandomOutputsTests {
                 _ = try? app.call("dismiss", ["id": .string(id)])
             case 6:
                 _ = try? shell.call("tap", ["x": .double(Double.random(in: 0...800, using: &g)),
-                                            "y": .double(Double.random(in: 0...800, using: &g)), "output": .string(output)])
+                        "y": .double(Double.random(in: 0...800, using: &g)), "output": .string(output)
+                    ])
             case 7:
                 _ = try? shell.call("setContainer", ["width": .double(Double.random(in: 200...1400, using: &g)),
                                                      "height": .double(Double.random(in: 200...900, using: &g)),
@@ -309,7 +344,7 @@ struct RandomOutputsTests {
         #expect(!log.contains("invariant broken"), "\(log)")
     }
 
-    /// Generated ids over several screens (issue 29): four clients present without ids on
+    /// Generated ids over several screens, where they once collided: four clients present without ids on
     /// random screens, some dismiss by id, and one at a time they leave. Every id is listed
     /// once across screens; a dismissal takes the entry it names and nothing else; a client
     /// that leaves takes exactly its own entries, whatever other screens hold.
@@ -357,14 +392,18 @@ struct RandomOutputsTests {
                     for gone in dismissed {
                         let holder = owned.firstIndex { $0[gone] != nil }
                         #expect(holder.flatMap { owned[$0][gone] } == output,
-                                "round \(round) step \(step): dismissing \(id) on \(output) took \(gone) of another screen")
+                            "round \(round) step \(step): dismissing \(id) on \(output) took \(gone) of another screen")
                         if let holder { owned[holder][gone] = nil }
                     }
                 } else {
                     let output = names.randomElement(using: &g)!
                     let level = ["normal", "overlay", "alert"].randomElement(using: &g)!
-                    let result = try client.call("present", ["style": level == "overlay" ? "popup" : "alert", "level": .string(level),
-                                                             "output": .string(output), "transition": ["duration": 0.1]])
+                    let result = try client.call(
+                        "present",
+                        [
+                            "style": level == "overlay" ? "popup" : "alert", "level": .string(level),
+                            "output": .string(output), "transition": ["duration": 0.1]
+                        ])
                     let id = try #require(result["id"]?.stringValue)
                     #expect(!given.contains(id), "round \(round) step \(step): \(id) was given before")
                     given.insert(id)
@@ -389,7 +428,7 @@ struct RandomOutputsTests {
         #expect(!daemon.stderrText.contains("invariant broken"), "\(daemon.stderrText)")
     }
 
-    /// The newcomer's transcript (issue 29): one generated id per screen, and dismissing
+    /// A newcomer's transcript: one generated id per screen, and dismissing
     /// main's takes main's alone.
     @Test func aDismissalByGeneratedIDTakesOneEntryOnOneScreen() throws {
         let daemon = try DaemonHarness(["--clock", "manual"])
@@ -427,8 +466,12 @@ struct LayoutDirectionIntegrationTests {
         // main turns right to left: its panel moves to the right edge.
         try shell.call("setContainer", ["width": 390, "height": 844, "layoutDirection": "rightToLeft", "duration": 0])
         #expect(try shell.call("stack")["entries"]?[0]?["frame"]?["x"]?.double == 390 - 97.5)
-        #expect(shell.expectError("setContainer", ["width": 390, "height": 844, "layoutDirection": "upward"])?.data?["field"]
+        #expect(
+            shell.expectError("setContainer", ["width": 390, "height": 844, "layoutDirection": "upward"])?.data?[
+                "field"]
                 == "layoutDirection")
-        #expect(app.expectError("present", ["style": ["type": "slideIn", "direction": "inward"]])?.data?["field"] == "style.direction")
+        #expect(
+            app.expectError("present", ["style": ["type": "slideIn", "direction": "inward"]])?.data?["field"]
+                == "style.direction")
     }
 }

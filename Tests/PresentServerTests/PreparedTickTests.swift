@@ -13,7 +13,8 @@ import PresentProtocol
     /// ticks with nothing between them (so the next tick is made ahead).
     private func movingScreen() throws -> (Screen, id: String) {
         var stack = ModalStack()
-        let shown = try stack.present(Presentation(style: .alert, transition: Transition(kind: .coverVertical, duration: 1, timing: .easeOut)),
+        let shown = try stack.present(
+            Presentation(style: .alert, transition: Transition(kind: .coverVertical, duration: 1, timing: .easeOut)),
                                       owner: 1, at: 0)
         _ = stack.drainEvents()
         _ = stack.drainRetargets()
@@ -112,7 +113,8 @@ import PresentProtocol
         #expect(!screen.changedBetweenTicks)
         screen.tickEnded(next: 0.4, withFrame: true, encode: encode)
         screen.advance(to: 0.4)
-        #expect(screen.takePreparedFrame(at: 0.4, seq: 1) != nil, "an interval without a request makes the next tick ahead")
+        #expect(
+            screen.takePreparedFrame(at: 0.4, seq: 1) != nil, "an interval without a request makes the next tick ahead")
     }
 
     @Test func eventsWaitingToBePublishedAreNotMadeAheadTwice() throws {

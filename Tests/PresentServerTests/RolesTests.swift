@@ -48,7 +48,8 @@ struct RolesTests {
         #expect(replies.map { $0["id"] } == [1, 2, 3])
         #expect(replies[0]["result"] == [:])
         #expect(replies[1]["error"]?["code"] == -32005)
-        #expect(replies[1]["error"]?["data"] == ["field": "method", "reason": "needs role shell or admin", "role": "shell"])
+        #expect(
+            replies[1]["error"]?["data"] == ["field": "method", "reason": "needs role shell or admin", "role": "shell"])
         #expect(replies[2]["result"]?["nonce"] == "after")
         // In a batch too, in place; and refused params are not even looked at.
         let batch = try #require(try app.rawExchange("""
@@ -66,7 +67,8 @@ struct RolesTests {
     }
 
     @Test func methodsNotHereYetAreGatedAndUnknownOnesStayUnknown() throws {
-        let daemon = try Self.daemon(roles: #"{"app": {"uids": [\#(Self.uid)]}, "admin": {"units": ["nobody-has-this.service"]}}"#)
+        let daemon = try Self.daemon(
+            roles: #"{"app": {"uids": [\#(Self.uid)]}, "admin": {"units": ["nobody-has-this.service"]}}"#)
         let app = try daemon.connect()
         for method in ["stats", "recordDump"] {
             let error = app.expectError(method)
@@ -90,7 +92,9 @@ struct RolesTests {
         _ = try other.call("dismiss", ["id": "theirs", "animated": false])
         _ = try mine.call("sync", ["nonce": 1])   // every event so far was written before its reply
         var heard: [JSONValue] = []
-        while let n = try mine.nextNotification(timeout: 0.2), n["method"] == "lifecycle" { heard.append(n["params"]?["id"] ?? .null) }
+        while let n = try mine.nextNotification(timeout: 0.2), n["method"] == "lifecycle" {
+            heard.append(n["params"]?["id"] ?? .null)
+        }
         #expect(!heard.isEmpty)
         #expect(heard.allSatisfy { $0 == "mine" }, "heard \(heard)")
     }
@@ -162,13 +166,16 @@ struct RolesTests {
         (try? DaemonHarness.run("/usr/bin/systemd-run", ["--scope", "--quiet", "true"]).0) == 0
     }()
 
-    @Test(.enabled(if: systemdRunScopeWorks,
-                   "systemd-run --scope does not work on this machine (no systemd as init); the faked cgroup test covers grants by unit"))
+    @Test(.enabled(if: systemdRunScopeWorks, """
+        systemd-run --scope does not work on this machine (no systemd as init); the faked cgroup test \
+        covers grants by unit
+        """))
     func aUnitGrantUnderSystemdRunScope() throws {
         let unit = "presentd-roles-test-\(getpid()).scope"
         let daemon = try Self.daemon(roles: #"{"shell": {"units": ["\#(unit)"]}}"#)
         let (status, output) = try DaemonHarness.run("/usr/bin/systemd-run",
-                                                     ["--scope", "--quiet", "--unit", unit, DaemonHarness.presentctlPath,
+            [
+                "--scope", "--quiet", "--unit", unit, DaemonHarness.presentctlPath,
                                                       "--socket", daemon.socketPath, "hello"])
         #expect(status == 0, "\(output)")
         #expect(try JSONValue.parse(Array(output.utf8))["roles"] == ["shell"])
@@ -177,7 +184,9 @@ struct RolesTests {
 
     @Test func cgroupFilesAreRead() {
         #expect(Daemon.unit(inCgroupFile: "0::/system.slice/kiosk-shell.service\n") == "kiosk-shell.service")
-        #expect(Daemon.unit(inCgroupFile: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/run-r1.scope/payload\n")
+        #expect(
+            Daemon.unit(
+                inCgroupFile: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/run-r1.scope/payload\n")
                 == "run-r1.scope")
         // A hybrid hierarchy: the unified line is only "/", the systemd one has the path.
         #expect(Daemon.unit(inCgroupFile: "9:name=systemd:/system.slice/renderer.service\n4:memory:/x\n0::/\n")
@@ -223,7 +232,7 @@ struct RolesTests {
                        "renderer": {"gids": [-1], "uid": [1]}, "admin": []}}
             """)
         for expected in ["roles.sheel: unknown setting; known here: admin, app, renderer, shell",
-                         "roles.shell.units[0]: expected a systemd unit ending in .service or .scope, got \"kiosk-shell\"",
+            "roles.shell.units[0]: expected a systemd unit ending in .service or .scope, got \"kiosk-shell\"",
                          "roles.shell.maxPriority: shell may not present; only app and admin have a ceiling",
                          "roles.app.uids[1]: expected an integer, got string",
                          "roles.app.maxPriority: must be between 0 and 1000",
@@ -238,9 +247,12 @@ struct RolesTests {
     }
 
     @Test func printConfigShowsTheRolesAndReadsBack() throws {
-        let file = "/tmp/presentd-roles-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).json", printedFile = file + ".printed"
+        let file = "/tmp/presentd-roles-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).json",
+            printedFile = file + ".printed"
         defer { unlink(file); unlink(printedFile) }
-        try writeFile(file, #"{"roles": {"shell": {"units": ["kiosk-shell.service"]}, "app": {"gids": [100], "maxPriority": 300}}}"#)
+        try writeFile(
+            file,
+            #"{"roles": {"shell": {"units": ["kiosk-shell.service"]}, "app": {"gids": [100], "maxPriority": 300}}}"#)
         let (status, printed) = try DaemonHarness.run(DaemonHarness.presentdPath, ["--config", file, "--print-config"])
         #expect(status == 0)
         let roles = try JSONValue.parse(Array(printed.utf8))["roles"]
@@ -249,6 +261,7 @@ struct RolesTests {
         #expect(roles?["admin"]?["maxPriority"] == 1000)
         #expect(roles?["renderer"] == ["uids": [], "gids": [], "units": [], "anyone": false])
         try writeFile(printedFile, printed)
-        #expect(try DaemonHarness.run(DaemonHarness.presentdPath, ["--config", printedFile, "--print-config"]).1 == printed)
+        #expect(
+            try DaemonHarness.run(DaemonHarness.presentdPath, ["--config", printedFile, "--print-config"]).1 == printed)
     }
 }

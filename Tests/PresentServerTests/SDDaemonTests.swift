@@ -74,7 +74,9 @@ struct SDDaemonTests {
         let error = SDDaemonError.invalidVariable("LISTEN_FDS", "two", expected: "a positive number of fds")
         #expect(error.description == "LISTEN_FDS=\"two\" is not a positive number of fds")
         #expect(SocketActivationError.environment(error.description).description
-                == "cannot read the sockets systemd passed (LISTEN_FDS): LISTEN_FDS=\"two\" is not a positive number of fds")
+                == "cannot read the sockets systemd passed (LISTEN_FDS): LISTEN_FDS=\"two\" is not a positive number "
+                   + "of fds"
+        )
     }
 
     @Test func closeOnExecIsSetAndOtherFlagsKept() throws {
@@ -86,7 +88,9 @@ struct SDDaemonTests {
         #expect(fcntl(fds[0], F_GETFD) & FD_CLOEXEC != 0)
         try SDDaemon.setCloseOnExec(fds[0])   // already set: unchanged, no error
         #expect(fcntl(fds[0], F_GETFD) & FD_CLOEXEC != 0)
-        #expect(throws: SDDaemonError.system(SystemCallError("fcntl(-1, F_GETFD)", code: EBADF))) { try SDDaemon.setCloseOnExec(-1) }
+        #expect(throws: SDDaemonError.system(SystemCallError("fcntl(-1, F_GETFD)", code: EBADF))) {
+            try SDDaemon.setCloseOnExec(-1)
+        }
     }
 
     // MARK: The passed fd: a listening AF_UNIX stream socket
@@ -98,7 +102,9 @@ struct SDDaemonTests {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sa_family_t>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sa_family_t>.size))
+            }
         }
         #expect(bound == 0)
         #expect(listen(fd, 8) == 0)
@@ -127,7 +133,9 @@ struct SDDaemonTests {
         #expect(throws: SDDaemonError.unsuitableSocket(tcp, "an IP socket")) {
             try SDDaemon.checkUnixStreamListener(tcp)
         }
-        #expect(throws: SDDaemonError.system(SystemCallError("fstat(-1)", code: EBADF))) { try SDDaemon.checkUnixStreamListener(-1) }
+        #expect(throws: SDDaemonError.system(SystemCallError("fstat(-1)", code: EBADF))) {
+            try SDDaemon.checkUnixStreamListener(-1)
+        }
         let refusal = SocketActivationError.notAUnixStreamListener(3, "it is a datagram socket").description
         #expect(refusal.contains("fd 3 from systemd is not a listening Unix stream socket (it is a datagram socket)"))
     }
@@ -149,7 +157,9 @@ struct SDDaemonTests {
     @Test(arguments: ["", "0", "-5", "1e6", "200 000", "18446744073709551615", "18446744073709551616"])
     func badWatchdogUsecIsAnError(value: String) {
         // 0 and UINT64_MAX (systemd's infinity) are "not set", which libsystemd reports as -EINVAL.
-        #expect(throws: SDDaemonError.invalidVariable("WATCHDOG_USEC", value, expected: "a positive number of microseconds")) {
+        #expect(
+            throws: SDDaemonError.invalidVariable("WATCHDOG_USEC", value, expected: "a positive number of microseconds")
+        ) {
             try watchdog(["WATCHDOG_USEC": value])
         }
     }
@@ -189,7 +199,10 @@ struct SDDaemonTests {
         #expect(throws: SDDaemonError.system(SystemCallError("sendto(\(path))", code: ENOENT))) {
             try SDDaemon.notify("READY=1", socket: path)
         }
-        #expect(throws: SDDaemonError.system(SystemCallError("sendto(@presentd-sdd-nobody-\(getpid()))", code: ECONNREFUSED))) {
+        #expect(
+            throws: SDDaemonError.system(
+                SystemCallError("sendto(@presentd-sdd-nobody-\(getpid()))", code: ECONNREFUSED))
+        ) {
             try SDDaemon.notify("READY=1", socket: "@presentd-sdd-nobody-\(getpid())")
         }
     }
@@ -199,7 +212,10 @@ struct SDDaemonTests {
         #expect(try SDDaemon.notifyAddress("/run/systemd/notify").length == socklen_t(offset + 19 + 1))
         let abstract = try SDDaemon.notifyAddress("@ab")
         #expect(abstract.length == socklen_t(offset + 3), "no trailing NUL for an abstract name")
-        #expect(withUnsafeBytes(of: abstract.address.sun_path) { Array($0.prefix(3)) } == [0, UInt8(ascii: "a"), UInt8(ascii: "b")])
+        #expect(
+            withUnsafeBytes(of: abstract.address.sun_path) { Array($0.prefix(3)) } == [
+                0, UInt8(ascii: "a"), UInt8(ascii: "b")
+            ])
         let expected = "an absolute path or an @abstract name"
         for bad in ["", "@", "/", "run/notify", "notify", "/a\u{0}b"] {
             #expect(throws: SDDaemonError.invalidVariable("NOTIFY_SOCKET", bad, expected: expected)) {
@@ -209,7 +225,9 @@ struct SDDaemonTests {
         // sun_path holds 108 bytes: 107 and a NUL for a path, all 108 for an abstract name.
         _ = try SDDaemon.notifyAddress("/" + String(repeating: "p", count: 106))
         _ = try SDDaemon.notifyAddress("@" + String(repeating: "a", count: 107))
-        for (long, limit) in [("/" + String(repeating: "p", count: 107), 107), ("@" + String(repeating: "a", count: 108), 108)] {
+        for (long, limit) in [
+            ("/" + String(repeating: "p", count: 107), 107), ("@" + String(repeating: "a", count: 108), 108)
+        ] {
             #expect(throws: SDDaemonError.invalidVariable("NOTIFY_SOCKET", long, expected: "at most \(limit) bytes")) {
                 try SDDaemon.notifyAddress(long)
             }

@@ -42,14 +42,19 @@ extension SpecReply: Sendable {}
 /// its nonce) or `ping`. Every name presentd does not have is kept, for −32601.
 private let specExamples: [SpecExample] = [
     // "rpc call with positional parameters": presentd takes named params only.
-    SpecExample("positional params, unknown method", #"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#,
+    SpecExample(
+        "positional params, unknown method", #"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#,
                 .error(-32601, 1)),
-    SpecExample("positional params, a method taking named ones", #"{"jsonrpc": "2.0", "method": "sync", "params": [42, 23], "id": 2}"#,
+    SpecExample(
+        "positional params, a method taking named ones",
+        #"{"jsonrpc": "2.0", "method": "sync", "params": [42, 23], "id": 2}"#,
                 .error(-32602, 2)),
     // "rpc call with named parameters"
     SpecExample("named params", #"{"jsonrpc": "2.0", "method": "sync", "params": {"nonce": 19}, "id": 3}"#,
                 .result(3, ["nonce": 19])),
-    SpecExample("named params, unknown method", #"{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 4}"#,
+    SpecExample(
+        "named params, unknown method",
+        #"{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 4}"#,
                 .error(-32601, 4)),
     // "a Notification" (update is a presentd method: its refused params are not answered either)
     SpecExample("notification", #"{"jsonrpc": "2.0", "method": "update", "params": [1,2,3,4,5]}"#, nil),
@@ -57,18 +62,23 @@ private let specExamples: [SpecExample] = [
     // "rpc call of non-existent method"
     SpecExample("non-existent method", #"{"jsonrpc": "2.0", "method": "foobar", "id": "1"}"#, .error(-32601, "1")),
     // "rpc call with invalid JSON"
-    SpecExample("invalid JSON", #"{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]"#, .error(-32700, .null)),
+    SpecExample(
+        "invalid JSON", #"{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]"#, .error(-32700, .null)),
     // "rpc call with invalid Request object"
     SpecExample("invalid Request object", #"{"jsonrpc": "2.0", "method": 1, "params": "bar"}"#, .error(-32600, .null)),
     // "rpc call Batch, invalid JSON"
-    SpecExample("batch, invalid JSON", #"[ {"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"}, {"jsonrpc": "2.0", "method" ]"#,
+    SpecExample(
+        "batch, invalid JSON",
+        #"[ {"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"}, {"jsonrpc": "2.0", "method" ]"#,
                 .error(-32700, .null)),
     // "rpc call with an empty Array"
     SpecExample("empty array", "[]", .error(-32600, .null)),
     // "rpc call with an invalid Batch (but not empty)"
     SpecExample("invalid batch [1]", "[1]", batch: [.error(-32600, .null)]),
     // "rpc call with invalid Batch"
-    SpecExample("invalid batch [1,2,3]", "[1,2,3]", batch: [.error(-32600, .null), .error(-32600, .null), .error(-32600, .null)]),
+    SpecExample(
+        "invalid batch [1,2,3]", "[1,2,3]", batch: [.error(-32600, .null), .error(-32600, .null), .error(-32600, .null)]
+    ),
     // "rpc call Batch"
     SpecExample("batch", """
         [{"jsonrpc": "2.0", "method": "sync", "params": {"nonce": 7}, "id": "1"},\
@@ -80,14 +90,21 @@ private let specExamples: [SpecExample] = [
         """, batch: [.result("1", ["nonce": 7]), .result("2", ["nonce": 19]), .error(-32600, .null),
                      .error(-32601, "5"), .result("9", [:])]),
     // "rpc call Batch (all notifications)"
-    SpecExample("batch of notifications", #"[{"jsonrpc": "2.0", "method": "notify_sum", "params": [1,2,4]}, {"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}]"#,
+    SpecExample(
+        "batch of notifications",
+        #"[{"jsonrpc": "2.0", "method": "notify_sum", "params": [1,2,4]}, {"jsonrpc": "2.0", "method": "notify_hello","#
+        + #" "params": [7]}]"#,
                 nil),
     // The text beside the examples: a null id is an id, echoed; [] is no params; an
     // unknown method is −32601 whatever its params; rpc.* is reserved.
     SpecExample("null id", #"{"jsonrpc": "2.0", "method": "ping", "id": null}"#, .result(.null, [:])),
-    SpecExample("null id, unknown method", #"{"jsonrpc": "2.0", "method": "foobar", "id": null}"#, .error(-32601, .null)),
-    SpecExample("empty params array", #"{"jsonrpc": "2.0", "method": "ping", "params": [], "id": 10}"#, .result(10, [:])),
-    SpecExample("unknown method, params of no method", #"{"jsonrpc": "2.0", "method": "foobar", "params": {"x": [1]}, "id": 11}"#,
+    SpecExample(
+        "null id, unknown method", #"{"jsonrpc": "2.0", "method": "foobar", "id": null}"#, .error(-32601, .null)),
+    SpecExample(
+        "empty params array", #"{"jsonrpc": "2.0", "method": "ping", "params": [], "id": 10}"#, .result(10, [:])),
+    SpecExample(
+        "unknown method, params of no method",
+        #"{"jsonrpc": "2.0", "method": "foobar", "params": {"x": [1]}, "id": 11}"#,
                 .error(-32601, 11)),
     SpecExample("reserved rpc. name", #"{"jsonrpc": "2.0", "method": "rpc.foobar", "id": 12}"#, .error(-32601, 12)),
 ]
@@ -133,7 +150,8 @@ struct SelfDescriptionTests {
         #expect(document["openrpc"] == "1.2.6")
         #expect(document["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == Request.methods)
         // #filePath is …/Tests/PresentServerTests/SelfDescriptionTests.swift
-        let root = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+        let root = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(
+            separator: "/")
         let text = try #require(try? String(contentsOfFile: root + "/docs/openrpc.json"),
                                 "docs/openrpc.json is missing: write it with `make openrpc`")
         #expect(try JSONValue.parse(text) == document,
@@ -207,18 +225,26 @@ struct SelfDescriptionTests {
         try renderer.call("hello", ["client": "glass"])
         try renderer.call("addOutput", ["name": "side", "width": 800, "height": 600])
         // Exact binary fractions, so that the differences are exact.
-        try renderer.call("presented", ["frames": [["time": 10.0, "shownAt": 10.015625, "drawnAt": 10.0078125, "refresh": 0.015625],
+        try renderer.call(
+            "presented",
+            [
+                "frames": [
+                    ["time": 10.0, "shownAt": 10.015625, "drawnAt": 10.0078125, "refresh": 0.015625],
                                                    ["time": 10.015625, "shownAt": 10.03125]], "discarded": 2])
         try renderer.call("presented", ["frames": [["time": 10.03125, "shownAt": 10.078125]], "output": "side"])
         let rows = try #require(try renderer.call("stats")["presented"]?.arrayValue)
         #expect(rows.count == 2)
         let main = try #require(rows.first { $0["output"] == "main" })
         #expect(main["frames"] == 2 && main["discarded"] == 2 && main["refresh"] == 0.015625)
-        #expect(main["latency"]?["p50"] == 0.015625 && main["latency"]?["max"] == 0.015625 && main["latency"]?["samples"] == 2)
+        #expect(
+            main["latency"]?["p50"] == 0.015625 && main["latency"]?["max"] == 0.015625
+                && main["latency"]?["samples"] == 2)
         #expect(main["drawToShown"]?["p50"] == 0.0078125 && main["drawToShown"]?["samples"] == 1)
         #expect(rows.first { $0["output"] == "side" }?["latency"]?["p50"] == 0.046875)
         // Errors name the field; a screen that is not there is refused.
-        #expect(renderer.expectError("presented", ["frames": [["time": 1, "shownAt": "soon"]]])?.data?["field"] == "frames[0].shownAt")
+        #expect(
+            renderer.expectError("presented", ["frames": [["time": 1, "shownAt": "soon"]]])?.data?["field"]
+                == "frames[0].shownAt")
         #expect(renderer.expectError("presented", ["frames": [], "output": "nowhere"])?.data?["field"] == "output")
     }
 
@@ -237,7 +263,11 @@ struct SelfDescriptionTests {
         try renderer.call("advance", ["seconds": 3])
         // Drawn for a quarter of the way and shown a 64th of a second late; then one at rest, shown
         // late too; and one drawn for a time before anything the daemon keeps (before the subscription).
-        try renderer.call("presented", ["frames": [["time": .double(start + 0.25), "shownAt": .double(start + 0.25 + 1.0 / 64)],
+        try renderer.call(
+            "presented",
+            [
+                "frames": [
+                    ["time": .double(start + 0.25), "shownAt": .double(start + 0.25 + 1.0 / 64)],
                                                    ["time": .double(start + 2), "shownAt": .double(start + 2.1)],
                                                    ["time": .double(start - 60), "shownAt": .double(start - 59.9)]]])
         let row = try #require(try renderer.call("stats")["presented"]?[0])
@@ -258,7 +288,9 @@ struct SelfDescriptionTests {
         let before = try #require(try renderer.call("advance", ["seconds": 10])["time"]?.doubleValue)
         try renderer.call("present", ["id": "early", "style": "alert", "transition": linear])
         try renderer.call("presented", ["frames": [["time": .double(before + 0.25), "shownAt": .double(before + 0.3)]]])
-        #expect(try renderer.call("stats")["presented"]?[0]?["error"] == .null, "the motion before the first report is not kept")
+        #expect(
+            try renderer.call("stats")["presented"]?[0]?["error"] == .null,
+            "the motion before the first report is not kept")
         try renderer.call("advance", ["seconds": 2])
         try renderer.call("dismiss", ["id": "early", "animated": false])
         let start = try #require(try renderer.call("advance", ["seconds": 1])["time"]?.doubleValue)
@@ -266,7 +298,9 @@ struct SelfDescriptionTests {
         try renderer.call("advance", ["seconds": 2])
         try renderer.call("presented", ["frames": [["time": .double(start + 0.25), "shownAt": .double(start + 0.3)]]])
         let error = try #require(try renderer.call("stats")["presented"]?[0]?["error"])
-        #expect(error["samples"] == 1 && (error["max"]?.doubleValue ?? 0) > 1, "a frame shown 50 ms late in mid-motion: \(error)")
+        #expect(
+            error["samples"] == 1 && (error["max"]?.doubleValue ?? 0) > 1,
+            "a frame shown 50 ms late in mid-motion: \(error)")
     }
 
     @Test func aScreensMotionIsForgottenWhenItsLastRendererLeaves() throws {
@@ -279,7 +313,9 @@ struct SelfDescriptionTests {
         try app.call("present", ["id": "a", "style": "alert", "transition": linear])
         try app.call("advance", ["seconds": 2])
         first = nil   // the only renderer of main leaves
-        try waitUntil("the first renderer's row to leave stats") { try app.call("stats")["presented"]?.arrayValue?.isEmpty == true }
+        try waitUntil("the first renderer's row to leave stats") {
+            try app.call("stats")["presented"]?.arrayValue?.isEmpty == true
+        }
         // A frame of the motion the first renderer saw: the history went with it, so the error cannot be told.
         let second = try daemon.connect()
         try second.call("presented", ["frames": [["time": .double(start + 0.25), "shownAt": .double(start + 0.3)]]])

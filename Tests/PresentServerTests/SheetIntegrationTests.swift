@@ -70,7 +70,9 @@ struct SheetIntegrationTests {
         #expect(field(["type": "sheet", "grabber": "yes"]) == "style.grabber")
         #expect(try app.call("stack")["entries"]?.arrayValue?.isEmpty == true, "nothing was presented")
         try app.call("present", ["id": "a", "style": "alert"])
-        #expect(app.expectError("update", ["id": "a", "selectedDetent": "large"])?.message.contains("is not a sheet") == true)
+        #expect(
+            app.expectError("update", ["id": "a", "selectedDetent": "large"])?.message.contains("is not a sheet")
+                == true)
     }
 
     /// A sheet on a sheet: the one under it shrinks to 0.9 with its top showing, in frames and
@@ -88,7 +90,8 @@ struct SheetIntegrationTests {
             return layers.contains { $0["id"] == "over" }
                 && layers.contains { $0["id"] == "under" && $0["segments"]?.arrayValue?.isEmpty == false }
         })
-        #expect(shrinking["layers"]?.arrayValue?.first { $0["id"] == "under" && $0["role"] == "content" }?["scale"] == 0.9,
+        #expect(
+            shrinking["layers"]?.arrayValue?.first { $0["id"] == "under" && $0["role"] == "content" }?["scale"] == 0.9,
                 "the animations topic moves it to 0.9: \(shrinking)")
         try app.call("advance", ["seconds": 1])
         try renderer.call("sync", ["nonce": 1])
@@ -97,7 +100,9 @@ struct SheetIntegrationTests {
                 .first { $0["id"] == "under" && $0["role"] == "content" }
         }
         let medium = 393.0, top = 844 - medium
-        #expect(under()?["scale"] == 0.9 && under()?["frame"]?["y"]?.double == top - medium * 0.1 / 2 - 10, "\(under() ?? nil)")
+        #expect(
+            under()?["scale"] == 0.9 && under()?["frame"]?["y"]?.double == top - medium * 0.1 / 2 - 10,
+            "\(under() ?? nil)")
         try app.call("dismiss", ["id": "over"])
         try app.call("advance", ["seconds": 1])
         try renderer.call("sync", ["nonce": 2])
@@ -121,7 +126,9 @@ struct SheetIntegrationTests {
         try app.call("present", ["id": "s", "style": style])
         try app.call("update", ["id": "s", "selectedDetent": "large", "duration": 0])
         let explained = try app.call("explain", ["id": "s"])
-        #expect(explained["sheet"]?["detent"] == "large" && explained["sheet"]?["passesTapsThrough"] == false, "\(explained)")
+        #expect(
+            explained["sheet"]?["detent"] == "large" && explained["sheet"]?["passesTapsThrough"] == false,
+            "\(explained)")
         #expect(try app.call("present", ["style": "popup", "dryRun": true])["sheet"] == nil)
     }
 }
@@ -141,7 +148,9 @@ extension SheetIntegrationTests {
         #expect(entry?["detent"] == "large", "medium is inactive in compact height")
         #expect(entry?["frame"]?["height"]?.double == 390 && entry?["frame"]?["width"]?.double == 844)
         let frame = renderer.notifications.last { $0["method"] == "frame" }?["params"]
-        #expect(frame?["layers"]?.arrayValue?.map(\.["role"]) == ["dimming", "content"], "no grabber on a full-screen sheet")
+        #expect(
+            frame?["layers"]?.arrayValue?.map(\.["role"]) == ["dimming", "content"], "no grabber on a full-screen sheet"
+        )
     }
 
     /// Overlays in the trailing corner, against the daemon: the right one, then the left one
@@ -156,7 +165,9 @@ extension SheetIntegrationTests {
         #expect(ltr?["frame"]?["x"]?.double == 390 - 8 - 200 && ltr?["position"] == "trailing")
         try app.call("setContainer", ["width": 390, "height": 844, "layoutDirection": "rightToLeft", "duration": 0])
         #expect(try app.call("stack")["entries"]?[0]?["frame"]?["x"]?.double == 8)
-        #expect(app.expectError("present", ["style": "alert", "level": "overlay", "position": "sideways"])?.data?["field"] == "position")
+        #expect(
+            app.expectError("present", ["style": "alert", "level": "overlay", "position": "sideways"])?.data?["field"]
+                == "position")
     }
 }
 
@@ -183,7 +194,9 @@ extension SheetIntegrationTests {
                 "half of the background's 0.7: \(dimming?.serializedString ?? "none")")
         // Down past half the smallest detent, thrown downwards: it leaves (reason swipe).
         try shell.call("swipe", ["phase": "changed", "dx": 0, "dy": .double(medium * 0.6)])
-        #expect(try shell.call("swipe", ["phase": "ended", "dx": 0, "dy": .double(medium * 0.6), "vy": 400])["outcome"] == "dismissed")
+        #expect(
+            try shell.call("swipe", ["phase": "ended", "dx": 0, "dy": .double(medium * 0.6), "vy": 400])["outcome"]
+                == "dismissed")
         #expect(try renderer.awaitNotification("lifecycle") { $0["event"] == "willDismiss" }?["reason"] == "swipe")
     }
 
@@ -195,10 +208,14 @@ extension SheetIntegrationTests {
             "type": "zoom", "timing": ["spring": ["mass": 1, "stiffness": 300, "damping": 5]]]])
         try app.call("advance", ["seconds": 3])
         try renderer.call("sync", ["nonce": 1])
-        let contents = renderer.notifications.filter { $0["method"] == "frame" }.compactMap { $0["params"]?["layers"]?.arrayValue?.last }
+        let contents = renderer.notifications.filter { $0["method"] == "frame" }.compactMap {
+            $0["params"]?["layers"]?.arrayValue?.last
+        }
         let alphas = contents.compactMap { $0["alpha"]?.double }
         #expect(contents.allSatisfy { $0["scale"]?.double == 1 }, "no zoom: a cross-fade")
         #expect(alphas.count > 10 && alphas[0] < 0.5 && alphas.last == 1, "it fades in: \(alphas.prefix(3))")
-        #expect(alphas.allSatisfy { $0 <= 1 }, "the bouncy spring (damping ratio 0.14) never passes 1: \(alphas.max() ?? -1)")
+        #expect(
+            alphas.allSatisfy { $0 <= 1 },
+            "the bouncy spring (damping ratio 0.14) never passes 1: \(alphas.max() ?? -1)")
     }
 }

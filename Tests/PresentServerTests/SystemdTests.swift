@@ -220,7 +220,12 @@ struct SystemdTests {
         let directory = try TemporaryDirectory(prefix: "presentd-systemd")
         defer { directory.remove() }
         let first = directory.path + "/first.json", second = directory.path + "/second.json"
-        try writeFile(first, #"{"statusBar": {"style": "darkContent", "hidden": true}, "defaults": {"keyboard": {"timing": {"spring": {"duration": 0.5, "dampingRatio": 0.8}}}, "transition": {"timing": {"bezier": [0.2, 0, 0.2, 1]}}}, "container": {"width": 1024, "height": 768, "scale": 2}}"#)
+        try writeFile(
+            first,
+            #"{"statusBar": {"style": "darkContent", "hidden": true}, "defaults": {"keyboard": {"timing": {"spring": "#
+            + #"{"duration": 0.5, "dampingRatio": 0.8}}}, "transition": {"timing": {"bezier": [0.2, 0, 0.2, 1]}}}, "#
+            + #""container": {"width": 1024, "height": 768, "scale": 2}}"#
+        )
         let (status, printed) = try DaemonHarness.run(DaemonHarness.presentdPath, ["--config", first, "--print-config"])
         #expect(status == 0)
         try writeFile(second, printed)
@@ -237,12 +242,13 @@ struct SystemdTests {
         let (status, output) = try DaemonHarness.run(DaemonHarness.presentdPath, ["--check-config", example])
         #expect(status == 0, "\(output)")
         let env = ["PRESENTD_SOCKET": "/tmp/x.sock"]
-        let (_, fromExample) = try DaemonHarness.run(DaemonHarness.presentdPath, ["--config", example, "--print-config"], environment: env)
+        let (_, fromExample) = try DaemonHarness.run(
+            DaemonHarness.presentdPath, ["--config", example, "--print-config"], environment: env)
         let directory = try TemporaryDirectory(prefix: "presentd-systemd")
         defer { directory.remove() }
         try writeFile(directory.path + "/empty.json", "{}")
         let (_, defaults) = try DaemonHarness.run(DaemonHarness.presentdPath,
-                                                  ["--config", directory.path + "/empty.json", "--print-config"], environment: env)
+            ["--config", directory.path + "/empty.json", "--print-config"], environment: env)
         #expect(fromExample == defaults)
     }
 
@@ -260,7 +266,7 @@ struct SystemdTests {
         for line in ["8 errors", "fps: must be between 1 and 240", "socket.path: must be an absolute path",
                      "limits.maxEntries: expected an integer, got string",
                      "limits.maxLinebytes: unknown setting; did you mean \"maxLineBytes\"?",
-                     "statusBar.style: expected one of", "defaults.transition.timing.bezier[2]: must be between 0 and 1",
+            "statusBar.style: expected one of", "defaults.transition.timing.bezier[2]: must be between 0 and 1",
                      "logLevel: expected one of", "colour: unknown setting"] {
             #expect(output.contains(line), "missing \(line) in: \(output)")
         }
@@ -304,8 +310,15 @@ fileprivate final class ActivatedDaemon {
         // only then calls listen(), and a connection in between is refused. Nor by connecting:
         // that would start presentd. The kernel's socket table says when it listens.
         try waitUntil("systemd-socket-activate to listen on \(socketPath)",
-                      context: { "activator \(isRunning ? "still running" : "exited with \(exitStatus.map(String.init) ?? "?")"), output: \(stderrText)" }) {
-            guard isRunning else { throw HarnessError.setup("systemd-socket-activate exited with \(exitStatus.map(String.init) ?? "?"): \(stderrText)") }
+            context: {
+                "activator \(isRunning ? "still running" : "exited with \(exitStatus.map(String.init) ?? "?")"), "
+                + "output: \(stderrText)"
+            }
+        ) {
+            guard isRunning else {
+                throw HarnessError.setup(
+                    "systemd-socket-activate exited with \(exitStatus.map(String.init) ?? "?"): \(stderrText)")
+            }
             return isListening(socketPath)
         }
     }

@@ -42,7 +42,9 @@ import Testing
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
@@ -72,7 +74,9 @@ import Testing
     @Test func aMissingFileNamesTheCallAndThePath() {
         let path = directory + "/missing"
         #expect(throws: SystemCallError("open", path: path, code: ENOENT)) { try readWholeFile(path, limit: 10) }
-        #expect(throws: SystemCallError("read", path: directory, code: EISDIR)) { try readWholeFile(directory, limit: 10) }
+        #expect(throws: SystemCallError("read", path: directory, code: EISDIR)) {
+            try readWholeFile(directory, limit: 10)
+        }
     }
 
     @Test func writingReplacesTheFileWithMode0600AndLeavesNoTemporaryFile() throws {

@@ -1,4 +1,4 @@
-// presentctl as a newcomer meets it (issue 29): a command for every method the daemon has,
+// presentctl as a newcomer meets it: a command for every method the daemon has,
 // `--version`, usage errors that name what was typed and exit 2 — including values the
 // daemon refuses for a flag — a cannot-connect message that says how to point it elsewhere,
 // and `present --wait --print-id`.
@@ -44,7 +44,8 @@ struct PresentctlCommandTests {
                 // Accepted as a command: whatever else it says (missing arguments, the daemon's
                 // answer), it is not "unknown command". `watch` would print events until killed:
                 // a topic the daemon refuses ends it.
-                let words = command.split(separator: " ").map(String.init) + (command == "watch" ? ["no-such-topic"] : [])
+                let words =
+                    command.split(separator: " ").map(String.init) + (command == "watch" ? ["no-such-topic"] : [])
                 let (_, output) = try Self.presentctl(daemon, words)
                 #expect(!output.contains("unknown command"), "presentctl \(command): \(output)")
             }
@@ -68,7 +69,8 @@ struct PresentctlCommandTests {
         let document = try JSONValue.parse(discover)
         #expect(s2 == 0 && document["openrpc"] != nil, "presentctl discover: \(discover.prefix(200))")
         let owner = try daemon.connect()
-        try owner.call("present", ["id": "d", "style": "alert", "content": ["fields": [["id": "name", "kind": "text"]]]])
+        try owner.call(
+            "present", ["id": "d", "style": "alert", "content": ["fields": [["id": "name", "kind": "text"]]]])
         let (s3, focus) = try Self.presentctl(daemon, ["focus", "d", "name"])
         #expect(s3 == 0, "presentctl focus d name: \(focus)")
         let (s4, unknown) = try Self.presentctl(daemon, ["focus", "d", "nope"])
@@ -82,7 +84,10 @@ struct PresentctlCommandTests {
         (["tap", "ten", "10"], "tap X Y: X must be a number, not \"ten\""),
         (["present", "--style", "slidein-left"], "presentctl: --style: "),
         (["present", "--transition", "wobble"], "presentctl: --transition: "),
-        (["present", "--title", "T", "--action", "ok:OK:default", "--action", "ok:Again"], "presentctl: --action: content.actions[1]"),
+            (
+                ["present", "--title", "T", "--action", "ok:OK:default", "--action", "ok:Again"],
+                "presentctl: --action: content.actions[1]"
+            ),
         (["present", "--level", "sideways", "--wait"], "presentctl: --level: "),
         (["key", "space"], "presentctl: key escape|enter|back: "),
         (["swipe", "sideways", "1", "1"], "presentctl: PHASE (swipe PHASE DX DY): "),
@@ -134,7 +139,8 @@ struct PresentctlCommandTests {
     /// its connection, ownerGone), so a script can update it; dismissing it ends the holder.
     @Test func presentHoldKeepsTheEntryAfterReturning() throws {
         let daemon = try DaemonHarness()
-        let (status, reply) = try Self.presentctl(daemon, ["present", "--id", "held", "--title", "Backing up…", "--hold"])
+        let (status, reply) = try Self.presentctl(
+            daemon, ["present", "--id", "held", "--title", "Backing up…", "--hold"])
         #expect(status == 0 && reply.contains(#""id":"held""#), "presentctl present --hold: \(reply)")
         let observer = try daemon.connect()
         try observer.call("subscribe", ["topics": ["lifecycle"]])
@@ -145,7 +151,8 @@ struct PresentctlCommandTests {
         let (wrong, usage) = try Self.presentctl(daemon, ["present", "--hold", "--wait"])
         #expect(wrong == 2 && usage.contains("--wait and --hold exclude each other"), "\(usage)")
         #expect(try Self.presentctl(daemon, ["dismiss", "held"]).status == 0)
-        _ = try #require(try observer.awaitNotification("lifecycle") { $0["id"] == "held" && $0["event"] == "didDismiss" })
+        _ = try #require(
+            try observer.awaitNotification("lifecycle") { $0["id"] == "held" && $0["event"] == "didDismiss" })
     }
 
     /// A dialog (an entry with actions) is not dismissed by a tap on its dimming unless it

@@ -24,11 +24,13 @@ private final class WaitingPresentctl {
         stdoutPath = daemon.directory + "/presentctl-\(id).out"
         stderrPath = daemon.directory + "/presentctl-\(id).err"
         child = Child(try DaemonHarness.spawn(DaemonHarness.presentctlPath,
-                                              ["--socket", daemon.socketPath, "present", "--id", id] + arguments + ["--wait"],
+                ["--socket", daemon.socketPath, "present", "--id", id] + arguments + ["--wait"],
                                               stdout: stdoutPath, stderr: stderrPath, environment: [:]))
         let observer = try daemon.connect()
         try waitUntil("presentctl's \"\(id)\" to be on the stack", context: { self.report }) {
-            if self.reap() != nil { throw HarnessError.setup("presentctl exited before \(id) was on the stack: \(self.report)") }
+            if self.reap() != nil {
+                throw HarnessError.setup("presentctl exited before \(id) was on the stack: \(self.report)")
+            }
             return try observer.call("stack")["entries"]?.arrayValue?.contains { $0["id"] == .string(id) } == true
         }
     }
@@ -64,7 +66,8 @@ struct PresentctlDialogTests {
     /// `presentctl ARGS` run to its end: expects exit 0 and returns the reply it printed.
     static func presentctl(_ daemon: DaemonHarness, _ arguments: [String],
                            sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
-        let (status, output) = try DaemonHarness.run(DaemonHarness.presentctlPath, ["--socket", daemon.socketPath] + arguments)
+        let (status, output) = try DaemonHarness.run(
+            DaemonHarness.presentctlPath, ["--socket", daemon.socketPath] + arguments)
         #expect(status == 0, "presentctl \(arguments): \(output)", sourceLocation: sourceLocation)
         return try JSONValue.parse(output)
     }
@@ -128,7 +131,8 @@ struct PresentctlDialogTests {
 
     @Test func presentctlsOwnKeyEnterChoosesTheDefaultAction() throws {
         let daemon = try DaemonHarness(["--clock", "manual"])
-        let ctl = try WaitingPresentctl(daemon, id: "ask", ["--action", "ok:OK:default", "--action", "no:Cancel:cancel"])
+        let ctl = try WaitingPresentctl(
+            daemon, id: "ask", ["--action", "ok:OK:default", "--action", "no:Cancel:cancel"])
         #expect(try Self.presentctl(daemon, ["key", "enter", "--id", "ask"])["action"] == "ok")
         #expect(try ctl.stdout(exiting: 0, after: "presentctl key enter") == "ok\n")
     }

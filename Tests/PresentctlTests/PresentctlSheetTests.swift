@@ -1,4 +1,4 @@
-// presentctl's part of issue 27: present's sheet flags (--detents, --detent, --grabber,
+// presentctl's sheets, as apps use them: present's sheet flags (--detents, --detent, --grabber,
 // --undimmed-detent) become a sheet style the daemon keeps, `update --detent` moves the
 // sheet (detentChanged), their errors name the flag, and `mode reduced-motion on|off`
 // sets the screen's reduced motion, which the next transition shows.
@@ -36,17 +36,24 @@ struct PresentctlSheetTests {
 
         // A detent the sheet does not have: the daemon refuses selectedDetent, presentctl names --detent.
         let (refused, message) = try Self.presentctl(daemon, ["update", "s", "--detent", "tiny"])
-        #expect(refused == 2 && message.contains("presentctl: --detent: ") && message.contains(#""tiny""#), "\(message)")
+        #expect(
+            refused == 2 && message.contains("presentctl: --detent: ") && message.contains(#""tiny""#), "\(message)")
         #expect(try Self.presentctl(daemon, ["dismiss", "s"]).status == 0)
     }
 
     /// `--style sheet` with the flags is a sheet too; the flags with another style are a usage
     /// error naming them; a malformed detent names --detents; the daemon's refusals name the flag.
     @Test(arguments: [
-        (["present", "--style", "popup", "--grabber"], "presentctl: --grabber makes a sheet: leave --style out, or give --style sheet"),
+            (
+                ["present", "--style", "popup", "--grabber"],
+                "presentctl: --grabber makes a sheet: leave --style out, or give --style sheet"
+            ),
         (["present", "--detents", "medium", "--detent", "medium", "--style", "alert"],
          "presentctl: --detent, --detents make a sheet"),
-        (["present", "--detents", "medium,small"], #"presentctl: --detents: "small" is not medium, large or ID=HEIGHT"#),
+            (
+                ["present", "--detents", "medium,small"],
+                #"presentctl: --detents: "small" is not medium, large or ID=HEIGHT"#
+            ),
         (["present", "--detents", "peek="], #"presentctl: --detents: "peek=" is not medium, large or ID=HEIGHT"#),
         (["present", "--detents", "medium,large", "--detent", "nope"], "presentctl: --detent: "),
         (["present", "--detents", "peek=tall"], "presentctl: --detents: "),

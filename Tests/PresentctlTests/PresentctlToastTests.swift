@@ -27,7 +27,8 @@ struct PresentctlToastTests {
         }
     }
 
-    static func checkIsTheToast(_ entry: JSONValue, position: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func checkIsTheToast(_ entry: JSONValue, position: String,
+                                sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(entry["level"] == "overlay", sourceLocation: sourceLocation)
         #expect(entry["position"] == .string(position), sourceLocation: sourceLocation)
         #expect(entry["content"]?["title"] == "Saved", sourceLocation: sourceLocation)
@@ -58,7 +59,10 @@ struct PresentctlToastTests {
             return status
         }
         defer { if exited() == nil { kill(pid, SIGKILL); waitpid(pid, nil, 0) } }
-        let report = { "presentctl stdout \"\((try? String(contentsOfFile: out)) ?? "")\", stderr \"\((try? String(contentsOfFile: err)) ?? "")\"" }
+        let report = {
+            "presentctl stdout \"\((try? String(contentsOfFile: out)) ?? "")\", stderr "
+            + "\"\((try? String(contentsOfFile: err)) ?? "")\""
+        }
 
         Self.checkIsTheToast(try Self.onlyEntry(watcher, "presentctl's toast"), position: "top")
         // It comes in over 0.25 s and stays 2 s after that: at 2 s it is still there.
@@ -67,7 +71,9 @@ struct PresentctlToastTests {
         #expect(exited() == nil, "still waiting before its time is up: \(report())")
         #expect(try watcher.call("stack")["entries"]?[0]?["state"] == "presented")
         try watcher.call("advance", ["seconds": 0.5])
-        let code = try waitFor("presentctl toast --wait to exit after its auto-dismiss ran out", context: report) { exited() }
+        let code = try waitFor("presentctl toast --wait to exit after its auto-dismiss ran out", context: report) {
+            exited()
+        }
         #expect(code == 4, "left without an action: \(report())")
         #expect((try? String(contentsOfFile: out)) == "", "nothing chosen, nothing printed: \(report())")
         let leaving = try #require(try watcher.awaitNotification("lifecycle") { $0["event"] == "willDismiss" })
@@ -90,7 +96,9 @@ struct PresentctlToastTests {
         // as big as measured, sits 8 above that.
         try watcher.call("update", ["id": "saved", "preferredContentSize": ["width": 120, "height": 36]])
         let measured = try #require(try watcher.call("stack")["entries"]?[0])
-        #expect(measured["frame"]?["width"] == 120.0 && measured["frame"]?["height"] == 36.0, "\(measured.serializedString)")
+        #expect(
+            measured["frame"]?["width"] == 120.0 && measured["frame"]?["height"] == 36.0, "\(measured.serializedString)"
+        )
         #expect(measured["frame"]?["y"] == .double(844 - 34 - 8 - 36))
         try watcher.call("advance", ["seconds": 1])
         try watcher.call("sync", ["nonce": 1])
@@ -131,7 +139,9 @@ struct PresentctlToastTests {
         let alert = try Self.run(daemon, ["present", "--id", "up", "--level", "alert", "--interaction", "absorb"])
         #expect(alert.status == 0, "\(alert.output)")
         let banner = try Self.run(daemon, ["present", "--id", "banner", "--level", "overlay", "--position", "center",
-                                           "--margin", "20", "--json", #"{"style":{"type":"custom","width":{"points":200},"height":{"points":40}}}"#])
+                "--margin", "20", "--json",
+                #"{"style":{"type":"custom","width":{"points":200},"height":{"points":40}}}"#
+            ])
         #expect(banner.status == 0, "\(banner.output)")
         let presented = try #require(try watcher.awaitNotification("lifecycle") {
             $0["id"] == "banner" && $0["event"] == "willPresent"
@@ -139,7 +149,7 @@ struct PresentctlToastTests {
         // Centred in the safe area (47 to 810), 20 below the middle.
         #expect(presented["animation"]?["to"]?["frame"]?["y"] == .double(47 + (763 - 40) / 2 + 20))
         let wrong = try Self.run(daemon, ["present", "--position", "top"])
-        // The daemon refuses it, and presentctl reports it as the flag's usage error (issue 29).
+        // The daemon refuses it, and presentctl reports it as the flag's usage error.
         #expect(wrong.status == 2 && wrong.output.contains("--position: only for level"),
                 "a position for a normal-level entry is a usage error of --position: \(wrong.output)")
 

@@ -32,7 +32,8 @@ struct PresentctlWatchTests {
             return text.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }
         }
         var report: String {
-            "exit \(reap().map(String.init) ?? "none yet"), stdout \"\((try? String(contentsOfFile: stdoutPath)) ?? "")\", "
+            "exit \(reap().map(String.init) ?? "none yet"), stdout "
+            + "\"\((try? String(contentsOfFile: stdoutPath)) ?? "")\", "
                 + "stderr \"\((try? String(contentsOfFile: stderrPath)) ?? "")\""
         }
 
@@ -48,8 +49,12 @@ struct PresentctlWatchTests {
         /// Waits until it has printed the willPresent of entry `id`.
         func waitForPresent(of id: String) throws {
             try waitUntil("presentctl watch to print the willPresent of \(id)", context: { self.report }) {
-                if self.reap() != nil { throw HarnessError.setup("presentctl watch exited before \(id): \(self.report)") }
-                return self.lines.contains { $0["params"]?["id"] == .string(id) && $0["params"]?["event"] == "willPresent" }
+                if self.reap() != nil {
+                    throw HarnessError.setup("presentctl watch exited before \(id): \(self.report)")
+                }
+                return self.lines.contains {
+                    $0["params"]?["id"] == .string(id) && $0["params"]?["event"] == "willPresent"
+                }
             }
         }
     }

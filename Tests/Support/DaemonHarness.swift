@@ -125,7 +125,8 @@ final class DaemonHarness {
     }
 
     /// Runs a program with stdout captured; returns (status, stdout).
-    static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+    static func run(_ path: String, _ arguments: [String],
+                    environment: [String: String] = [:]) throws -> (Int32, String) {
         var template = Array("/tmp/presentd-run-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template) else { throw HarnessError.setup("mkdtemp failed") }
         let out = String(cString: dir) + "/out"

@@ -50,7 +50,8 @@ final class NotifySocket: @unchecked Sendable {
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
         }
-        let length = abstract ? MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count : MemoryLayout<sockaddr_un>.size
+        let length =
+            abstract ? MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count : MemoryLayout<sockaddr_un>.size
         let status = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(length)) }
         }

@@ -25,7 +25,9 @@ final class RawConnection {
             for (i, byte) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
         }
         let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard status == 0 else {
             let reason = String(cString: strerror(errno))
@@ -105,7 +107,8 @@ final class RawConnection {
     }
 
     /// Reads until a reply with this id (notifications on the way are passed to `other`).
-    func awaitReply(_ id: JSONValue, timeout: Double = generousTimeout, other: (JSONValue) -> Void = { _ in }) throws -> JSONValue {
+    func awaitReply(_ id: JSONValue, timeout: Double = generousTimeout,
+                    other: (JSONValue) -> Void = { _ in }) throws -> JSONValue {
         let deadline = monotonicNow() + timeout
         while monotonicNow() < deadline {
             flush()

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Runs every example of README.md against a real presentd, so that none can fail as
-written (issue 29), as Tests/docs/examples.py does for docs/PROTOCOL.md's transcripts.
+"""Runs every example of README.md against a real presentd, so that none fails as written
+(a newcomer once found some that did), as Tests/docs/examples.py does for docs/PROTOCOL.md's
+transcripts.
 
     python3 Tests/docs/readme_examples.py --check    # run them; exit 1 if any fails
     python3 Tests/docs/readme_examples.py --write    # also rewrite the README's presentd synopsis

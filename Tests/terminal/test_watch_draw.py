@@ -27,7 +27,7 @@ def pane(manual, tmp_path):
 
 @pytest.fixture
 def pane_100x50(manual, tmp_path):
-    """The same at 100×50, the size issue 29 was seen at: the container is 42.5 columns of
+    """The same at 100×50, the size a newcomer saw a column left uncovered at: the container is 42.5 columns of
     9.17 pt there, so rounding decides whether its last column is covered."""
     yield from tmux_pane(manual, tmp_path, 100, 50)
 

@@ -549,7 +549,7 @@ static void test_next_answer_sees_the_entry_leave_and_keeps_other_events(daemon_
     presentd_error err;
     presentd_event ev;
     CHECK_OK(presentd_call_json(owner, "subscribe", "{\"topics\":[\"lifecycle\"]}", NULL, 5000, &err), &err);
-    /* A dialog ignores a tap beside it unless it asks for dismissOnTap (issue 29). */
+    /* A dialog ignores a tap beside it unless it asks for dismissOnTap. */
     CHECK_OK(present_dialog(owner, "tap", ",\"transition\":{\"duration\":0},\"dismissOnTap\":true", &err), &err);
     json_object *r = NULL;
     CHECK_OK(presentd_call_json(screen, "tap", "{\"x\":2,\"y\":2}", &r, 5000, &err), &err);

@@ -1,4 +1,4 @@
-"""Issue 27 with the Python client against the real daemon (manual clock): a sheet with
+"""Sheets as apps use them, with the Python client against the real daemon (manual clock): a sheet with
 detents (``presentd.sheet``), its grabber layer, a swipe that settles it at another detent
 and ``update(selectedDetent=…)``, each a ``detentChanged`` event; reduced motion on and off
 (``reduced_motion``, ``modes``); a right-to-left container and ``slideIn`` ``leading``; and

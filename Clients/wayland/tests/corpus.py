@@ -45,22 +45,22 @@ def _notify_send(**hints):
 
 
 CORPUS: list[dict] = [
-    # --- the issue's own examples -------------------------------------------------------
-    dict(name="issue-open", app="notify-send", icon="dialog-information", summary="Title here", body="Body text here",
+    # --- what a newcomer sent first --------------------------------------------------------
+    dict(name="newcomer-open", app="notify-send", icon="dialog-information", summary="Title here", body="Body text here",
          actions=["open", "Open"], hints=_notify_send(**{"image-path": ("s", "dialog-information")}), timeout=-1,
-         note="issue 36: notify-send -i dialog-information -A open=Open 'Title here' 'Body text here'"),
-    dict(name="issue-disk", app="notify-send", icon="dialog-warning", summary="Disk almost full",
+         note="a newcomer's first try: notify-send -i dialog-information -A open=Open 'Title here' 'Body text here'"),
+    dict(name="newcomer-disk", app="notify-send", icon="dialog-warning", summary="Disk almost full",
          body="Only 1.2 GB left on /home. Empty the trash or remove files you no longer need.",
          actions=[], hints=_notify_send(urgency=("y", 2), **{"image-path": ("s", "dialog-warning")}), timeout=-1,
-         note="issue 36: notify-send -u critical -i dialog-warning; critical: no timeout on any server"),
+         note="a newcomer's second try: notify-send -u critical -i dialog-warning; critical: no timeout on any server"),
     dict(name="gi-notify", app="rename.py", icon="document-save", summary="Report exported",
          body="report.pdf was written to the Documents folder", actions=["show", "Show"],
          hints={"urgency": ("y", 1)}, timeout=-1,
-         note="issue 36: Python with gi.repository.Notify, one action (libnotify adds no sender-pid here)"),
+         note="a script's: Python with gi.repository.Notify, one action (libnotify adds no sender-pid here)"),
     dict(name="progress-value", app="notify-send", icon="emblem-synchronizing", summary="Syncing photos",
          body="128 of 320 photos uploaded", actions=[],
          hints=_notify_send(value=("i", 40)), timeout=-1,
-         note="issue 36: -h int:value:40 with an icon"),
+         note="notify-send -h int:value:40 with an icon: a progress bar"),
 
     # --- browsers ---------------------------------------------------------------------
     dict(name="firefox", app="Firefox", icon="", summary="GitHub",

@@ -1,4 +1,4 @@
-"""What is sent is seen (issue 36): real notifications (corpus.py) sent over a private session
+"""What an app sends is what the person sees: real notifications (corpus.py) sent over a private session
 bus to presentd-notify, drawn by presentd-wayland on a headless sway, read back by grim and
 tesseract; and alerts, sheets, toasts and dialogs with fields from presentctl, at scales 1
 and 2 and right to left.

@@ -16,7 +16,7 @@ from presentd.daemon import find_binary, wait_until
 from test_input import ACCENT, find_colour, screen, wtype  # noqa: F401 (screen is the fixture)
 from test_wayland import close, over, rest_frame, wait_pixels
 
-# The issue's dialog (issue 36), with a cancel action for Tab to reach.
+# A rename dialog with a text field, as an app asks for one, and a cancel action for Tab to reach.
 RENAME = ["--title", "Rename", "--field", "name:text:New name", "--value", "name=draft.txt",
           "--action", "ok:Rename:default", "--action", "cancel:Cancel:cancel"]
 FIELD = (255, 255, 255)             # the theme's field (src/theme.c)

@@ -279,7 +279,8 @@ public enum PresentationStyle: Hashable, Sendable {
 
 extension CustomLayout {
     func frame(in c: Size, preferred: PreferredContentSize?) -> Rect {
-        let size = Size(width: width.width(in: c, preferred: preferred), height: height.height(in: c, preferred: preferred))
+        let size = Size(
+            width: width.width(in: c, preferred: preferred), height: height.height(in: c, preferred: preferred))
         return Rect(origin: position.origin(for: size, in: c), size: size)
     }
 }

@@ -58,7 +58,8 @@ public struct SheetStyle: Hashable, Sendable {
     public init(detents: [Detent] = [.large], selectedDetent: String? = nil, largestUndimmedDetent: String? = nil,
                 grabber: Bool = false, expandsOnScroll: Bool = true, edgeAttachedInCompactHeight: Bool = false) {
         self.detents = detents; self.selectedDetent = selectedDetent; self.largestUndimmedDetent = largestUndimmedDetent
-        self.grabber = grabber; self.expandsOnScroll = expandsOnScroll; self.edgeAttachedInCompactHeight = edgeAttachedInCompactHeight
+        self.grabber = grabber; self.expandsOnScroll = expandsOnScroll;
+        self.edgeAttachedInCompactHeight = edgeAttachedInCompactHeight
     }
 
     /// The gap UIKit leaves between the top of the safe area and a sheet at its largest
@@ -109,7 +110,8 @@ public struct SheetStyle: Hashable, Sendable {
         }
         if active.isEmpty { active = [ActiveDetent(id: Detent.large.id, height: maximum)] }
         // Stable: equal heights keep the order they were given in.
-        return active.enumerated().sorted { ($0.element.height, $0.offset) < ($1.element.height, $1.offset) }.map(\.element)
+        return active.enumerated().sorted { ($0.element.height, $0.offset) < ($1.element.height, $1.offset) }.map(
+            \.element)
     }
 
     /// The detent it rests at in `c`: the selected one while it is active, else the smallest.
@@ -121,7 +123,9 @@ public struct SheetStyle: Hashable, Sendable {
     /// The frame at `height`: attached to the bottom edge, centred, as wide as the width
     /// class allows.
     public func frame(height: Double, in c: Container) -> Rect {
-        let width = isFullScreen(in: c) || c.horizontalSizeClass == .compact ? c.size.width : min(c.size.width, Self.regularWidth)
+        let width =
+            isFullScreen(in: c) || c.horizontalSizeClass == .compact
+            ? c.size.width : min(c.size.width, Self.regularWidth)
         return Rect(x: (c.size.width - width) / 2, y: c.size.height - height, width: width, height: height)
     }
 
@@ -137,7 +141,8 @@ public struct SheetStyle: Hashable, Sendable {
     }
 
     /// Whether the sheet at rest at `detent` lets taps outside it through.
-    public func passesTapsThrough(at detent: ActiveDetent, in c: Container, preferred: PreferredContentSize? = nil) -> Bool {
+    public func passesTapsThrough(at detent: ActiveDetent, in c: Container,
+                                  preferred: PreferredContentSize? = nil) -> Bool {
         dimmingShare(atHeight: detent.height, in: c, preferred: preferred) == 0
     }
 
@@ -146,6 +151,7 @@ public struct SheetStyle: Hashable, Sendable {
     public func grabberFrame(on frame: Rect, in c: Container) -> Rect? {
         guard grabber, !isFullScreen(in: c) else { return nil }
         let g = Self.grabberSize
-        return Rect(x: frame.midX - g.width / 2, y: frame.minY + Self.grabberTopMargin, width: g.width, height: g.height)
+        return Rect(
+            x: frame.midX - g.width / 2, y: frame.minY + Self.grabberTopMargin, width: g.width, height: g.height)
     }
 }

@@ -153,7 +153,8 @@ extension Animation {
 
     /// Whether any of a layer's animated properties has a nonzero offset.
     var movesLayer: Bool {
-        [from, to].contains { o in [o.frame.minX, o.frame.minY, o.frame.width, o.frame.height, o.alpha, o.scale, o.rotation]
+        [from, to].contains { o in
+            [o.frame.minX, o.frame.minY, o.frame.width, o.frame.height, o.alpha, o.scale, o.rotation]
             .contains { $0 != 0 } }
     }
 }

@@ -28,7 +28,9 @@ public struct Motion: Hashable, Sendable {
     /// A motion of one segment: `a` itself, written as an offset from its end.
     public init(_ a: Animation) {
         base = a.to
-        segments = [Animation(from: a.from - a.to, to: .zeroOffset, start: a.start, duration: a.duration, curve: a.curve)]
+        segments = [
+            Animation(from: a.from - a.to, to: .zeroOffset, start: a.start, duration: a.duration, curve: a.curve)
+        ]
         announced = a
     }
 
@@ -136,7 +138,8 @@ extension Animation {
     /// cannot be carried and is dropped.
     func retimed(at t: Double, over d: Double, curve: TimingCurve) -> Animation {
         let p = progress(at: t)
-        let rate = t >= start && t < self.end && duration > 0 ? self.curve.velocity(at: t - start, duration: duration) : 0
+        let rate =
+            t >= start && t < self.end && duration > 0 ? self.curve.velocity(at: t - start, duration: duration) : 0
         let v = abs(1 - p) > 1e-9 ? rate / (1 - p) : 0
         return Animation(from: value(at: t), to: to, start: t, duration: d, curve: curve.carrying(velocity: v, over: d))
     }
@@ -161,7 +164,8 @@ extension TimingCurve {
     /// control point raised to the slope v·d (its x kept, 0.42 where it was 0).
     func carrying(velocity v: Double, over d: Double) -> TimingCurve {
         if case .spring(let s) = self {
-            return .spring(Spring(mass: s.mass, stiffness: s.stiffness, damping: s.damping, initialVelocity: v, duration: d))
+            return .spring(
+                Spring(mass: s.mass, stiffness: s.stiffness, damping: s.damping, initialVelocity: v, duration: d))
         }
         guard v != 0, d > 0, let b = controlPoints else { return self }
         let x1 = b.x1 > 0 ? b.x1 : 0.42

@@ -109,7 +109,9 @@ public enum TimingCurve: Hashable, Sendable {
     public var withoutOvershoot: TimingCurve {
         switch self {
         case .spring(let s) where s.dampingRatio < 1:
-            return .spring(Spring(mass: s.mass, stiffness: s.stiffness, damping: 2 * (s.stiffness * s.mass).squareRoot(),
+            return .spring(
+                Spring(
+                    mass: s.mass, stiffness: s.stiffness, damping: 2 * (s.stiffness * s.mass).squareRoot(),
                                   initialVelocity: s.initialVelocity, duration: s.duration))
         case .bezier(let c):
             func clamped(_ y: Double) -> Double { min(1, max(0, y)) }

@@ -98,7 +98,8 @@ extension ModalStack {
         content.level = e.level
         content.clip = e.area
         if e.level.isModal {   // an overlay never dims
-            var dimming = Layer(entryID: e.id, role: .dimming, frame: e.area ?? container.bounds, alpha: v.dimming, scale: 1,
+            var dimming = Layer(
+                entryID: e.id, role: .dimming, frame: e.area ?? container.bounds, alpha: v.dimming, scale: 1,
                                 rotation: 0, cornerRadius: 0, color: p.background.color, blur: p.background.blur,
                                 shadow: nil, contentRevision: nil, tintDimmed: false)
             dimming.level = e.level
@@ -106,7 +107,8 @@ extension ModalStack {
             layers.append(dimming)
         }
         layers.append(content)
-        if let sheet = e.effectiveStyle.sheet, let frame = sheet.grabberFrame(on: v.frame, in: e.layoutContainer(in: container).container) {
+        if let sheet = e.effectiveStyle.sheet,
+           let frame = sheet.grabberFrame(on: v.frame, in: e.layoutContainer(in: container).container) {
             var grabber = content
             grabber.role = .grabber
             (grabber.frame, grabber.scale, grabber.rotation, grabber.cornerRadius) = (frame, 1, 0, frame.height / 2)

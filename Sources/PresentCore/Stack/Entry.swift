@@ -153,7 +153,8 @@ public struct Entry: Hashable, Sendable {
         var dimming = level == .overlay ? 0 : presentation.background.opacity
         var scale = 1.0
         if let sheet = effectiveStyle.sheet {   // undimmed at its smaller detents
-            dimming *= sheet.dimmingShare(atHeight: frame.height, in: inner, preferred: presentation.preferredContentSize)
+            dimming *= sheet.dimmingShare(
+                atHeight: frame.height, in: inner, preferred: presentation.preferredContentSize)
             if coveredBySheet, !sheet.isFullScreen(in: inner) {
                 // iOS 13's form-sheet stack: scaled about its centre and moved up so that
                 // its top shows the sheet gap above where it was, above the sheet on it.
@@ -168,14 +169,17 @@ public struct Entry: Hashable, Sendable {
 
     /// The detent a sheet rests at in `container`; nil for other styles.
     public func restingDetent(in container: Container) -> ActiveDetent? {
-        effectiveStyle.sheet?.restingDetent(in: layoutContainer(in: container).container, preferred: presentation.preferredContentSize)
+        effectiveStyle.sheet?.restingDetent(
+            in: layoutContainer(in: container).container, preferred: presentation.preferredContentSize)
     }
 
     /// What a tap outside it does: a sheet at rest at or below its largest undimmed
     /// detent lets it through (UIKit's largestUndimmedDetentIdentifier); else as asked.
     public func effectiveInteraction(in container: Container) -> Interaction {
         if let sheet = effectiveStyle.sheet, let detent = restingDetent(in: container),
-           sheet.passesTapsThrough(at: detent, in: layoutContainer(in: container).container, preferred: presentation.preferredContentSize) {
+            sheet.passesTapsThrough(
+                at: detent, in: layoutContainer(in: container).container, preferred: presentation.preferredContentSize)
+        {
             return .forward
         }
         return presentation.effectiveInteraction
@@ -185,7 +189,8 @@ public struct Entry: Hashable, Sendable {
     func takesSwipes(in container: Container) -> Bool {
         guard let sheet = effectiveStyle.sheet else { return presentation.dismissOnSwipe }
         let inner = layoutContainer(in: container).container
-        return presentation.dismissOnSwipe || sheet.activeDetents(in: inner, preferred: presentation.preferredContentSize).count > 1
+        return presentation.dismissOnSwipe
+            || sheet.activeDetents(in: inner, preferred: presentation.preferredContentSize).count > 1
     }
 
     /// Centred across the safe area (or in its leading or trailing top corner), at its edge

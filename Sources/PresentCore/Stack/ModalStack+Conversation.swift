@@ -21,7 +21,9 @@ public struct EntryUpdate: Hashable, Sendable {
 
     public init(content: Content?? = nil, style: PresentationStyle? = nil, background: Background? = nil,
                 cornerRadius: Double? = nil, shadow: Shadow?? = nil, preferredContentSize: PreferredContentSize?? = nil,
-                autoDismiss: AutoDismiss?? = nil, selectedDetent: String? = nil, duration: Double? = nil, timing: TimingCurve? = nil) {
+        autoDismiss: AutoDismiss?? = nil, selectedDetent: String? = nil, duration: Double? = nil,
+        timing: TimingCurve? = nil
+    ) {
         self.content = content; self.style = style; self.background = background; self.cornerRadius = cornerRadius
         self.shadow = shadow; self.preferredContentSize = preferredContentSize; self.autoDismiss = autoDismiss
         self.selectedDetent = selectedDetent; self.duration = duration; self.timing = timing
@@ -117,8 +119,10 @@ extension ModalStack {
             // A sheet going to another detent moves as its swipes settle: the system spring.
             let toDetent = detentBefore != nil && e.restingDetent(in: container)?.id != detentBefore
             e = retargeted(e, from: now,
-                           duration: change.duration ?? (toDetent ? SheetStyle.spring.duration : configuration.containerChangeDuration),
-                           curve: moving(change.timing ?? (toDetent ? .spring(SheetStyle.spring) : configuration.containerChangeTiming)))
+                duration: change.duration
+                    ?? (toDetent ? SheetStyle.spring.duration : configuration.containerChangeDuration),
+                curve: moving(
+                    change.timing ?? (toDetent ? .spring(SheetStyle.spring) : configuration.containerChangeTiming)))
             moved = e.animation?.announced
         }
         store(e, at: i)

@@ -10,7 +10,8 @@ extension ModalStack {
     public mutating func dismiss(id: String, animated: Bool = true, transition: Transition? = nil,
                                  reason: DismissReason = .request, action: String? = nil,
                                  at t: Double) throws(StackError) -> [String] {
-        let ids = try dismissing(id: id, animated: animated, transition: transition, reason: reason, action: action, at: t)
+        let ids = try dismissing(
+            id: id, animated: animated, transition: transition, reason: reason, action: action, at: t)
         pictureChanged()   // even a queued one, or one already leaving: conservative
         return ids
     }
@@ -78,8 +79,11 @@ extension ModalStack {
     /// entries leave — others' entries above or below stay; the topmost animates out.
     /// An owner with nothing on the stack changes nothing, the stack's time included:
     /// most connections never present, and each one's leaving must not cost a publish.
-    public mutating func removeAll(ownedBy owner: OwnerID, reason: DismissReason = .ownerGone, at t: Double) -> [String] {
-        guard entries.contains(where: { $0.owner == owner }) || queue.contains(where: { $0.owner == owner }) else { return [] }
+    public mutating func removeAll(ownedBy owner: OwnerID, reason: DismissReason = .ownerGone,
+                                   at t: Double) -> [String] {
+        guard entries.contains(where: { $0.owner == owner }) || queue.contains(where: { $0.owner == owner }) else {
+            return []
+        }
         advance(to: t)
         return removeAll(where: { $0.owner == owner }, reason: reason)
     }

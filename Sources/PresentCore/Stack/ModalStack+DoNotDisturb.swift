@@ -25,7 +25,8 @@ public struct DoNotDisturb: Hashable, Sendable {
     /// (priority 501…1000) still show.
     public static let defaultAllowPriorityAbove = 500
 
-    public init(until: Double? = nil, allowPriorityAbove: Int = DoNotDisturb.defaultAllowPriorityAbove, since: Double = 0) {
+    public init(until: Double? = nil, allowPriorityAbove: Int = DoNotDisturb.defaultAllowPriorityAbove,
+                since: Double = 0) {
         self.until = until; self.allowPriorityAbove = allowPriorityAbove; self.since = since
     }
 
@@ -51,7 +52,8 @@ public struct ModeChange: Hashable, Sendable {
     /// reports both.
     public var reducedMotion: Bool
 
-    public init(doNotDisturb: DoNotDisturb?, time: Double, reason: Reason, released: [String], reducedMotion: Bool = false) {
+    public init(doNotDisturb: DoNotDisturb?, time: Double, reason: Reason, released: [String],
+                reducedMotion: Bool = false) {
         self.doNotDisturb = doNotDisturb; self.time = time; self.reason = reason; self.released = released
         self.reducedMotion = reducedMotion
     }

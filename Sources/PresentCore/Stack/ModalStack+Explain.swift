@@ -52,7 +52,7 @@ extension Entry {
                                 inactive: sheet.detents.map(\.id).filter { id in !active.contains { $0.id == id } },
                                 maximumHeight: sheet.maximumHeight(in: inner),
                                 largestUndimmedDetent: sheet.largestUndimmedDetent,
-                                passesTapsThrough: sheet.passesTapsThrough(at: resting, in: inner, preferred: preferred),
+            passesTapsThrough: sheet.passesTapsThrough(at: resting, in: inner, preferred: preferred),
                                 takesSwipes: takesSwipes(in: container))
     }
 }

@@ -117,7 +117,8 @@ extension ModalStack {
     // MARK: Swipes
 
     /// Feeds one step of a swipe: translation (dx, dy) since it began, velocity in points/s.
-    public mutating func swipe(_ phase: SwipePhase, translation: Point, velocity: Point = .zero, at t: Double) -> SwipeResult {
+    public mutating func swipe(_ phase: SwipePhase, translation: Point, velocity: Point = .zero,
+                               at t: Double) -> SwipeResult {
         advance(to: t)
         defer {
             syncCountdowns()   // a drag holds an auto-dismiss countdown while it lasts
@@ -193,15 +194,18 @@ extension ModalStack {
 
     /// The entry that takes input starts following the finger, if it may.
     private mutating func beginSwipe() {
-        guard let target = inputTarget, let i = entries.firstIndex(where: { $0.id == target.id }), entries[i].state == .presented,
+        guard let target = inputTarget, let i = entries.firstIndex(where: { $0.id == target.id }),
+            entries[i].state == .presented,
               entries[i].takesSwipes(in: container), entries[i].swipe == nil else { return }
         let e = entries[i]
         let base = e.visual(at: time, in: container)
-        let edge = e.presentation.effectiveDismissTransition.swipeEdge(slideEdge: e.effectiveStyle.slideEdge(in: container.layoutDirection))
+        let edge = e.presentation.effectiveDismissTransition.swipeEdge(
+            slideEdge: e.effectiveStyle.slideEdge(in: container.layoutDirection))
         let distance = max(1, Self.distanceOut(of: base.frame, through: edge, container: container.size))
         if e.isAnimating(at: time) { noteRetarget(e) }   // the finger stops a motion in flight
         entries[i].animation = nil
-        entries[i].swipe = SwipeInteraction(edge: edge, base: base, distance: distance, sheet: sheetDrag(for: e, from: base))
+        entries[i].swipe = SwipeInteraction(
+            edge: edge, base: base, distance: distance, sheet: sheetDrag(for: e, from: base))
     }
 
     /// The component of `v` pointing out through `edge`.

@@ -24,7 +24,10 @@ extension ModalStack {
         }
         for e in allEntries where e.state != .dismissing {   // a leaving entry may outlive its context
             if let name = e.presentation.context, e.area != contexts[name] {
-                problems.append("\(e.id) is laid out in \(String(describing: e.area)), not its context \(name)'s \(String(describing: contexts[name]))")
+                problems.append(
+                    "\(e.id) is laid out in \(String(describing: e.area)), not its context \(name)'s "
+                    + "\(String(describing: contexts[name]))"
+                )
             }
         }
         for e in entries where e.isInTransition && e.swipe == nil {
@@ -34,7 +37,9 @@ extension ModalStack {
         for e in entries where e.state == .dismissing && e.dismissReason == nil {
             problems.append("\(e.id) leaves without a reason")
         }
-        if statusBar != resolvedStatusBar { problems.append("status bar \(statusBar) is stale (should be \(resolvedStatusBar))") }
+        if statusBar != resolvedStatusBar {
+            problems.append("status bar \(statusBar) is stale (should be \(resolvedStatusBar))")
+        }
         for e in entries {
             let v = e.visual(at: time, in: container)
             if v.components.contains(where: { !$0.isFinite }) { problems.append("\(e.id) has a non-finite state \(v)") }

@@ -48,7 +48,9 @@ extension ModalStack {
             entries[i].isAdapted = wants
             if entries[i].effectiveContent != before { entries[i].contentRevision += 1 }
             let e = entries[i]
-            emit(e, .adapted, at: time, adaptation: .init(active: wants, style: e.effectiveStyle, content: e.effectiveContent),
+            emit(
+                e, .adapted, at: time,
+                adaptation: .init(active: wants, style: e.effectiveStyle, content: e.effectiveContent),
                  content: true)
         }
         for i in queue.indices { queue[i].isAdapted = queue[i].wantsAdaptation(in: container) }
@@ -79,7 +81,8 @@ extension ModalStack {
             // moving its base under the finger would make the entry jump.
             e.swipe = nil
             e.animation = duration > 0 && now != rest
-                ? (e.animation ?? Motion(at: now, time: time)).retargeted(to: rest, at: time, duration: duration, curve: curve)
+                ? (e.animation ?? Motion(at: now, time: time)).retargeted(
+                    to: rest, at: time, duration: duration, curve: curve)
                 : nil
         case .queued:
             break
@@ -108,7 +111,9 @@ extension ModalStack {
         let (inner, origin) = e.layoutContainer(in: container)
         var local = rest
         local.frame = rest.frame.offsetBy(dx: -origin.x, dy: -origin.y)
-        var off = transition.offscreenState(from: local, container: inner.size, slideEdge: e.effectiveStyle.slideEdge(in: inner.layoutDirection), phase: phase)
+        var off = transition.offscreenState(
+            from: local, container: inner.size, slideEdge: e.effectiveStyle.slideEdge(in: inner.layoutDirection),
+            phase: phase)
         off.frame = off.frame.offsetBy(dx: origin.x, dy: origin.y)
         return off
     }

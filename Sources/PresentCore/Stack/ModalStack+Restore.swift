@@ -15,7 +15,8 @@ extension ModalStack {
     ///
     /// Throws as `present` does for an id already on the stack or an unknown context.
     @discardableResult
-    public mutating func restore(_ presentation: Presentation, owner: OwnerID, at t: Double) throws(StackError) -> String {
+    public mutating func restore(_ presentation: Presentation, owner: OwnerID,
+                                 at t: Double) throws(StackError) -> String {
         advance(to: t)
         let id = try newID(presentation.id)
         var e = Entry(id: id, owner: owner, presentation: presentation, state: .presented, sequence: nextSequence)

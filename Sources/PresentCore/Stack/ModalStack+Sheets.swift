@@ -40,7 +40,9 @@ struct SheetDrag: Hashable, Sendable {
     func drawnHeight(_ displacement: Double) -> Double {
         let h = fingerHeight(displacement)
         if h > largest { return largest + SwipeInteraction.rubberBand(h - largest, dimension: container.size.height) }
-        if h < smallest && !dismissible { return smallest - SwipeInteraction.rubberBand(smallest - h, dimension: smallest) }
+        if h < smallest && !dismissible {
+            return smallest - SwipeInteraction.rubberBand(smallest - h, dimension: smallest)
+        }
         return h
     }
 
@@ -120,7 +122,9 @@ extension ModalStack {
     mutating func restackSheets(instantly: Bool = false) {
         for i in entries.indices where entries[i].effectiveStyle.sheet != nil && entries[i].state != .dismissing {
             let e = entries[i]
-            let above = entries[(i + 1)...].filter { $0.level == e.level && $0.area == e.area && $0.effectiveStyle.sheet != nil }
+            let above = entries[(i + 1)...].filter {
+                $0.level == e.level && $0.area == e.area && $0.effectiveStyle.sheet != nil
+            }
             let covered = above.contains { $0.state != .dismissing }
             guard covered != e.coveredBySheet else { continue }
             let now = e.visual(at: time, in: container)

@@ -95,7 +95,9 @@ public struct ModalStack: Sendable {
 
     /// A present or dismiss animation is running on `level` (its new presentations wait for it).
     func isTransitionRunning(in level: Level) -> Bool {
-        for i in entries.indices where entries[i].presentation.level == level && entries[i].state.isTransition { return true }
+        for i in entries.indices where entries[i].presentation.level == level && entries[i].state.isTransition {
+            return true
+        }
         return false
     }
 
@@ -137,14 +139,16 @@ public struct ModalStack: Sendable {
     // MARK: Presenting
 
     /// Presents, queues, or returns the matching top entry (dedupe).
-    public mutating func present(_ presentation: Presentation, owner: OwnerID, at t: Double) throws(StackError) -> PresentOutcome {
+    public mutating func present(_ presentation: Presentation, owner: OwnerID,
+                                 at t: Double) throws(StackError) -> PresentOutcome {
         let outcome = try presenting(presentation, owner: owner, at: t)
         pictureChanged()   // even queued or deduplicated: conservative, as the daemon's frames always were
         return outcome
     }
 
     /// `present` but for the revision, which it bumps once whichever way this returns.
-    private mutating func presenting(_ presentation: Presentation, owner: OwnerID, at t: Double) throws(StackError) -> PresentOutcome {
+    private mutating func presenting(_ presentation: Presentation, owner: OwnerID,
+                                     at t: Double) throws(StackError) -> PresentOutcome {
         advance(to: t)
         if let existing = duplicate(of: presentation) {
             return PresentOutcome(id: existing.id, state: existing.state, deduplicated: true)
@@ -164,7 +168,8 @@ public struct ModalStack: Sendable {
         }
         nextSequence += 1
         let level = presentation.level
-        if presentation.precedence == .override, let top = topStaying(in: level), presentation.priority >= top.priority {
+        if presentation.precedence == .override, let top = topStaying(in: level),
+           presentation.priority >= top.priority {
             // One status-bar change, with the newcomer's transition (beginPresenting resolves it).
             beginDismissing(id: top.id, reason: .preempted, transition: nil, animated: true)
             beginPresenting(entry)
@@ -218,14 +223,17 @@ public struct ModalStack: Sendable {
         let rest = e.restState(in: container)
         let transition = moving(e.presentation.transition)   // ModalStack+ReducedMotion
         let from = offscreen(e, from: rest, transition: transition, phase: .presenting)
-        e.animation = Motion(Animation(from: from, to: rest, start: time, duration: transition.duration, curve: transition.timing))
+        e.animation = Motion(
+            Animation(from: from, to: rest, start: time, duration: transition.duration, curve: transition.timing))
         // Drawing order: after everything of its level and below.
         entries.insert(e, at: (entries.lastIndex { $0.level <= e.level } ?? -1) + 1)
         emit(e, .willPresent, at: time, animation: e.animation?.announced, content: true)
         restackSheets()   // ModalStack+Sheets: a sheet under it shrinks
         if e.isAdapted {
             // Presented straight into compact traits: say so, as a rotation would have.
-            emit(e, .adapted, at: time, adaptation: .init(active: true, style: e.effectiveStyle, content: e.effectiveContent),
+            emit(
+                e, .adapted, at: time,
+                adaptation: .init(active: true, style: e.effectiveStyle, content: e.effectiveContent),
                  content: true)
         }
         events.append(.stackChanged)
@@ -298,7 +306,9 @@ public struct ModalStack: Sendable {
     public var nextDeadline: Double? {
         var countdown: Double?   // asked after every publish: no array
         for i in entries.indices {
-            if let deadline = autoDismissDeadline(ofEntryAt: i), countdown.map({ deadline < $0 }) ?? true { countdown = deadline }
+            if let deadline = autoDismissDeadline(ofEntryAt: i), countdown.map({ deadline < $0 }) ?? true {
+                countdown = deadline
+            }
         }
         guard let end = doNotDisturb?.until else { return countdown }   // the mode's end wakes it too
         return min(end, countdown ?? end)
@@ -310,7 +320,9 @@ public struct ModalStack: Sendable {
         case .presenting:
             e.state = .presented
             e.animation = nil
-            if let auto = e.presentation.autoDismiss { e.countdown = Countdown(remaining: auto.after, runningSince: time) }
+            if let auto = e.presentation.autoDismiss {
+                e.countdown = Countdown(remaining: auto.after, runningSince: time)
+            }
             entries[index] = e
             emit(e, .didPresent, at: time)
         case .dismissing:
@@ -359,7 +371,7 @@ public struct ModalStack: Sendable {
 
     /// `content`: the notice carries the entry's content and revision (willPresent, updated).
     mutating func emit(_ e: Entry, _ event: LifecycleEvent, at t: Double, reason: DismissReason? = nil,
-                       animation: Animation? = nil, adaptation: LifecycleNotice.Adaptation? = nil, content: Bool = false,
+        animation: Animation? = nil, adaptation: LifecycleNotice.Adaptation? = nil, content: Bool = false,
                        heldBy: HoldReason? = nil, detent: String? = nil) {
         var notice = LifecycleNotice(id: e.id, owner: e.owner, event: event, time: t, reason: reason,
                                      animation: animation, adaptation: adaptation)

@@ -36,7 +36,8 @@ public struct Shadow: Hashable, Sendable {
     public var opacity: Double
     public var radius: Double
     public var offset: Size
-    public init(color: Color = .black, opacity: Double = 0.3, radius: Double = 8, offset: Size = Size(width: 0, height: 2)) {
+    public init(color: Color = .black, opacity: Double = 0.3, radius: Double = 8,
+                offset: Size = Size(width: 0, height: 2)) {
         self.color = color; self.opacity = opacity; self.radius = radius; self.offset = offset
     }
 }

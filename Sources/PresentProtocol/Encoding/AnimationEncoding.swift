@@ -40,7 +40,8 @@ public enum AnimationEncoding {
     /// properties, each written only where it is not zero (`to` left out when it is zero
     /// everywhere, as it is for every segment presentd makes).
     public static func segment(_ a: Animation) -> JSONValue {
-        var o: JSONObject = ["start": .number(a.start), "duration": .number(a.duration), "timing": CoreEncoding.timing(a.curve),
+        var o: JSONObject = [
+            "start": .number(a.start), "duration": .number(a.duration), "timing": CoreEncoding.timing(a.curve),
                              "from": offsets(a.from)]
         if case .object(let to) = offsets(a.to), !to.isEmpty { o["to"] = .object(to) }
         return .object(o)
@@ -49,7 +50,9 @@ public enum AnimationEncoding {
     /// The nonzero offsets of a layer's animated properties, named as in frames.
     static func offsets(_ v: VisualState) -> JSONValue {
         var frame: JSONObject = [:]
-        for (key, value) in [("x", v.frame.minX), ("y", v.frame.minY), ("width", v.frame.width), ("height", v.frame.height)]
+        for (key, value) in [
+            ("x", v.frame.minX), ("y", v.frame.minY), ("width", v.frame.width), ("height", v.frame.height)
+        ]
         where value != 0 {
             frame[key] = .number(value)
         }

@@ -69,7 +69,8 @@ public struct AnimationInterpolator: Sendable {
 
     static func segment(_ json: JSONValue) throws(DecodingError) -> Animation {
         guard let o = json.objectValue, let start = o["start"]?.doubleValue, let duration = o["duration"]?.doubleValue,
-              let timing = o["timing"] else { throw DecodingError(message: "a segment needs start, duration and timing") }
+            let timing = o["timing"]
+        else { throw DecodingError(message: "a segment needs start, duration and timing") }
         let zero = JSONValue.object([:])
         return Animation(from: try properties((o["from"] ?? zero).objectValue ?? [:], required: false),
                          to: try properties((o["to"] ?? zero).objectValue ?? [:], required: false),
@@ -108,7 +109,9 @@ public struct AnimationInterpolator: Sendable {
             return .bezier(CubicBezier(x1: b[0], y1: b[1], x2: b[2], y2: b[3]))
         }
         if let s = json["spring"]?.objectValue, let m = s["mass"]?.doubleValue, let k = s["stiffness"]?.doubleValue,
-           let c = s["damping"]?.doubleValue, let v = s["initialVelocity"]?.doubleValue, let d = s["duration"]?.doubleValue {
+            let c = s["damping"]?.doubleValue, let v = s["initialVelocity"]?.doubleValue,
+            let d = s["duration"]?.doubleValue
+        {
             return .spring(Spring(mass: m, stiffness: k, damping: c, initialVelocity: v, duration: d))
         }
         throw DecodingError(message: "unknown timing \(json)")

@@ -68,7 +68,9 @@ public enum CoreEncoding {
         case .spring(let s) where s == .system:
             return "system"
         case .spring(let s):
-            return ["spring": ["mass": .number(s.mass), "stiffness": .number(s.stiffness), "damping": .number(s.damping),
+            return [
+                "spring": [
+                    "mass": .number(s.mass), "stiffness": .number(s.stiffness), "damping": .number(s.damping),
                                "initialVelocity": .number(s.initialVelocity), "duration": .number(s.duration)]]
         default:
             return .string(t.name)
@@ -89,7 +91,8 @@ public enum CoreEncoding {
             return ["type": "custom", "width": modalSize(layout.width), "height": modalSize(layout.height),
                     "position": position(layout.position)]
         case .sheet(let sheet):
-            var o: JSONObject = ["type": "sheet", "detents": .array(sheet.detents.map(detent)), "grabber": .bool(sheet.grabber),
+            var o: JSONObject = [
+                "type": "sheet", "detents": .array(sheet.detents.map(detent)), "grabber": .bool(sheet.grabber),
                                  "expandsOnScroll": .bool(sheet.expandsOnScroll),
                                  "edgeAttachedInCompactHeight": .bool(sheet.edgeAttachedInCompactHeight)]
             if let d = sheet.selectedDetent { o["selectedDetent"] = .string(d) }
@@ -110,7 +113,10 @@ public enum CoreEncoding {
         case .points(let n): return ["id": .string(d.id), "height": .number(n)]
         case .fraction(let f):
             let percent = f * 100
-            return ["id": .string(d.id), "height": .string(percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%")]
+            return [
+                "id": .string(d.id),
+                "height": .string(percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%")
+            ]
         case .content: return ["id": .string(d.id), "height": "content"]
         }
     }
@@ -193,7 +199,9 @@ public enum CoreEncoding {
     /// as `RPCEncoding.notification(method: "frame", params: frame(…)).serializedLine()`.
     public static func frameLine(_ scene: Scene, seq: UInt64, output: String? = nil) -> [UInt8] {
         var writer = JSONWriter(capacity: 256 + 320 * scene.layers.count)
-        RPCEncoding.writeNotification(method: "frame", into: &writer) { write(scene, seq: seq, output: output, into: &$0) }
+        RPCEncoding.writeNotification(method: "frame", into: &writer) {
+            write(scene, seq: seq, output: output, into: &$0)
+        }
         writer.endLine()
         return writer.takeBytes()
     }
@@ -216,7 +224,9 @@ public enum CoreEncoding {
         if e.level == .overlay { o["position"] = .string(e.presentation.overlay.position.rawValue) }
         // A renderer leaves such a dimming out of what takes input, so taps reach the windows below.
         // A sheet at rest at or below its largest undimmed detent forwards too.
-        if e.level.isModal, e.effectiveInteraction(in: stack.container) == .forward { o["interaction"] = .string(Interaction.forward.rawValue) }
+        if e.level.isModal, e.effectiveInteraction(in: stack.container) == .forward {
+            o["interaction"] = .string(Interaction.forward.rawValue)
+        }
         if let c = e.presentation.context { o["context"] = .string(c) }
         if let k = e.presentation.kind { o["kind"] = .string(k) }
         if let c = e.effectiveContent { o["content"] = content(c) }

@@ -39,7 +39,8 @@ extension CoreEncoding {
     public static func sheetExplanation(_ s: SheetExplanation) -> JSONValue {
         var o: JSONObject = ["detent": .string(s.detent),
                              "detents": .array(s.detents.map { ["id": .string($0.id), "height": .number($0.height)] }),
-                             "inactive": .array(s.inactive.map { .string($0) }), "maximumHeight": .number(s.maximumHeight)]
+            "inactive": .array(s.inactive.map { .string($0) }), "maximumHeight": .number(s.maximumHeight)
+        ]
         o["largestUndimmedDetent"] = s.largestUndimmedDetent.map(JSONValue.string) ?? .null
         o["passesTapsThrough"] = .bool(s.passesTapsThrough)
         o["takesSwipes"] = .bool(s.takesSwipes)
@@ -75,7 +76,8 @@ extension CoreEncoding {
 
     /// An `explain` result's core part (the daemon adds output, owner and dismissal).
     public static func explanation(_ x: Explanation) -> JSONObject {
-        var o: JSONObject = ["id": .string(x.id), "state": .string(x.state.rawValue), "level": .string(x.level.rawValue),
+        var o: JSONObject = [
+            "id": .string(x.id), "state": .string(x.state.rawValue), "level": .string(x.level.rawValue),
                              "priority": .int(Int64(x.priority)), "precedence": .string(x.precedence.rawValue),
                              "position": .int(Int64(x.position)), "inputTarget": .bool(x.isInputTarget),
                              "time": .number(x.time)]

@@ -49,7 +49,10 @@ public struct ParamReader: Sendable {
     }
 
     private static func isPlainName(_ key: String) -> Bool {
-        !key.isEmpty && key.utf8.allSatisfy { $0 == UInt8(ascii: "_") || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) || ($0 >= 48 && $0 <= 57) }
+        !key.isEmpty
+            && key.utf8.allSatisfy {
+                $0 == UInt8(ascii: "_") || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) || ($0 >= 48 && $0 <= 57)
+            }
     }
 
     /// An invalid-params error for member `key`, for checks the typed readers can't express.

@@ -92,7 +92,8 @@ public enum RPCEncoding {
 
     /// `request`'s text written straight into `writer`: a client sends a request without an
     /// object built for its envelope.
-    public static func writeRequest(id: RPCID, method: String, params: JSONValue? = nil, into writer: inout JSONWriter) {
+    public static func writeRequest(id: RPCID, method: String, params: JSONValue? = nil,
+                                    into writer: inout JSONWriter) {
         writer.beginObject()
         writeRequestMembers(id: id, method: method, params: params, into: &writer)
         writer.endObject()

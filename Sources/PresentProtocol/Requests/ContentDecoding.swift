@@ -6,7 +6,8 @@ import PresentCore
 import PresentJSON
 
 extension RequestDecoder {
-    static let contentFields: Set<String> = ["title", "message", "messageMarkup", "appName", "icon", "actions", "fields", "progress",
+    static let contentFields: Set<String> = [
+        "title", "message", "messageMarkup", "appName", "icon", "actions", "fields", "progress",
                                              "surface", "accessibility"]
 
     /// The string form (a label alone) or the object form.
@@ -16,22 +17,28 @@ extension RequestDecoder {
         try o.rejectUnknownKeys(allowed: Self.contentFields)
         var c = Content()
         c.title = try o.optionalField("title").map { v throws(RPCError) in try text(v, max: limits.maxTitleLength) }
-        c.message = try o.optionalField("message").map { v throws(RPCError) in try text(v, max: limits.maxMessageLength) }
+        c.message = try o.optionalField("message").map { v throws(RPCError) in try text(v, max: limits.maxMessageLength)
+        }
         // Opaque to presentd beyond its bounds: a renderer that cannot parse it draws message.
         c.messageMarkup = try o.optionalField("messageMarkup").map { v throws(RPCError) in
             try text(v, max: ProtocolLimits.maxMessageMarkupLength)
         }
         if c.messageMarkup != nil, c.message == nil {
             throw .invalidParams(field: o.path(for: "messageMarkup"),
-                                 reason: "goes with message, the same text in plain: renderers that draw no markup show message")
+                reason: "goes with message, the same text in plain: renderers that draw no markup show message")
         }
         c.appName = try o.optionalField("appName").map { v throws(RPCError) in try text(v, max: limits.maxTitleLength) }
         c.icon = try o.optionalObject("icon").map(icon)
-        c.actions = try o.optionalArray("actions", count: 0...limits.maxActions) { v throws(RPCError) in try action(v.object()) } ?? []
-        c.fields = try o.optionalArray("fields", count: 0...limits.maxFields) { v throws(RPCError) in try field(v.object()) } ?? []
+        c.actions =
+            try o.optionalArray("actions", count: 0...limits.maxActions) { v throws(RPCError) in try action(v.object())
+            } ?? []
+        c.fields =
+            try o.optionalArray("fields", count: 0...limits.maxFields) { v throws(RPCError) in try field(v.object()) }
+            ?? []
         if o.contains("progress") {
             // null is a value here: an indeterminate bar.
-            c.progress = o.value("progress") == .null ? .indeterminate : .fraction(try o.double("progress", range: 0...1))
+            c.progress =
+                o.value("progress") == .null ? .indeterminate : .fraction(try o.double("progress", range: 0...1))
         }
         c.surface = try o.optionalObject("surface").map(surface)
         c.accessibility = try o.optionalObject("accessibility").map(accessibility)
@@ -41,7 +48,8 @@ extension RequestDecoder {
             let holders = c.actions.indices.filter { c.actions[$0].role == role }
             if holders.count > 1 {
                 throw .invalidParams(field: o.path(for: "actions") + "[\(holders[1])].role",
-                                     reason: "at most one action may have role \"\(role.rawValue)\"; actions[\(holders[0])] has it already")
+                    reason:
+                        "at most one action may have role \"\(role.rawValue)\"; actions[\(holders[0])] has it already")
             }
         }
         return c
@@ -78,16 +86,20 @@ extension RequestDecoder {
             let path = try text(v, max: limits.maxMessageLength)
             let lower = path.lowercased()
             guard path.hasPrefix("/") else { throw v.invalid("must be an absolute path") }
-            guard lower.hasSuffix(".png") || lower.hasSuffix(".svg") else { throw v.invalid("must name a .png or .svg file") }
+            guard lower.hasSuffix(".png") || lower.hasSuffix(".svg") else {
+                throw v.invalid("must name a .png or .svg file")
+            }
             return .path(path)
         default:
-            throw .invalidParams(field: o.path, reason: "expected exactly one of name (an icon-theme name) or path (an absolute path)")
+            throw .invalidParams(
+                field: o.path, reason: "expected exactly one of name (an icon-theme name) or path (an absolute path)")
         }
     }
 
     private func action(_ o: ParamReader) throws(RPCError) -> ContentAction {
         try o.rejectUnknownKeys(allowed: ["id", "title", "role", "dismisses"])
-        return ContentAction(id: try contentID(try o.field("id")), title: try text(try o.field("title"), max: limits.maxTitleLength),
+        return ContentAction(
+            id: try contentID(try o.field("id")), title: try text(try o.field("title"), max: limits.maxTitleLength),
                              role: try o.optionalEnumValue("role"), dismisses: try o.optionalBool("dismisses") ?? true)
     }
 
@@ -96,7 +108,9 @@ extension RequestDecoder {
         let kind: FieldKind = try o.enumValue("kind")
         let value = try o.optionalField("value").map { v throws(RPCError) in try fieldValue(v, kind: kind) }
         return ContentField(id: try contentID(try o.field("id")), kind: kind,
-                            placeholder: try o.optionalField("placeholder").map { v throws(RPCError) in try text(v, max: limits.maxTitleLength) },
+            placeholder: try o.optionalField("placeholder").map { v throws(RPCError) in
+                try text(v, max: limits.maxTitleLength)
+            },
                             value: value)
     }
 
@@ -126,8 +140,9 @@ extension RequestDecoder {
 
     private func accessibility(_ o: ParamReader) throws(RPCError) -> Accessibility {
         try o.rejectUnknownKeys(allowed: ["label", "hint", "announce"])
-        return Accessibility(label: try o.optionalField("label").map { v throws(RPCError) in try text(v, max: limits.maxTitleLength) },
-                             hint: try o.optionalField("hint").map { v throws(RPCError) in try text(v, max: limits.maxMessageLength) },
+        return Accessibility(
+            label: try o.optionalField("label").map { v throws(RPCError) in try text(v, max: limits.maxTitleLength) },
+            hint: try o.optionalField("hint").map { v throws(RPCError) in try text(v, max: limits.maxMessageLength) },
                              announce: try o.optionalEnumValue("announce"))
     }
 
@@ -158,7 +173,7 @@ extension RequestDecoder {
     func update(_ p: ParamReader) throws(RPCError) -> Request {
         guard Self.updatedMembers.contains(where: p.contains) else {
             throw .invalidParams(field: "params",
-                                 reason: "nothing to update; give at least one of \(Self.updatedMembers.joined(separator: ", "))")
+                reason: "nothing to update; give at least one of \(Self.updatedMembers.joined(separator: ", "))")
         }
         /// A member that `null` clears: nil = not given, .some(nil) = cleared.
         func clearable<T>(_ key: String, _ read: (ParamValue) throws(RPCError) -> T) throws(RPCError) -> T?? {
@@ -172,7 +187,9 @@ extension RequestDecoder {
         change.background = try p.optionalObject("background").map(background)
         change.cornerRadius = try p.optionalDouble("cornerRadius", range: dimensions, unit: "points")
         change.shadow = try clearable("shadow") { v throws(RPCError) in try shadow(v.object()) }
-        change.preferredContentSize = try clearable("preferredContentSize") { v throws(RPCError) in try preferredContentSize(v.object()) }
+        change.preferredContentSize = try clearable("preferredContentSize") { v throws(RPCError) in
+            try preferredContentSize(v.object())
+        }
         change.autoDismiss = try clearable("autoDismiss") { v throws(RPCError) in try autoDismiss(v.object()) }
         change.duration = try p.optionalDouble("duration", range: durations, unit: "seconds")
         change.timing = try p.optionalField("timing").map(timing)

@@ -185,7 +185,9 @@ public enum MethodTable {
                    presentctl: .commands(["hello"])) { d, p throws(RPCError) in
             let version = try p.optionalInt("protocol", range: 0...Int(Int32.max)) ?? ProtocolLimits.protocolVersion
             guard version == ProtocolLimits.protocolVersion else {
-                throw p.invalid("protocol", "unsupported protocol version \(version); this daemon speaks \(ProtocolLimits.protocolVersion)")
+                    throw p.invalid(
+                        "protocol",
+                        "unsupported protocol version \(version); this daemon speaks \(ProtocolLimits.protocolVersion)")
             }
             return .hello(client: try p.optionalField("client").map(d.name), protocolVersion: version,
                           resume: try p.optionalField("resume").map(d.name))
@@ -193,19 +195,26 @@ public enum MethodTable {
         MethodSpec("ping", .everyone, .core, "Answers {} at once.", [],
                    presentctl: .commands(["ping"])) { _, _ throws(RPCError) in .ping },
         MethodSpec("present", .roles(.app), .core, "Presents (or queues) an entry on a screen's modal stack.", [
-            .opt("id", .string), .opt("kind", .string), .opt("deduplicate", .boolean), .opt("content", .string, .object),
-            .req("style", .string, .object, names: styleNames), .opt("respectsSafeArea", .boolean), .opt("transition", .object),
+                    .opt("id", .string), .opt("kind", .string), .opt("deduplicate", .boolean),
+                    .opt("content", .string, .object),
+                    .req("style", .string, .object, names: styleNames), .opt("respectsSafeArea", .boolean),
+                    .opt("transition", .object),
             .opt("dismissTransition", .object), .opt("background", .object), .opt("cornerRadius", .number),
             .opt("shadow", .object), .opt("dismissOnTap", .boolean), .opt("dismissOnSwipe", .boolean),
-            .opt("confirmDismiss", .boolean), .opt("keyboard", .string, names: names(KeyboardAvoidance.self)), .opt("statusBar", .object),
-            .opt("adaptive", .string, .object), .opt("priority", .integer), .opt("precedence", .string, names: names(Precedence.self)),
+                    .opt("confirmDismiss", .boolean), .opt("keyboard", .string, names: names(KeyboardAvoidance.self)),
+                    .opt("statusBar", .object),
+                    .opt("adaptive", .string, .object), .opt("priority", .integer),
+                    .opt("precedence", .string, names: names(Precedence.self)),
             .opt("dimsPresenterTint", .boolean), .opt("preferredContentSize", .object), .opt("autoDismiss", .object),
             .opt("dismissOnEscape", .boolean), .opt("level", .string, names: names(Level.self)),
-            .opt("interaction", .string, names: names(Interaction.self)), .opt("position", .string, names: names(OverlayPosition.self)), .opt("margin", .number), .opt("context", .string), output,
+                    .opt("interaction", .string, names: names(Interaction.self)),
+                    .opt("position", .string, names: names(OverlayPosition.self)), .opt("margin", .number),
+                    .opt("context", .string), output,
             .opt("droppable", .boolean), .opt("dryRun", .boolean),
         ],
-                   presentctl: .commands(["present"])) { d, p throws(RPCError) in .present(try d.presentRequest(p)) },   // PresentationDecoding.swift
-        MethodSpec("dismiss", .roles(.app), .core, "Dismisses an entry and those above it.",
+                presentctl: .commands(["present"])
+            ) { d, p throws(RPCError) in .present(try d.presentRequest(p)) },   // PresentationDecoding.swift
+            MethodSpec("dismiss", .roles(.app), .core, "Dismisses an entry and those above it.",
                    [.req("id", .string), .opt("animated", .boolean), .opt("transition", .object)],
                    presentctl: .commands(["dismiss"])) { d, p throws(RPCError) in
             .dismiss(id: try d.name(p.field("id")), animated: try p.optionalBool("animated") ?? true,
@@ -229,14 +238,18 @@ public enum MethodTable {
         },
         MethodSpec("unsubscribe", .everyone, .core, "Stops notifications of some topics.",
                    [.req("topics", .array, names: names(Topic.self))],
-                   presentctl: .none(reason: "each presentctl is one connection: watch stops its subscription by exiting")) { d, p throws(RPCError) in .unsubscribe(try d.topics(p)) },
+                presentctl: .none(reason: "each presentctl is one connection: watch stops its subscription by exiting")
+            ) { d, p throws(RPCError) in .unsubscribe(try d.topics(p)) },
         MethodSpec("setContainer", .roles(.shell), .core, "Resizes a screen (size, safe area, scale, size classes).",
                    container + [.opt("duration", .number), output],
                    presentctl: .commands(["container"])) { d, p throws(RPCError) in
             .setContainer(try d.containerChange(p), output: try d.output(p))
         },
         MethodSpec("keyboard", .roles(.shell), .core, "Shows, moves or hides the on-screen keyboard.",
-                   [.req("height", .number), .opt("duration", .number), .opt("curve", .string, .object, names: names(TimingName.self)), output],
+                [
+                    .req("height", .number), .opt("duration", .number),
+                    .opt("curve", .string, .object, names: names(TimingName.self)), output
+                ],
                    presentctl: .commands(["keyboard"])) { d, p throws(RPCError) in
             .keyboard(height: try p.double("height", range: d.dimensions, unit: "points"),
                       duration: try p.optionalDouble("duration", range: d.durations, unit: "seconds"),
@@ -249,12 +262,14 @@ public enum MethodTable {
                  output: try d.output(p))
         },
         MethodSpec("swipe", .roles(.shell), .core, "One phase of a swipe gesture.", [
-            .req("phase", .string, names: names(SwipePhase.self)), .req("dx", .number), .req("dy", .number), .opt("vx", .number),
+                    .req("phase", .string, names: names(SwipePhase.self)), .req("dx", .number), .req("dy", .number),
+                    .opt("vx", .number),
             .opt("vy", .number), output,
         ],
                    presentctl: .commands(["swipe"])) { d, p throws(RPCError) in
             .swipe(try p.enumValue("phase"),
-                   translation: Point(x: try p.double("dx", range: d.coordinates), y: try p.double("dy", range: d.coordinates)),
+                    translation: Point(
+                        x: try p.double("dx", range: d.coordinates), y: try p.double("dy", range: d.coordinates)),
                    velocity: Point(x: try p.optionalDouble("vx", range: d.coordinates) ?? 0,
                                    y: try p.optionalDouble("vy", range: d.coordinates) ?? 0),
                    output: try d.output(p))
@@ -266,15 +281,17 @@ public enum MethodTable {
         },
         MethodSpec("sync", .everyone, .core, "Echoes its nonce after everything sent before it.",
                    [.opt("nonce")],
-                   presentctl: .commands(["sync"])) { _, p throws(RPCError) in .sync(nonce: p.value("nonce") ?? .null) },
+                presentctl: .commands(["sync"])
+            ) { _, p throws(RPCError) in .sync(nonce: p.value("nonce") ?? .null) },
         MethodSpec("update", .roles(.app), .capability(.update), "Changes an entry in place.", [
             .req("id", .string), .opt("content", .string, .object), .opt("style", .string, .object, names: styleNames),
             .opt("background", .object), .opt("cornerRadius", .number), .opt("shadow", .object),
             .opt("preferredContentSize", .object), .opt("autoDismiss", .object), .opt("duration", .number),
             .opt("timing", .string, .object, names: names(TimingName.self)), .opt("selectedDetent", .string),
         ],
-                   presentctl: .commands(["update"])) { d, p throws(RPCError) in try d.update(p) },   // ContentDecoding.swift
-        MethodSpec("activate", .roles(.shell), .capability(.content), "Presses one of an entry's buttons.",
+                presentctl: .commands(["update"])
+            ) { d, p throws(RPCError) in try d.update(p) },   // ContentDecoding.swift
+            MethodSpec("activate", .roles(.shell), .capability(.content), "Presses one of an entry's buttons.",
                    [.req("id", .string), .req("action", .string), .opt("fields", .object),
                     .opt("activationToken", .string)],
                    presentctl: .commands(["activate"])) { d, p throws(RPCError) in
@@ -298,7 +315,12 @@ public enum MethodTable {
         MethodSpec("presented", .roles(.renderer), .core,
                    "Reports when a screen's frames were shown on glass, and how many were discarded.",
                    [.req("frames", .array), .opt("discarded", .integer), output],
-                   presentctl: .none(reason: "a renderer's report of its frames' presentation feedback, which only a renderer has; its figures are in stats")) { d, p throws(RPCError) in
+                presentctl: .none(
+                    reason:
+                        "a renderer's report of its frames' presentation feedback, which only a renderer has; its "
+                        + "figures are in stats"
+                )
+            ) { d, p throws(RPCError) in
             // Times are the daemon's clock (seconds since boot on the real clock): any finite value.
             let times = 0.0...1e12
             let frames = try p.objects("frames", count: 0...256).map { f throws(RPCError) -> ShownFrame in
@@ -327,7 +349,8 @@ public enum MethodTable {
         MethodSpec("removeContext", .roles(.shell), .capability(.contexts),
                    "Removes a presentation context and dismisses its entries.",
                    [.req("name", .string)],
-                   presentctl: .commands(["context remove"])) { d, p throws(RPCError) in .removeContext(name: try d.name(p.field("name"))) },
+                presentctl: .commands(["context remove"])
+            ) { d, p throws(RPCError) in .removeContext(name: try d.name(p.field("name"))) },
         MethodSpec("addOutput", .roles(.shell), .capability(.outputs), "Adds a screen, or changes an existing one.",
                    container + [.req("name", .string), .opt("fps", .integer)],
                    presentctl: .commands(["output add"])) { d, p throws(RPCError) in
@@ -336,13 +359,18 @@ public enum MethodTable {
         },
         MethodSpec("removeOutput", .roles(.shell), .capability(.outputs), "Takes a screen away; its entries leave.",
                    [.req("name", .string)],
-                   presentctl: .commands(["output remove"])) { d, p throws(RPCError) in .removeOutput(name: try d.name(p.field("name"))) },
+                presentctl: .commands(["output remove"])
+            ) { d, p throws(RPCError) in .removeOutput(name: try d.name(p.field("name"))) },
         MethodSpec("outputs", .everyone, .capability(.outputs), "Lists the screens.", [],
                    presentctl: .commands(["output list"])) { _, _ throws(RPCError) in .outputs },
-        MethodSpec("rpc.discover", .everyone, .capability(.rpcDiscover), "This daemon's methods as an OpenRPC 1.2.6 document.",
+            MethodSpec(
+                "rpc.discover", .everyone, .capability(.rpcDiscover),
+                "This daemon's methods as an OpenRPC 1.2.6 document.",
                    [],
                    presentctl: .commands(["discover"])) { _, _ throws(RPCError) in .discover },
-        MethodSpec("stats", .administrator, .capability(.stats), "Clients, queues, frames, requests per method and uptime.",
+            MethodSpec(
+                "stats", .administrator, .capability(.stats),
+                "Clients, queues, frames, requests per method and uptime.",
                    [],
                    presentctl: .commands(["stats"])) { _, _ throws(RPCError) in .stats },
         MethodSpec("setMode", .roles(.shell), .capability(.doNotDisturb),
@@ -353,7 +381,8 @@ public enum MethodTable {
         MethodSpec("explain", .everyone, .capability(.explain),
                    "Why an entry is where it is: what blocks it, until when, who may dismiss it.",
                    [.req("id", .string)],
-                   presentctl: .commands(["explain"])) { d, p throws(RPCError) in .explain(id: try d.name(p.field("id"))) },
+                presentctl: .commands(["explain"])
+            ) { d, p throws(RPCError) in .explain(id: try d.name(p.field("id"))) },
         MethodSpec("recordDump", .administrator, .capability(.recordDump),
                    "The flight recorder as NDJSON: in the reply, or written to path.",
                    [.opt("path", .string)],
@@ -368,7 +397,8 @@ public enum MethodTable {
     private static let byLength: [[MethodSpec]] = {
         var buckets = [[MethodSpec]](repeating: [], count: (methods.map(\.name.utf8.count).max() ?? 0) + 1)
         for spec in methods {
-            precondition(!buckets[spec.name.utf8.count].contains { $0.name == spec.name }, "method \(spec.name) listed twice")
+            precondition(
+                !buckets[spec.name.utf8.count].contains { $0.name == spec.name }, "method \(spec.name) listed twice")
             buckets[spec.name.utf8.count].append(spec)
         }
         return buckets

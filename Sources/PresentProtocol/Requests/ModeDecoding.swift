@@ -24,7 +24,8 @@ extension RequestDecoder {
         let mode = ModeRequest(
             until: try o.optionalDouble("until", range: 0...Double.greatestFiniteMagnitude, unit: "seconds"),
             duration: try o.optionalDouble("duration", range: 0...limits.maxAutoDismiss, unit: "seconds"),
-            allowPriorityAbove: try o.optionalInt("allowPriorityAbove", range: -1...Presentation.priorityRange.upperBound)
+            allowPriorityAbove: try o.optionalInt(
+                "allowPriorityAbove", range: -1...Presentation.priorityRange.upperBound)
                 ?? DoNotDisturb.defaultAllowPriorityAbove)
         return .setMode(doNotDisturb: mode, reducedMotion: reducedMotion, output: output)
     }

@@ -11,7 +11,9 @@ public enum OpenRPC {
     public static func document(version: String) -> JSONValue {
         ["openrpc": .string(specVersion),
          "info": ["title": "presentd", "version": .string(version),
-                  "description": "A presentation daemon: a shared modal stack over JSON-RPC 2.0 on a Unix socket, one object per line (docs/PROTOCOL.md)."],
+                  "description": .string(
+                      "A presentation daemon: a shared modal stack over JSON-RPC 2.0 on a Unix socket, one "
+                      + "object per line (docs/PROTOCOL.md).")],
          "methods": .array(MethodTable.methods.map(method))]
     }
 

@@ -22,12 +22,15 @@ extension RequestDecoder {
             style: style,
             respectsSafeArea: try p.optionalBool("respectsSafeArea") ?? false,
             transition: try p.optionalObject("transition").map { o throws(RPCError) in try transition(o, for: style) },
-            dismissTransition: try p.optionalObject("dismissTransition").map { o throws(RPCError) in try transition(o, for: style) },
+            dismissTransition: try p.optionalObject("dismissTransition").map { o throws(RPCError) in
+                try transition(o, for: style)
+            },
             background: try p.optionalObject("background").map(background) ?? .standard,
             cornerRadius: try p.optionalDouble("cornerRadius", range: dimensions, unit: "points") ?? sheetCornerRadius,
             shadow: try p.optionalObject("shadow").map(shadow),
             dismissOnTap: try p.optionalBool("dismissOnTap"),
-            dismissOnSwipe: try p.optionalBool("dismissOnSwipe") ?? (style.sheet != nil),   // sheets swipe away, as UIKit's
+            // Sheets swipe away, as UIKit's do.
+            dismissOnSwipe: try p.optionalBool("dismissOnSwipe") ?? (style.sheet != nil),
             keyboard: try p.optionalEnumValue("keyboard") ?? KeyboardAvoidance.none,
             statusBar: try p.optionalObject("statusBar").map(statusBar),
             adaptive: try p.optionalField("adaptive").map(adaptive) ?? .none,
@@ -82,7 +85,7 @@ extension RequestDecoder {
             try o.rejectUnknownKeys(allowed: ["type", "direction", "fraction"])
             let direction: SlideDirection = try o.optionalEnumValue("direction") ?? .left
             return .slideIn(edge: direction.edge,
-                            fraction: try o.optionalDouble("fraction", range: 0.01...1) ?? PresentationStyle.defaultSlideInFraction,
+                fraction: try o.optionalDouble("fraction", range: 0.01...1) ?? PresentationStyle.defaultSlideInFraction,
                             followsLayoutDirection: direction.followsLayoutDirection)
         case "custom":
             try o.rejectUnknownKeys(allowed: ["type", "width", "height", "position"])
@@ -123,10 +126,14 @@ extension RequestDecoder {
     func sheet(_ o: ParamReader) throws(RPCError) -> SheetStyle {
         try o.rejectUnknownKeys(allowed: ["type", "detents", "selectedDetent", "largestUndimmedDetent", "grabber",
                                           "expandsOnScroll", "edgeAttachedInCompactHeight", "cornerRadius"])
-        let detents = try o.optionalArray("detents", count: 1...Self.maxDetents) { (v) throws(RPCError) in try detent(v) } ?? [.large]
+        let detents =
+            try o.optionalArray("detents", count: 1...Self.maxDetents) { (v) throws(RPCError) in try detent(v) } ?? [
+                .large
+            ]
         var seen: Set<String> = []
         for (i, d) in detents.enumerated() where !seen.insert(d.id).inserted {
-            throw RPCError.invalidParams(field: "style.detents[\(i)]", reason: "a second detent \"\(d.id)\"; ids are unique")
+            throw RPCError.invalidParams(
+                field: "style.detents[\(i)]", reason: "a second detent \"\(d.id)\"; ids are unique")
         }
         let known = detents.map { "\"\($0.id)\"" }.joined(separator: ", ")
         func named(_ key: String) throws(RPCError) -> String? {
@@ -163,7 +170,10 @@ extension RequestDecoder {
             case "content": return Detent(id: id, height: .content)
             default:
                 guard text.hasSuffix("%"), let percent = Double(text.dropLast()), percent > 0, percent <= 100 else {
-                    throw h.invalid("must be points, a percentage such as \"40%\" (more than 0, at most 100), \"content\", \"medium\" or \"large\"")
+                    throw h.invalid(
+                        "must be points, a percentage such as \"40%\" (more than 0, at most 100), \"content\", "
+                        + "\"medium\" or \"large\""
+                    )
                 }
                 return Detent(id: id, height: .fraction(percent / 100))
             }
@@ -188,7 +198,9 @@ extension RequestDecoder {
             case "half": return .half
             case "full": return .full
             case "content": return .content
-            default: throw v.invalid("must be default, half, full, content, or {\"points\"|\"fluid\"|\"sideMargin\": number}")
+            default:
+                throw v.invalid(
+                    "must be default, half, full, content, or {\"points\"|\"fluid\"|\"sideMargin\": number}")
             }
         }
         let (o, key) = try soleKey(v, of: ["points", "fluid", "sideMargin"])
@@ -264,7 +276,8 @@ extension RequestDecoder {
             let stiffness = try o.double("stiffness", range: 0.001...100_000)
             let damping = try o.double("damping", range: 0.001...100_000)
             if let duration = try o.optionalDouble("duration", range: 0.001...limits.maxDuration, unit: "seconds") {
-                spring = Spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity, duration: duration)
+                spring = Spring(
+                    mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity, duration: duration)
             } else {
                 spring = Spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity)
             }
@@ -276,10 +289,12 @@ extension RequestDecoder {
         } else {
             try o.rejectUnknownKeys(allowed: ["duration", "dampingRatio", "initialVelocity"])
             spring = Spring.uikit(duration: try o.double("duration", range: 0.01...10, unit: "seconds"),
-                                  dampingRatio: try o.double("dampingRatio", range: 0.001...1), initialVelocity: velocity)
+                dampingRatio: try o.double("dampingRatio", range: 0.001...1), initialVelocity: velocity)
         }
         guard spring.duration <= limits.maxDuration else {
-            throw .invalidParams(field: o.path, reason: "this spring takes \(spring.duration) s to settle; at most \(limits.maxDuration) s")
+            throw .invalidParams(
+                field: o.path,
+                reason: "this spring takes \(spring.duration) s to settle; at most \(limits.maxDuration) s")
         }
         return spring
     }
@@ -336,6 +351,7 @@ extension RequestDecoder {
         let (o, _) = try soleKey(v, of: ["replacement"])
         let r = try o.object("replacement")
         try r.rejectUnknownKeys(allowed: ["style", "content"])
-        return .replacement(style: try style(try r.field("style")), content: try r.optionalField("content").map(content))
+        return .replacement(
+            style: try style(try r.field("style")), content: try r.optionalField("content").map(content))
     }
 }

@@ -122,7 +122,8 @@ extension Daemon {
                                  limit: configuration.maxEntries)
         }
         guard mine < configuration.maxEntriesPerClient else {
-            throw .limitExceeded("this connection has \(mine) presentations; at most \(configuration.maxEntriesPerClient)",
+            throw .limitExceeded(
+                "this connection has \(mine) presentations; at most \(configuration.maxEntriesPerClient)",
                                  limit: configuration.maxEntriesPerClient)
         }
     }
@@ -140,9 +141,12 @@ extension Daemon {
     /// leaving do not count: they go anyway, and two clients dismissing their own entries
     /// one after the other must not race.
     func authorize(_ entries: [Entry], by client: Client) throws(RPCError) {
-        guard let refused = entries.first(where: { $0.state != .dismissing && !mayDismiss($0, by: client) }) else { return }
+        guard let refused = entries.first(where: { $0.state != .dismissing && !mayDismiss($0, by: client) }) else {
+            return
+        }
         throw RPCError(code: .notOwner,
-                       message: "presentation \"\(refused.id)\" belongs to another client (dismiss policy \(configuration.dismissPolicy.rawValue))",
+                       message: "presentation \"\(refused.id)\" belongs to another client (dismiss policy "
+                           + "\(configuration.dismissPolicy.rawValue))",
                        data: ["field": "id", "reason": "not the owner",
                               "policy": .string(configuration.dismissPolicy.rawValue)])
     }
@@ -209,7 +213,10 @@ extension Daemon {
         let old = limit.rlim_cur
         limit.rlim_cur = min(wanted, limit.rlim_max)
         if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 || limit.rlim_cur < wanted {
-            log.warning("only \(limit.rlim_cur) file descriptors (was \(old)); fewer than \(connections) connections can be served")
+            log.warning(
+                "only \(limit.rlim_cur) file descriptors (was \(old)); fewer than \(connections) connections can be "
+                + "served"
+            )
         }
     }
 }

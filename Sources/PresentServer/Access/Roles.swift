@@ -46,14 +46,17 @@ extension Daemon {
         }
         if isAdministrator(client) { roles.insert(.admin) }
         if roles.contains(.admin) { roles = .all }   // admin: everything
-        client.grant(roles, maxPriority: (configuration.roles ?? RoleGrants.defaults).maxPriority(for: roles), unit: unit)
+        client.grant(
+            roles, maxPriority: (configuration.roles ?? RoleGrants.defaults).maxPriority(for: roles), unit: unit)
         log.debug("\(client.label): roles \(roles)" + (client.unit.map { " (unit \($0))" } ?? ""))
     }
 
     /// The socket's owner: who started the daemon, or who owns the adopted socket's file.
     static func socketOwner(path: String, adopted: Bool) -> UInt32 {
         var info = stat()
-        guard adopted, path.hasPrefix("/"), (try? valueOrErrno("stat", path: path, { stat(path, &info) })) != nil else { return geteuid() }
+        guard adopted, path.hasPrefix("/"), (try? valueOrErrno("stat", path: path, { stat(path, &info) })) != nil else {
+            return geteuid()
+        }
         return info.st_uid
     }
 
@@ -113,15 +116,20 @@ extension Daemon {
     /// own size, since the writer's buffer keeps its spare room and the table lives as long
     /// as the daemon.
     private static let roleNamesText: [[UInt8]] = (0..<(1 << Role.allCases.count)).map { raw in
-        JSONValue.array(RoleSet(rawValue: UInt8(raw)).names.map { .string($0) }).serialized().withUnsafeBufferPointer { Array($0) }
+        JSONValue.array(RoleSet(rawValue: UInt8(raw)).names.map { .string($0) }).serialized().withUnsafeBufferPointer {
+            Array($0)
+        }
     }
 
     // MARK: The peer's systemd unit
 
     /// The unit of process `pid`: the last .service or .scope of its cgroup path.
     static func systemdUnit(ofPID pid: Int32) -> String? {
-        let root = getenv(testCgroupRootVariable).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/proc"
-        guard pid > 0, let bytes = try? readWholeFile("\(root)/\(pid)/cgroup", limit: maxCgroupFileBytes) else { return nil }
+        let root =
+            getenv(testCgroupRootVariable).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/proc"
+        guard pid > 0, let bytes = try? readWholeFile("\(root)/\(pid)/cgroup", limit: maxCgroupFileBytes) else {
+            return nil
+        }
         return unit(inCgroupFile: String(decoding: bytes, as: UTF8.self))
     }
 
@@ -132,7 +140,7 @@ extension Daemon {
         // The hierarchy's name is compared as a field, not searched for as a substring: a
         // substring search (`contains` on a string) is _StringProcessing's, and using it links
         // that library and the regex parser into the daemon, whose relocated tables are then
-        // private memory in every process (docs/BENCHMARKS.md, issue 28).
+        // private memory in every process (docs/BENCHMARKS.md, idle private memory).
         let paths = lines.filter { $0.hasPrefix("0::") }.map { $0.dropFirst(3) }
             + lines.compactMap { line -> Substring? in
                 let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)

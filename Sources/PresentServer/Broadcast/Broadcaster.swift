@@ -126,7 +126,8 @@ final class Broadcaster {
     /// Takes `client` out of member list `slot` in O(1): the last member moves into its place.
     private func leave(_ slot: Int, _ client: Client) {
         let index = client.subscription.positions[slot]
-        precondition(index >= 0 && members[slot][index].client === client, "the Broadcaster's index lost \(client.label)")
+        precondition(
+            index >= 0 && members[slot][index].client === client, "the Broadcaster's index lost \(client.label)")
         let last = members[slot].removeLast()
         if last.client !== client {
             members[slot][index] = last
@@ -178,7 +179,8 @@ final class Broadcaster {
     /// member: this loop runs once per subscriber per frame. The
     /// list is walked as it was when the fan-out began (a copy on write, which also keeps
     /// its clients alive), so a client that goes meanwhile is harmless.
-    private func fanOut(to topic: Topic, about output: String?, owner: OwnerID?, send: (Connection, SharedBuffer) -> Void,
+    private func fanOut(
+        to topic: Topic, about output: String?, owner: OwnerID?, send: (Connection, SharedBuffer) -> Void,
                         encode: () -> [UInt8]) {
         var buffer: SharedBuffer?
         let list = members[topic.slot]
@@ -191,7 +193,9 @@ final class Broadcaster {
                 if index + 1 < list.count { presentd_prefetch(list[index + 1].connection.toOpaque()) }
                 guard list[index].watches(output) else { continue }
                 list[index].connection._withUnsafeGuaranteedRef { connection in
-                    guard owner == nil || connection.id == owner || list[index].client.hearsEveryLifecycle else { return }
+                    guard owner == nil || connection.id == owner || list[index].client.hearsEveryLifecycle else {
+                        return
+                    }
                     if buffer == nil { buffer = SharedBuffer(encode()) }
                     send(connection, buffer!)
                 }

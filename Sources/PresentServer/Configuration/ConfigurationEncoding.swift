@@ -162,7 +162,9 @@ extension StateFile {
 extension OutputDefinition {
     /// A screen as the configuration file (and `addOutput`) takes it.
     var fileJSON: JSONValue {
-        var o: JSONObject = ["name": .string(name), "width": .double(container.width), "height": .double(container.height)]
+        var o: JSONObject = [
+            "name": .string(name), "width": .double(container.width), "height": .double(container.height)
+        ]
         if let safeArea = container.safeArea { o["safeArea"] = CoreEncoding.insets(safeArea) }
         if let scale = container.scale { o["scale"] = .double(scale) }
         if let h = container.horizontalSizeClass { o["horizontalSizeClass"] = .string(h.rawValue) }

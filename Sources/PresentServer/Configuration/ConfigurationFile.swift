@@ -112,20 +112,24 @@ struct ConfigurationFileReader {
     /// decoder reads both, so the file and the protocol cannot disagree).
     private mutating func readOutputs(_ p: ParamReader, into c: inout ServerConfiguration) {
         let others = 0...(c.limits.maxOutputs - 1)
-        guard let list = attempt({ () throws(RPCError) in try p.optionalField("outputs")?.array(count: others) }) ?? nil else { return }
+        guard let list = attempt({ () throws(RPCError) in try p.optionalField("outputs")?.array(count: others) }) ?? nil
+        else { return }
         var outputs: [OutputDefinition] = []
         for element in list {
             do {
-                guard case .addOutput(let output) = try Self.decoder.decode(method: "addOutput", params: element.value) else { continue }
+                guard case .addOutput(let output) = try Self.decoder.decode(method: "addOutput", params: element.value)
+                else { continue }
                 guard output.name != Screen.mainName, !outputs.contains(where: { $0.name == output.name }) else {
                     issues.append(ConfigurationIssue(field: "\(element.path).name",
-                                                     reason: "\"\(output.name)\" is defined twice (main always exists)"))
+                            reason: "\"\(output.name)\" is defined twice (main always exists)"))
                     continue
                 }
                 outputs.append(output)
             } catch {
                 let issue = ConfigurationIssue(error)
-                issues.append(ConfigurationIssue(field: element.path + (issue.field.isEmpty ? "" : "." + issue.field), reason: issue.reason))
+                issues.append(
+                    ConfigurationIssue(
+                        field: element.path + (issue.field.isEmpty ? "" : "." + issue.field), reason: issue.reason))
             }
         }
         c.outputs = outputs
@@ -149,17 +153,23 @@ struct ConfigurationFileReader {
         var scale = c.container.scale
         set(&scale) { () throws(RPCError) in try p.optionalDouble("scale", range: 0.1...16) }
         // Size classes not given are derived from the size, as setContainer does.
-        let horizontal = attempt { () throws(RPCError) in try p.optionalEnumValue("horizontalSizeClass", as: SizeClass.self) }
-        let vertical = attempt { () throws(RPCError) in try p.optionalEnumValue("verticalSizeClass", as: SizeClass.self) }
+        let horizontal = attempt { () throws(RPCError) in
+            try p.optionalEnumValue("horizontalSizeClass", as: SizeClass.self)
+        }
+        let vertical = attempt { () throws(RPCError) in try p.optionalEnumValue("verticalSizeClass", as: SizeClass.self)
+        }
         let current = c.container.size
-        c.container = Container(size: Size(width: (width ?? nil) ?? current.width, height: (height ?? nil) ?? current.height),
+        c.container = Container(
+            size: Size(width: (width ?? nil) ?? current.width, height: (height ?? nil) ?? current.height),
                                 safeArea: safeArea, scale: scale,
                                 horizontalSizeClass: horizontal ?? nil, verticalSizeClass: vertical ?? nil)
     }
 
     private mutating func readDefaults(_ p: ParamReader, into c: inout ServerConfiguration) {
         check(p, allowed: ["transition", "containerChange", "keyboard", "swipe"])
-        let motions: [(String, WritableKeyPath<StackConfiguration, Double>, WritableKeyPath<StackConfiguration, TimingCurve>)] = [
+        let motions:
+            [(String, WritableKeyPath<StackConfiguration, Double>, WritableKeyPath<StackConfiguration, TimingCurve>)] =
+                [
             ("transition", \.transitionDuration, \.transitionTiming),
             ("containerChange", \.containerChangeDuration, \.containerChangeTiming),
             ("keyboard", \.keyboardDuration, \.keyboardTiming),
@@ -169,11 +179,15 @@ struct ConfigurationFileReader {
             check(motion, allowed: ["duration", "timing"])
             set(&c.stack[keyPath: duration]) { () throws(RPCError) in
                 try motion.optionalDouble("duration", range: 0...ServerConfiguration.longestDuration, unit: "seconds") }
-            set(&c.stack[keyPath: timing]) { () throws(RPCError) in try motion.optionalField("timing").map(Self.decoder.timing) }
+            set(&c.stack[keyPath: timing]) { () throws(RPCError) in
+                try motion.optionalField("timing").map(Self.decoder.timing)
+            }
         }
         if let swipe = section(p, "swipe") {
             check(swipe, allowed: ["completionFraction", "velocityThreshold"])
-            set(&c.stack.swipeCompletionFraction) { () throws(RPCError) in try swipe.optionalDouble("completionFraction", range: 0.01...1) }
+            set(&c.stack.swipeCompletionFraction) { () throws(RPCError) in
+                try swipe.optionalDouble("completionFraction", range: 0.01...1)
+            }
             set(&c.stack.swipeVelocityThreshold) { () throws(RPCError) in
                 try swipe.optionalDouble("velocityThreshold", range: 0...100_000, unit: "points per second") }
         }
@@ -183,13 +197,16 @@ struct ConfigurationFileReader {
     private mutating func crossCheck(_ c: ServerConfiguration) {
         if c.maxEntriesPerClient > c.maxEntries {
             issues.append(ConfigurationIssue(field: "limits.maxEntriesPerClient",
-                                             reason: "must be at most limits.maxEntries (\(c.maxEntries)), got \(c.maxEntriesPerClient)"))
+                    reason: "must be at most limits.maxEntries (\(c.maxEntries)), got \(c.maxEntriesPerClient)"))
         }
         let durations: [(String, Double)] = [("defaults.transition.duration", c.stack.transitionDuration),
                                              ("defaults.containerChange.duration", c.stack.containerChangeDuration),
                                              ("defaults.keyboard.duration", c.stack.keyboardDuration)]
         for (field, value) in durations where value > c.limits.maxDuration {
-            issues.append(ConfigurationIssue(field: field, reason: "must be at most limits.maxDuration (\(c.limits.maxDuration) s), got \(value)"))
+            issues.append(
+                ConfigurationIssue(
+                    field: field, reason: "must be at most limits.maxDuration (\(c.limits.maxDuration) s), got \(value)"
+                ))
         }
     }
 

@@ -37,7 +37,9 @@ public struct ConfigurationSource: Sendable {
     }
 
     /// The effective configuration. Throws `ConfigurationError` listing every problem.
-    public func load(environment: (String) -> String? = SocketPath.env) throws(ConfigurationError) -> ServerConfiguration {
+    public func load(environment: (String) -> String? = SocketPath.env) throws(ConfigurationError)
+        -> ServerConfiguration
+    {
         var configuration = ServerConfiguration()
         var fileSocket: String?
         var recorded = self
@@ -80,7 +82,8 @@ public struct ConfigurationSource: Sendable {
         } catch where error.code == ENOENT && !required {
             return nil
         } catch {
-            throw fileError(path, "cannot read it: " + (error.code == EFBIG ? "larger than \(maxFileBytes) bytes" : error.reason))
+            throw fileError(
+                path, "cannot read it: " + (error.code == EFBIG ? "larger than \(maxFileBytes) bytes" : error.reason))
         }
         do {
             return try JSONValue.parse(bytes, maxDepth: 32)

@@ -36,7 +36,8 @@ extension Daemon {
             ServerConfiguration.restartOnly.contains { $0.covers(change.path) }
         }
         if !deferred.isEmpty {
-            log.notice("reload: \(deferred.map(\.path).joined(separator: ", ")) changed; applies when presentd restarts")
+            log.notice(
+                "reload: \(deferred.map(\.path).joined(separator: ", ")) changed; applies when presentd restarts")
         }
 
         adopt(reloaded: fresh)

@@ -55,7 +55,9 @@ public struct RoleGrants: Sendable, Equatable {
 
     public init() {
         for role in Role.allCases { grants[role] = RoleGrant() }
-        for role in RoleTable.presentingRoles { grants[role]?.maxPriority = Self.defaultMaxPriority[role] ?? Presentation.priorityRange.upperBound }
+        for role in RoleTable.presentingRoles {
+            grants[role]?.maxPriority = Self.defaultMaxPriority[role] ?? Presentation.priorityRange.upperBound
+        }
         ceilings = allCeilings()
     }
 
@@ -115,12 +117,16 @@ extension ConfigurationFileReader {
                 try p.optionalArray("uids", count: 0...1024) { v throws(RPCError) in UInt32(try v.int(range: ids)) } }
             set(&grants[role].gids) { () throws(RPCError) in
                 try p.optionalArray("gids", count: 0...1024) { v throws(RPCError) in UInt32(try v.int(range: ids)) } }
-            set(&grants[role].units) { () throws(RPCError) in try p.optionalArray("units", count: 0...1024, each: Self.unit) }
+            set(&grants[role].units) { () throws(RPCError) in
+                try p.optionalArray("units", count: 0...1024, each: Self.unit)
+            }
             set(&grants[role].anyone) { () throws(RPCError) in try p.optionalBool("anyone") }
             guard p.contains("maxPriority") else { continue }
             guard RoleTable.presentingRoles.contains(role) else {
                 let presenting = RoleTable.presentingRoles.map(\.rawValue).joined(separator: " and ")
-                recordIssue(field: p.path(for: "maxPriority"), reason: "\(role.rawValue) may not present; only \(presenting) have a ceiling")
+                recordIssue(
+                    field: p.path(for: "maxPriority"),
+                    reason: "\(role.rawValue) may not present; only \(presenting) have a ceiling")
                 continue
             }
             set(&grants[role].maxPriority) { () throws(RPCError) in

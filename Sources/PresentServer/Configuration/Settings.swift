@@ -1,5 +1,6 @@
-// The settings, once: each row says where the setting lives in the configuration file, its command-line flag, its bounds and unit, whether a reload (SIGHUP) applies it,
-// and whether `hello` reports it. The file reader, `--print-config`, the command line, its
+// The settings, once: each row says where the setting lives in the configuration file, its
+// command-line flag, its bounds and unit, whether a reload (SIGHUP) applies it, and whether
+// `hello` reports it. The file reader, `--print-config`, the command line, its
 // `--help`, `hello`'s limits and the reload's restart-only list all walk this table, so a
 // name or a bound cannot differ between them.
 
@@ -45,13 +46,17 @@ public struct Setting: Sendable {
         }
 
         /// One of `cases`, each known by `name`; `null` is refused.
-        static func choice<E: Sendable>(_ path: any WritableKeyPath<ServerConfiguration, E> & Sendable, metavariable: String,
+        static func choice<E: Sendable>(
+            _ path: any WritableKeyPath<ServerConfiguration, E> & Sendable, metavariable: String,
                                         cases: [E], name: @escaping @Sendable (E) -> String) -> Names {
             let names = cases.map(name)
-            return Names(choices: names, rule: "one of \(names.joined(separator: ", "))", metavariable: metavariable, example: names[0],
+            return Names(
+                choices: names, rule: "one of \(names.joined(separator: ", "))", metavariable: metavariable,
+                example: names[0],
                          apply: { text in
                              guard let text, let index = names.firstIndex(of: text) else {
-                                 return .failure(Refusal(reason: "expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))"))
+                        return .failure(
+                            Refusal(reason: "expected one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))"))
                              }
                              let value = cases[index]
                              return .success { $0[keyPath: path] = value }
@@ -63,7 +68,10 @@ public struct Setting: Sendable {
         /// A group name (not empty; at most 64 bytes, as groupadd allows); `null` is none.
         static func group(_ path: any WritableKeyPath<ServerConfiguration, String?> & Sendable) -> Names {
             text(path, rule: "a group name", metavariable: "NAME", example: "video", maxBytes: 64, absent: nil,
-                 make: { $0.isEmpty ? .failure(Refusal(reason: "must not be empty (omit it or use null for none)")) : .success($0) },
+                make: {
+                    $0.isEmpty
+                        ? .failure(Refusal(reason: "must not be empty (omit it or use null for none)")) : .success($0)
+                },
                  json: { $0.map { .string($0) } ?? .null })
         }
 
@@ -77,7 +85,8 @@ public struct Setting: Sendable {
                   apply: { text in
                       guard let text else { return .success { $0[keyPath: path] = absent } }
                       guard text.utf8.count <= maxBytes else {
-                          return .failure(Refusal(reason: "must be at most \(maxBytes) bytes long, got \(text.utf8.count)"))
+                        return .failure(
+                            Refusal(reason: "must be at most \(maxBytes) bytes long, got \(text.utf8.count)"))
                       }
                       return make(text).map { value in { $0[keyPath: path] = value } }
                   },
@@ -179,7 +188,8 @@ public struct Setting: Sendable {
     public var bounds: String {
         switch value {
         case .int(_, let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
-        case .double(_, let range): return "a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
+        case .double(_, let range):
+            return "a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
         case .bool: return "on or off"
         case .names(let names): return names.rule
         }
@@ -214,7 +224,8 @@ extension ServerConfiguration {
         Setting(section: nil, name: "fps", formerNames: [], flag: "--fps", value: .int(\.fps, ProtocolLimits.fpsRange),
                 unit: "frames per second", applies: .live, inHello: false,
                 help: "frames per second while anything moves (default 60)"),
-        Setting(section: "socket", name: "group", formerNames: [], flag: "--group", value: .names(.group(\.socketGroup)),
+        Setting(
+            section: "socket", name: "group", formerNames: [], flag: "--group", value: .names(.group(\.socketGroup)),
                 unit: nil, applies: .atRestart, inHello: false,
                 help: "let this group connect (socket mode 0660; default 0600)"),
         Setting(section: nil, name: "clock", formerNames: [], flag: "--clock",
@@ -222,9 +233,14 @@ extension ServerConfiguration {
                 help: "how frame time advances: manual moves only by `advance` (default monotonic)"),
         Setting(section: nil, name: "dismissPolicy", formerNames: [], flag: "--dismiss-policy",
                 value: .names(.choice(\.dismissPolicy, metavariable: "P")), unit: nil, applies: .live, inHello: false,
-                help: "who may dismiss another client's presentation: only its owner, the same uid or an administrator (default user), or anyone"),
-        Setting(section: nil, name: "adminGroup", formerNames: [], flag: "--admin-group", value: .names(.group(\.adminGroup)),
-                unit: nil, applies: .live, inHello: false, help: "members of this group are administrators (with root)"),
+            help:
+                "who may dismiss another client's presentation: only its owner, the same uid or an administrator "
+                + "(default user), or anyone"
+        ),
+        Setting(
+            section: nil, name: "adminGroup", formerNames: [], flag: "--admin-group",
+            value: .names(.group(\.adminGroup)),
+            unit: nil, applies: .live, inHello: false, help: "members of this group are administrators (with root)"),
         // Its flag says the exception (--no-root-admin, presentd/main.swift): root is one by default.
         Setting(section: nil, name: "rootIsAdmin", formerNames: [], flag: nil, value: .bool(\.rootIsAdmin),
                 unit: nil, applies: .live, inHello: false, help: "root is an administrator (default true)"),
@@ -238,19 +254,23 @@ extension ServerConfiguration {
                                     make: { path in
                                         if path == "none" { return .success(.none) }
                                         guard path.hasPrefix("/") else {
-                                            return .failure(.init(reason: "must be an absolute path, \"none\", or null for the default"))
+                            return .failure(
+                                .init(reason: "must be an absolute path, \"none\", or null for the default"))
                                         }
                                         return .success(.path(path))
                                     },
                                     json: \.fileJSON)),
                 unit: nil, applies: .atRestart, inHello: false,
-                help: "an absolute path where the stack is kept across restarts (default: $RUNTIME_DIRECTORY/presentd-state.json, else beside the socket), or none"),
+            help:
+                "an absolute path where the stack is kept across restarts (default: "
+                + "$RUNTIME_DIRECTORY/presentd-state.json, else beside the socket), or none"
+        ),
         Setting(section: nil, name: "shouldDismissTimeout", formerNames: [], flag: nil,
                 value: .double(\.shouldDismissTimeout, 0...60), unit: "seconds", applies: .live, inHello: true,
                 help: "how long an owner may take to answer shouldDismiss"),
         Setting(section: nil, name: "exitIdleTime", formerNames: [], flag: "--exit-idle-time",
                 value: .double(\.exitIdleTime, 0...86400), unit: "seconds; 0 = never", applies: .live, inHello: false,
-                help: "when socket-activated: exit after this long with no clients and an empty stack (default 0: never)"),
+            help: "when socket-activated: exit after this long with no clients and an empty stack (default 0: never)"),
         Setting(section: nil, name: "resumeGrace", formerNames: [], flag: "--resume-grace",
                 value: .double(\.resumeGrace, 0...86400), unit: "seconds", applies: .atRestart, inHello: true,
                 help: "how long restored presentations wait for their owners to resume them (default 10)"),
@@ -278,7 +298,7 @@ extension ServerConfiguration {
                 value: .int(\.maxQueuedBytes, (64 << 10)...(1 << 30)), unit: "bytes", applies: .live, inHello: true,
                 help: "replies and events waiting for a slow reader before it is disconnected"),
         Setting(section: "limits", name: "maxDuration", formerNames: [], flag: nil,
-                value: .double(\.limits.maxDuration, 0.1...longestDuration), unit: "seconds", applies: .live, inHello: true,
+            value: .double(\.limits.maxDuration, 0.1...longestDuration), unit: "seconds", applies: .live, inHello: true,
                 help: "longest transition, keyboard or container change"),
         Setting(section: "limits", name: "maxNameLength", formerNames: [], flag: nil,
                 value: .int(\.limits.maxNameLength, 1...4096), unit: "characters", applies: .live, inHello: true,
@@ -290,13 +310,16 @@ extension ServerConfiguration {
         // buttons and fields in arrays of the default sizes, and lays out texts of the
         // default lengths.
         Setting(section: "limits", name: "maxTitleLength", formerNames: [], flag: nil,
-                value: .int(\.limits.maxTitleLength, 1...ProtocolLimits().maxTitleLength), unit: "characters", applies: .live,
+            value: .int(\.limits.maxTitleLength, 1...ProtocolLimits().maxTitleLength), unit: "characters",
+            applies: .live,
                 inHello: true, help: "a title, an action's title, a placeholder, an accessibility label"),
         Setting(section: "limits", name: "maxMessageLength", formerNames: [], flag: nil,
-                value: .int(\.limits.maxMessageLength, 1...ProtocolLimits().maxMessageLength), unit: "characters", applies: .live,
+            value: .int(\.limits.maxMessageLength, 1...ProtocolLimits().maxMessageLength), unit: "characters",
+            applies: .live,
                 inHello: true, help: "a message, a hint, a field's value, an icon's path"),
         Setting(section: "limits", name: "maxContentIDLength", formerNames: [], flag: nil,
-                value: .int(\.limits.maxContentIDLength, 1...ProtocolLimits().maxContentIDLength), unit: "characters", applies: .live,
+            value: .int(\.limits.maxContentIDLength, 1...ProtocolLimits().maxContentIDLength), unit: "characters",
+            applies: .live,
                 inHello: true, help: "an action's or a field's id"),
         Setting(section: "limits", name: "maxActions", formerNames: [], flag: nil,
                 value: .int(\.limits.maxActions, 0...ProtocolLimits().maxActions), unit: nil, applies: .live,
@@ -305,14 +328,23 @@ extension ServerConfiguration {
                 value: .int(\.limits.maxFields, 0...ProtocolLimits().maxFields), unit: nil, applies: .live,
                 inHello: true, help: "text fields of one entry"),
         Setting(section: "limits", name: "maxAutoDismiss", formerNames: [], flag: nil,
-                value: .double(\.limits.maxAutoDismiss, 1...ProtocolLimits().maxAutoDismiss), unit: "seconds", applies: .live,
+            value: .double(\.limits.maxAutoDismiss, 1...ProtocolLimits().maxAutoDismiss), unit: "seconds",
+            applies: .live,
                 inHello: true, help: "longest auto-dismiss countdown"),
-        Setting(section: nil, name: "reducedMotion", formerNames: [], flag: "--reduced-motion", value: .bool(\.reducedMotion),
+        Setting(
+            section: nil, name: "reducedMotion", formerNames: [], flag: "--reduced-motion",
+            value: .bool(\.reducedMotion),
                 unit: nil, applies: .atRestart, inHello: false,
-                help: "every screen starts with reduced motion: cross-fades, no overshoot (default off; setMode changes a screen's)"),
+            help:
+                "every screen starts with reduced motion: cross-fades, no overshoot (default off; setMode changes a "
+                + "screen's)"
+        ),
         Setting(section: nil, name: "recorderBytes", formerNames: [], flag: "--recorder-bytes",
                 value: .int(\.recorderBytes, 0...(64 << 20)), unit: "bytes; 0 = off", applies: .live, inHello: false,
-                help: "the flight recorder's ring of requests and connection events, bytes (a dump is somewhat larger; default 4194304; 0: off)"),
+            help:
+                "the flight recorder's ring of requests and connection events, bytes (a dump is somewhat larger; "
+                + "default 4194304; 0: off)"
+        )
     ]
 
     /// The longest `limits.maxDuration` may be, and so any default duration.

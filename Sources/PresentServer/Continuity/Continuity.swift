@@ -175,11 +175,13 @@ extension Daemon {
     }
 
     private func stateJSON() -> JSONValue {
-        let entries: [JSONValue] = screens.flatMap { screen in screen.stack.allEntries.map { (screen, $0) } }.compactMap { screen, entry in
+        let entries: [JSONValue] = screens.flatMap { screen in screen.stack.allEntries.map { (screen, $0) } }.compactMap
+        { screen, entry in
             guard entry.state != .dismissing, let params = continuity.params[entry.id] else { return nil }
             let owner = ownerRecord(of: entry.owner)
             var record: JSONObject = ["id": .string(entry.id), "state": .string(entry.state.rawValue), "params": params,
-                                      "owner": ["uid": .int(Int64(owner?.uid ?? 0)), "pid": .int(Int64(owner?.pid ?? 0))]]
+                "owner": ["uid": .int(Int64(owner?.uid ?? 0)), "pid": .int(Int64(owner?.pid ?? 0))]
+            ]
             if let token = owner?.token { record["owner"]?.set("token", .string(token)) }
             if let name = owner?.name { record["owner"]?.set("name", .string(name)) }
             record["confirmDismiss"] = .bool(entry.presentation.confirmDismiss)
@@ -187,7 +189,8 @@ extension Daemon {
             return .object(record)
         }
         let outputs: [JSONValue] = screens.filter { !$0.isMain }.map { screen in
-            var o: JSONObject = ["name": .string(screen.name), "container": CoreEncoding.container(screen.stack.container),
+            var o: JSONObject = [
+                "name": .string(screen.name), "container": CoreEncoding.container(screen.stack.container),
                                  "contexts": CoreEncoding.contexts(of: screen.stack)]
             if let fps = screen.ownFPS { o["fps"] = .int(Int64(fps)) }
             if let mode = savedMode(of: screen) { o["doNotDisturb"] = mode }   // Daemon+Modes

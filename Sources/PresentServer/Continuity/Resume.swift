@@ -23,9 +23,13 @@ extension Daemon {
         if case .failure(let error) = read, error.code != EFBIG { return }   // none (or unreadable): a first start
         let started = loop.monotonicNow()
         do {
-            guard case .success(let bytes) = read else { throw StateFileError.invalid("larger than \(Self.maxSavedBytes) bytes") }
+            guard case .success(let bytes) = read else {
+                throw StateFileError.invalid("larger than \(Self.maxSavedBytes) bytes")
+            }
             let state: JSONValue
-            do { state = try JSONValue.parse(bytes, maxDepth: 128) } catch { throw StateFileError.invalid(error.message) }
+            do { state = try JSONValue.parse(bytes, maxDepth: 128) } catch {
+                throw StateFileError.invalid(error.message)
+            }
             guard state["presentdState"] == 1, let records = state["entries"]?.arrayValue else {
                 throw StateFileError.invalid("not a presentd state file (version 1)")
             }
@@ -35,8 +39,11 @@ extension Daemon {
             let kept = records.prefix(configuration.maxEntries)
             var restored = 0
             for screen in screens {
-                let saved: JSONValue? = screen.isMain ? state : state["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == screen.name }
-                restored += restoreEntries(kept.filter { ($0["output"]?.stringValue ?? Screen.mainName) == screen.name }, on: screen,
+                let saved: JSONValue? =
+                    screen.isMain
+                    ? state : state["outputs"]?.arrayValue?.first { $0["name"]?.stringValue == screen.name }
+                restored += restoreEntries(
+                    kept.filter { ($0["output"]?.stringValue ?? Screen.mainName) == screen.name }, on: screen,
                                            mode: try restoredMode(saved?["doNotDisturb"]))   // Daemon+Modes
                 _ = screen.stack.drainEvents()   // nobody is connected yet
                 _ = screen.stack.drainRetargets()
@@ -60,7 +67,8 @@ extension Daemon {
         let keyboard = fields["keyboardHeight"] ?? 0
         fields["keyboardHeight"] = nil
         guard case .setContainer(let change, _) = try decoder.decode(method: "setContainer", params: .object(fields)),
-              case .keyboard(let height, _, _, _) = try decoder.decode(method: "keyboard", params: ["height": keyboard]) else { return }
+            case .keyboard(let height, _, _, _) = try decoder.decode(method: "keyboard", params: ["height": keyboard])
+        else { return }
         screen.stack.setContainer(change.applied(to: screen.stack.container), duration: 0, at: screen.stack.time)
         screen.stack.setKeyboard(height: height, duration: 0, at: screen.stack.time)
     }
@@ -81,9 +89,13 @@ extension Daemon {
         guard let name = saved["name"], let container = saved["container"]?.objectValue else {
             throw StateFileError.invalid("an output without a name or container")
         }
-        var params: JSONObject = ["name": name, "width": container["width"] ?? .null, "height": container["height"] ?? .null]
+        var params: JSONObject = [
+            "name": name, "width": container["width"] ?? .null, "height": container["height"] ?? .null
+        ]
         if let fps = saved["fps"] { params["fps"] = fps }
-        guard case .addOutput(let definition) = try decoder.decode(method: "addOutput", params: .object(params)) else { return }
+        guard case .addOutput(let definition) = try decoder.decode(method: "addOutput", params: .object(params)) else {
+            return
+        }
         let screen = screens.named(definition.name) ?? addScreen(definition)
         try restoreContainer(.object(container), on: screen)
         if let contexts = saved["contexts"] { try restoreContexts(contexts, on: screen) }
@@ -127,7 +139,8 @@ extension Daemon {
     /// A saved entry's request, made to come back exactly as it was: no dedupe against
     /// the entry below, no preempting it.
     private func decodeSaved(_ record: JSONValue) throws -> (PresentRequest, JSONValue) {
-        guard let params = record["params"], case .present(var request) = try decoder.decode(method: "present", params: params),
+        guard let params = record["params"],
+            case .present(var request) = try decoder.decode(method: "present", params: params),
               request.presentation.id == record["id"]?.stringValue else {
             throw StateFileError.invalid("its params are not a present request for its id")
         }

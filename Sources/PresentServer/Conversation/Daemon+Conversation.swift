@@ -27,7 +27,9 @@ extension Daemon {
     func activate(_ id: String, action actionID: String, fields: [String: String], activationToken: String?,
                   later: @escaping (JSONValue) -> Void) throws(RPCError) -> Outcome {
         let screen = try screen(holdingEntry: id)
-        let action = try stackCall(on: screen) { s throws(StackError) in try s.activation(id: id, action: actionID, at: now) }
+        let action = try stackCall(on: screen) { s throws(StackError) in
+            try s.activation(id: id, action: actionID, at: now)
+        }
         return try answer(id, with: action, on: screen, fields: fields, activationToken: activationToken,
                           reply: [:], later: later)
     }
@@ -48,7 +50,10 @@ extension Daemon {
             return try answer(id, with: action, on: screen, fields: fields, reply: ["handled": true], later: later)
         case .dismiss(let id):
             guard fields.isEmpty else {
-                throw .invalidParams(field: "fields", reason: "\(key.rawValue) dismisses \"\(id)\" without an action; there is nothing to send fields with")
+                throw .invalidParams(
+                    field: "fields",
+                    reason:
+                        "\(key.rawValue) dismisses \"\(id)\" without an action; there is nothing to send fields with")
             }
             let result: JSONObject = ["handled": true, "id": .string(id)]
             return dismissConfirmed(id, on: screen, reason: .key, action: nil, result: result, later: later)
@@ -134,7 +139,9 @@ extension Daemon {
 
     /// A renderer says which field has focus.
     func focus(_ id: String, field: String?) throws(RPCError) -> JSONValue {
-        try stackCall(on: try screen(holdingEntry: id)) { s throws(StackError) in try s.focus(id: id, field: field, at: now) }
+        try stackCall(on: try screen(holdingEntry: id)) { s throws(StackError) in
+            try s.focus(id: id, field: field, at: now)
+        }
         return [:]
     }
 

@@ -57,7 +57,8 @@ extension Daemon {
     /// question is needed (the caller proceeds at once).
     func confirm(_ id: String, reason: DismissReason, details: JSONObject = [:],
                  then resolve: @escaping (Bool, String) -> Void) -> Bool {
-        guard let screen = screens.holding(entry: id), let entry = screen.stack.entry(id: id), entry.presentation.confirmDismiss,
+        guard let screen = screens.holding(entry: id), let entry = screen.stack.entry(id: id),
+            entry.presentation.confirmDismiss,
               let owner = clients[entry.owner] else {
             return false
         }

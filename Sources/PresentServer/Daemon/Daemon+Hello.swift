@@ -23,7 +23,9 @@ extension Daemon {
     /// What every `hello` answers, whoever asks: the daemon, its clock, limits, main's container
     /// and its capabilities.
     func helloResult() -> JSONValue {
-        ["server": "presentd", "version": .string(presentdVersion), "protocol": .int(Int64(ProtocolLimits.protocolVersion)),
+        [
+            "server": "presentd", "version": .string(presentdVersion),
+            "protocol": .int(Int64(ProtocolLimits.protocolVersion)),
          "clock": .string(configuration.clock.rawValue), "time": .double(now), "fps": .int(Int64(configuration.fps)),
          "limits": configuration.helloLimits,
          "container": CoreEncoding.container(main.stack.container),

@@ -33,7 +33,8 @@ extension Daemon {
         if let screen = screens.holding(context: name) { return screen }
         let known = screens.flatMap { $0.stack.contexts.keys }.sorted().map { "\"\($0)\"" }
         throw .invalidParams(field: "context", reason: "no presentation context \"\(name)\"; "
-                             + (known.isEmpty ? "the shell has defined none (defineContext)" : "defined: \(known.joined(separator: ", "))"))
+                + (known.isEmpty
+                    ? "the shell has defined none (defineContext)" : "defined: \(known.joined(separator: ", "))"))
     }
 
     /// Where a present goes: its `output`, else the screen of its context, else main. An
@@ -56,7 +57,8 @@ extension Daemon {
     /// refused rather than silently duplicated.
     func checkContextName(_ name: String, for screen: Screen) throws(RPCError) {
         guard let holder = screens.holding(context: name), holder !== screen else { return }
-        throw .invalidParams(field: "name", reason: "\"\(name)\" is a context of output \"\(holder.name)\"; remove it there first")
+        throw .invalidParams(
+            field: "name", reason: "\"\(name)\" is a context of output \"\(holder.name)\"; remove it there first")
     }
 
     private var outputNames: String {
@@ -87,7 +89,8 @@ extension Daemon {
             if screen.setOwnFPS(definition.fps) { restartFrames(of: screen) }
         } else {
             guard screens.count < configuration.limits.maxOutputs else {
-                throw .limitExceeded("the daemon has \(screens.count) outputs; at most \(configuration.limits.maxOutputs)",
+                throw .limitExceeded(
+                    "the daemon has \(screens.count) outputs; at most \(configuration.limits.maxOutputs)",
                                      limit: configuration.limits.maxOutputs)
             }
             let screen = addScreen(definition)
@@ -95,7 +98,8 @@ extension Daemon {
                 try startClock(of: screen)
             } catch {
                 screens.remove(screen)
-                throw RPCError(code: .internalError, message: "cannot start the frame clock of \"\(definition.name)\": \(error)")
+                throw RPCError(
+                    code: .internalError, message: "cannot start the frame clock of \"\(definition.name)\": \(error)")
             }
             log.info("output \(definition.name) added (\(definition.container.width)×\(definition.container.height), "
                      + "\(screen.fps(daemonFPS: configuration.fps)) fps)")

@@ -18,7 +18,8 @@ extension Daemon {
             publishEvents(of: screen)
             changed = true
         }
-        let inputs = ServiceInputs(clients: clients.count, subscribers: broadcaster.subscriberCount, screens: screens.count)
+        let inputs = ServiceInputs(
+            clients: clients.count, subscribers: broadcaster.subscriberCount, screens: screens.count)
         let inputsChanged = systemd?.recordInputs(inputs) ?? false
         if changed || inputsChanged { serviceStateChanged() }
     }
@@ -37,7 +38,9 @@ extension Daemon {
             switch event {
             case .lifecycle(let notice):
                 if notice.event == .willPresent || notice.event == .willDismiss { announced.insert(notice.id) }
-                broadcast(.lifecycle, method: "lifecycle", on: screen, owner: notice.owner) { CoreEncoding.lifecycle(notice) }
+                broadcast(.lifecycle, method: "lifecycle", on: screen, owner: notice.owner) {
+                    CoreEncoding.lifecycle(notice)
+                }
             case .statusBar(let appearance, let duration, let time):
                 broadcast(.statusBar, method: "statusBar", on: screen) {
                     CoreEncoding.statusBarChange(appearance, duration: duration, time: time)
@@ -101,7 +104,8 @@ extension Daemon {
         snapshot["name"] = nil   // the top is main's: what a client that knows one screen reads
         snapshot["fps"] = nil
         let motion = client.topics.contains(.animations)
-        snapshot["outputs"] = .array(screens.filter { client.watches($0.name) }.map { screenSnapshot($0, motion: motion) })
+        snapshot["outputs"] = .array(
+            screens.filter { client.watches($0.name) }.map { screenSnapshot($0, motion: motion) })
         if motion {
             snapshot["animations"] = AnimationEncoding.animations(main.stack.animations(at: now))
             // What the snapshot shows need not be announced again.
@@ -118,7 +122,8 @@ extension Daemon {
     /// One screen's state; `motion`: with its `animations` (for their subscribers).
     private func screenSnapshot(_ screen: Screen, motion: Bool) -> JSONValue {
         let scene = screen.stack.scene(at: now)
-        var snapshot: JSONValue = ["name": .string(screen.name), "fps": .int(Int64(screen.fps(daemonFPS: configuration.fps))),
+        var snapshot: JSONValue = [
+            "name": .string(screen.name), "fps": .int(Int64(screen.fps(daemonFPS: configuration.fps))),
                 "time": .double(scene.time), "container": CoreEncoding.container(screen.stack.container),
                 "entries": CoreEncoding.entries(of: screen.stack, output: screen.name),
                 "contexts": CoreEncoding.contexts(of: screen.stack),
@@ -153,7 +158,9 @@ extension Daemon {
         screen.scheduler.settle(at: screen.stack.sceneRevision)
         guard configuration.clock == .monotonic, !screen.scheduler.hasTimer else { return }
         let timer = try FrameTimer(loop: loop)
-        screen.scheduler.attach(timer) { [unowned self, unowned screen] deadline in self.frameTick(of: screen, deadline: deadline) }
+        screen.scheduler.attach(timer) { [unowned self, unowned screen] deadline in
+            self.frameTick(of: screen, deadline: deadline)
+        }
         if screen.isFrameDue { startFrames(of: screen) }
     }
 
@@ -184,7 +191,8 @@ extension Daemon {
     func frameTick(of screen: Screen, deadline: Double) {
         tick([screen], at: deadline)
         guard screen.isFrameDue else { return screen.scheduler.stop() }
-        guard let next = screen.scheduler.nextTick, !screens.contains(where: { $0 !== screen && $0.scheduler.isRunning })
+        guard let next = screen.scheduler.nextTick,
+            !screens.contains(where: { $0 !== screen && $0.scheduler.isRunning })
         else { return }
         screen.tickEnded(next: next, withFrame: broadcaster.isWatched(.frames)) {
             CoreEncoding.frameLine($0, seq: $1, output: screen.name)

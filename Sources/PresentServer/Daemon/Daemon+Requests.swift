@@ -131,7 +131,7 @@ extension Daemon {
     ///
     /// Every case is one call: the switch is on the path of every request, ping included,
     /// and a case body inlined here would add its locals to the one frame all of them share
-    /// (docs/BENCHMARKS.md, issue 28). The cases' own functions are below or where their
+    /// (docs/BENCHMARKS.md, idle private memory). The cases' own functions are below or where their
     /// subject lives.
     func execute(_ request: Request, for client: Client, later: PendingReply) throws(RPCError) -> Outcome {
         switch request {
@@ -159,7 +159,8 @@ extension Daemon {
         case .tap(let point, let output):
             return try tap(at: point, output: output, for: client, later: later)
         case .swipe(let phase, let translation, let velocity, let output):
-            return try swipe(phase, translation: translation, velocity: velocity, output: output, for: client, later: later)
+            return try swipe(
+                phase, translation: translation, velocity: velocity, output: output, for: client, later: later)
         case .advance(let seconds):
             return .result(try advance(by: seconds))
         case .sync(let nonce):
@@ -248,14 +249,16 @@ extension Daemon {
     }
 
     @inline(never)
-    private func setKeyboard(height: Double, duration: Double?, curve: TimingCurve?, output: String?) throws(RPCError) -> JSONValue {
+    private func setKeyboard(height: Double, duration: Double?, curve: TimingCurve?,
+                             output: String?) throws(RPCError) -> JSONValue {
         let screen = try screen(output)
         screen.stack.setKeyboard(height: height, duration: duration, curve: curve, at: now)
         return [:]
     }
 
     @inline(never)
-    private func tap(at point: Point, output: String?, for client: Client, later: PendingReply) throws(RPCError) -> Outcome {
+    private func tap(at point: Point, output: String?, for client: Client,
+                     later: PendingReply) throws(RPCError) -> Outcome {
         let screen = try screen(output)
         try admitDeferrable(for: client)
         return counted(tap(at: point, on: screen, later: countedReply(for: client, later)), for: client)
@@ -285,22 +288,28 @@ extension Daemon {
         let screen = try output.map { name throws(RPCError) in try self.screen(name) }
             ?? id.flatMap { screens.holding(entry: $0) } ?? main
         try admitDeferrable(for: client)
-        return counted(try self.key(key, for: id, on: screen, fields: fields, later: countedReply(for: client, later)), for: client)
+        return counted(
+            try self.key(key, for: id, on: screen, fields: fields, later: countedReply(for: client, later)), for: client
+        )
     }
 
     @inline(never)
-    private func presented(_ frames: [ShownFrame], discarded: Int, output: String?, from client: Client) throws(RPCError) -> JSONValue {
+    private func presented(_ frames: [ShownFrame], discarded: Int, output: String?,
+                           from client: Client) throws(RPCError) -> JSONValue {
         let screen = try screen(output)
         screen.keepMotionHistory()
         let pixels = screen.stack.container.scale
         client.reportShown(frames, discarded: discarded, on: screen.name) { f in
-            screen.motionHistory.drawingError(drawnFor: f.time, drawnAt: f.drawnAt, shownAt: f.shownAt).map { $0 * pixels }
+            screen.motionHistory.drawingError(drawnFor: f.time, drawnAt: f.drawnAt, shownAt: f.shownAt).map {
+                $0 * pixels
+            }
         }
         return [:]
     }
 
     @inline(never)
-    private func defineContext(_ name: String, frame: Rect, duration: Double?, output: String?) throws(RPCError) -> JSONValue {
+    private func defineContext(_ name: String, frame: Rect, duration: Double?,
+                               output: String?) throws(RPCError) -> JSONValue {
         let screen = try screen(output)
         try checkContextName(name, for: screen)
         screen.stack.defineContext(name, frame: frame, duration: duration, at: now)
@@ -364,19 +373,21 @@ extension Daemon {
         case .unknownAction(let id, let action):
             let known = stack.entry(id: id)?.effectiveContent?.actions.map { "\"\($0.id)\"" } ?? []
             return RPCError.invalidParams(field: "action", reason: "\"\(id)\" has no action \"\(action)\"; "
-                                         + (known.isEmpty ? "it has no actions" : "its actions: \(known.joined(separator: ", "))"))
+                    + (known.isEmpty ? "it has no actions" : "its actions: \(known.joined(separator: ", "))"))
         case .unknownDetent(let id, let detent):
             let known = stack.entry(id: id)?.presentation.style.sheet?.detents.map { "\"\($0.id)\"" } ?? []
             return RPCError.invalidParams(field: "selectedDetent", reason: known.isEmpty ? "\"\(id)\" is not a sheet"
-                                         : "\"\(id)\" has no detent \"\(detent)\"; its detents: \(known.joined(separator: ", "))")
+                    : "\"\(id)\" has no detent \"\(detent)\"; its detents: \(known.joined(separator: ", "))")
         case .unknownField(let id, let field):
             return RPCError.invalidParams(field: "field", reason: "\"\(id)\" has no field \"\(field)\"")
         case .unknownContext(let name):
             let known = stack.contexts.keys.sorted().map { "\"\($0)\"" }
             return RPCError.invalidParams(field: "context", reason: "no presentation context \"\(name)\"; "
-                                         + (known.isEmpty ? "the shell has defined none (defineContext)" : "defined: \(known.joined(separator: ", "))"))
+                    + (known.isEmpty
+                        ? "the shell has defined none (defineContext)" : "defined: \(known.joined(separator: ", "))"))
         case .notShown(let id, let state):
-            return RPCError.invalidParams(field: "id", reason: "\"\(id)\" is \(state.rawValue), not on screen to be answered")
+            return RPCError.invalidParams(
+                field: "id", reason: "\"\(id)\" is \(state.rawValue), not on screen to be answered")
         case .dropped(let hold):
             return droppedError(hold, on: screen)   // Daemon+Modes
         }
@@ -388,7 +399,8 @@ extension Daemon {
                  data: ["field": "id", "reason": "not on the stack or in the queue"])
     }
 
-    private func dismiss(_ id: String, animated: Bool, override: TransitionOverride?, for client: Client) throws(RPCError) -> JSONValue {
+    private func dismiss(_ id: String, animated: Bool, override: TransitionOverride?,
+                         for client: Client) throws(RPCError) -> JSONValue {
         let screen = try screen(holdingEntry: id)
         try authorizeDismiss(of: id, on: screen, by: client)
         let transition = screen.stack.dismissTransition(for: id, override: override)
@@ -402,7 +414,9 @@ extension Daemon {
         try checkPresentLimits(for: client)
         var presentation = request.presentation
         presentation.id = presentation.id ?? screens.newEntryID()   // the daemon's name, not the screen's
-        let outcome = try stackCall(on: screen) { s throws(StackError) in try s.present(presentation, owner: client.id, at: now) }
+        let outcome = try stackCall(on: screen) { s throws(StackError) in
+            try s.present(presentation, owner: client.id, at: now)
+        }
         var result: JSONObject = ["id": .string(outcome.id), "state": .string(outcome.state.rawValue)]
         result["deduplicated"] = .bool(outcome.deduplicated)
         return .object(result)

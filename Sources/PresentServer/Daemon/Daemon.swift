@@ -68,7 +68,8 @@ public final class Daemon {
         self.loop = try EventLoop()
         self.counters = DaemonCounters(startedAt: loop.monotonicNow())
         self.screens = Screens(main: Screen(name: Screen.mainName,
-                                            stack: ModalStack(container: configuration.container, configuration: configuration.stack, time: 0,
+                stack: ModalStack(
+                    container: configuration.container, configuration: configuration.stack, time: 0,
                                                               reducedMotion: configuration.reducedMotion)))
         self.decoder = RequestDecoder(limits: configuration.limits, defaults: configuration.stack)
         self.access = AccessControl(adminGID: try configuration.adminGroup.map(Self.groupID))
@@ -103,7 +104,10 @@ public final class Daemon {
         for screen in screens { try startClock(of: screen) }
         let origin = isSocketActivated ? ", adopted from systemd" : ""
         let rates = screens.map { "\($0.name) \($0.fps(daemonFPS: configuration.fps)) fps" }.joined(separator: ", ")
-        log.notice("listening on \(listener?.path ?? configuration.socketPath)\(origin) (\(configuration.clock.rawValue) clock; \(rates))")
+        log.notice(
+            "listening on \(listener?.path ?? configuration.socketPath)\(origin) (\(configuration.clock.rawValue) "
+            + "clock; \(rates))"
+        )
         let service = ServiceManager(loop: loop) { [unowned self] in self.serviceStatus }
         systemd = service
         try serviceStarted(service)
@@ -195,8 +199,10 @@ public final class Daemon {
     }
 
     private func overflowed(_ client: Client) {
-        log.warning("\(client.label) is not reading: over \(configuration.maxQueuedBytes) bytes of events queued; closing")
-        client.connection.closeAfterFlush(sending: RPCEncoding.notification(method: "closing", params: ["reason": "backlog"]).serializedLine())
+        log.warning(
+            "\(client.label) is not reading: over \(configuration.maxQueuedBytes) bytes of events queued; closing")
+        client.connection.closeAfterFlush(
+            sending: RPCEncoding.notification(method: "closing", params: ["reason": "backlog"]).serializedLine())
     }
 
     // MARK: Shutdown

@@ -47,7 +47,8 @@ extension Daemon {
 
     /// A saved mode, through the decoder like everything the state file holds.
     func restoredMode(_ saved: JSONValue?) throws -> DoNotDisturb? {
-        guard let saved, case .setMode(let request?, _, _) = try decoder.decode(method: "setMode", params: ["doNotDisturb": saved])
+        guard let saved,
+            case .setMode(let request?, _, _) = try decoder.decode(method: "setMode", params: ["doNotDisturb": saved])
         else { return nil }
         return try mode(from: request)
     }
@@ -80,7 +81,7 @@ extension Daemon {
                                 "allowPriorityAbove": .int(Int64(threshold))]
         data["until"] = mode?.until.map(JSONValue.double) ?? .null
         return RPCError(code: .refusedByMode,
-                        message: "do not disturb is on: a droppable presentation at priority \(threshold) or below is refused",
+            message: "do not disturb is on: a droppable presentation at priority \(threshold) or below is refused",
                         data: .object(data))
     }
 
@@ -126,7 +127,8 @@ extension Daemon {
         o["output"] = .string(screen.name)
         o["doNotDisturb"] = CoreEncoding.doNotDisturb(screen.stack.doNotDisturb)
         var owner: JSONObject = ["client": .int(Int64(truncatingIfNeeded: entry.owner)),
-                                 "connected": .bool(clients[entry.owner] != nil), "you": .bool(entry.owner == client.id)]
+            "connected": .bool(clients[entry.owner] != nil), "you": .bool(entry.owner == client.id)
+        ]
         if let name = clients[entry.owner]?.name { owner["name"] = .string(name) }
         o["owner"] = .object(owner)
         o["dismissal"] = dismissal(of: entry, by: client)

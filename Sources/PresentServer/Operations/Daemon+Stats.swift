@@ -72,7 +72,10 @@ extension Daemon {
 
     private func screenStats(_ screen: Screen) -> JSONValue {
         func listing(_ entries: [Entry]) -> JSONValue {
-            .array(entries.map { ["id": .string($0.id), "state": .string($0.state.rawValue), "owner": .int(Int64($0.owner))] })
+            .array(
+                entries.map {
+                    ["id": .string($0.id), "state": .string($0.state.rawValue), "owner": .int(Int64($0.owner))]
+                })
         }
         return ["name": .string(screen.name), "depth": .int(Int64(screen.stack.entries.count)),
                 "queueDepth": .int(Int64(screen.stack.queue.count)),

@@ -8,6 +8,9 @@ extension Daemon {
         guard configuration.checkInvariants else { return }
         let problems = screen.stack.invariantViolations()
         guard screen.noteInvariantProblems(problems), !problems.isEmpty else { return }
-        log.error("stack invariant broken on output \(screen.name) at t=\(screen.stack.time): \(problems.joined(separator: "; "))")
+        log.error(
+            "stack invariant broken on output \(screen.name) at t=\(screen.stack.time): "
+            + "\(problems.joined(separator: "; "))"
+        )
     }
 }

@@ -78,8 +78,12 @@ extension Daemon {
         var lines = recording.split(separator: 0x0A, omittingEmptySubsequences: true)
         guard !lines.isEmpty else { throw ReplayError.invalid("it is empty") }
         let header: JSONValue
-        do { header = try JSONValue.parse(Array(lines.removeFirst())) } catch { throw ReplayError.invalid("its header line does not parse") }
-        guard header["presentdRecording"] == 1 else { throw ReplayError.invalid("no {\"presentdRecording\": 1} header") }
+        do { header = try JSONValue.parse(Array(lines.removeFirst())) } catch {
+            throw ReplayError.invalid("its header line does not parse")
+        }
+        guard header["presentdRecording"] == 1 else {
+            throw ReplayError.invalid("no {\"presentdRecording\": 1} header")
+        }
         let recordedManual = header["clock"] == "manual"
         var report = ReplayReport()
         report.droppedBeforeDump = header["dropped"]?.int64Value ?? 0
@@ -100,9 +104,12 @@ extension Daemon {
         for line in lines {
             report.records += 1
             let record: JSONValue
-            do { record = try JSONValue.parse(Array(line)) } catch { throw ReplayError.invalid("record \(report.records) does not parse") }
+            do { record = try JSONValue.parse(Array(line)) } catch {
+                throw ReplayError.invalid("record \(report.records) does not parse")
+            }
             guard let conn = record["conn"]?.int64Value.map({ UInt64(bitPattern: $0) }),
-                  let t = record["t"]?.doubleValue else { throw ReplayError.invalid("record \(report.records) has no conn or t") }
+                let t = record["t"]?.doubleValue
+            else { throw ReplayError.invalid("record \(report.records) has no conn or t") }
             guard Self.replayableTimes.contains(t) else {
                 throw ReplayError.invalid("record \(report.records)'s t (\(t)) is not a time on the daemon's clock")
             }
@@ -127,7 +134,9 @@ extension Daemon {
                     loop.run(until: { self.clients[conn] == nil })
                 case "shouldDismissTimeout":
                     // The original's timer fired here; the replay's never does (main.swift).
-                    guard let question = record["question"]?.stringValue else { throw ReplayError.invalid("record \(report.records): no question") }
+                    guard let question = record["question"]?.stringValue else {
+                        throw ReplayError.invalid("record \(report.records): no question")
+                    }
                     ownerQuestions.settle(question, allow: true, how: "timeout")
                 case "hello", "invalidLine":
                     break   // the hello line did it; an invalid line changed nothing but its error reply
@@ -144,7 +153,10 @@ extension Daemon {
             log.warning("\(report.divergences.count) records were recorded at another time than they replayed at "
                         + "(first: record \(report.divergences[0])): the configuration differs from the original's?")
         }
-        log.notice("replayed \(report.records) records (\(report.linesHandled) lines); wrote \(report.notificationsWritten) notifications")
+        log.notice(
+            "replayed \(report.records) records (\(report.linesHandled) lines); wrote \(report.notificationsWritten) "
+            + "notifications"
+        )
         return report
     }
 
@@ -152,7 +164,9 @@ extension Daemon {
     public func replay(recordingAt path: String, write: ([UInt8]) -> Void) throws -> ReplayReport {
         let bytes: [UInt8]
         do { bytes = try readWholeFile(path, limit: Self.maxSavedBytes) } catch {
-            throw ReplayError.system("cannot read \(path): \(error.code == EFBIG ? "larger than \(Self.maxSavedBytes) bytes" : error.reason)")
+            throw ReplayError.system(
+                "cannot read \(path): \(error.code == EFBIG ? "larger than \(Self.maxSavedBytes) bytes" : error.reason)"
+            )
         }
         return try replay(bytes, write: write)
     }
@@ -179,7 +193,9 @@ extension Daemon {
         }
         var fds: [Int32] = [0, 0]
         do {
-            _ = try valueOrErrno("socketpair") { socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) }
+            _ = try valueOrErrno("socketpair") {
+                socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds)
+            }
             let flags = try valueOrErrno("fcntl(F_GETFL)") { fcntl(fds[1], F_GETFL) }
             _ = try valueOrErrno("fcntl(F_SETFL)") { fcntl(fds[1], F_SETFL, flags | O_NONBLOCK) }
         } catch {
@@ -202,7 +218,7 @@ extension Daemon {
         // The roles the original granted (its unit and groups were read from the living peer).
         if let names = record["roles"]?.arrayValue {
             client.grant(RoleSet(names.compactMap { $0.stringValue.flatMap(Role.init(rawValue:)) }),
-                         maxPriority: record["maxPriority"]?.int64Value.map { Int($0) }, unit: record["unit"]?.stringValue)
+                maxPriority: record["maxPriority"]?.int64Value.map { Int($0) }, unit: record["unit"]?.stringValue)
         }
     }
 }
@@ -239,7 +255,9 @@ private struct ReplaySession {
             guard let fd = ends[id] else { continue }
             while true {
                 // Nothing to read yet, or a failed read: leave it for the next round.
-                guard let n = try? valueOrWouldBlock("read", { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } })
+                guard
+                    let n = try? valueOrWouldBlock(
+                        "read", { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } })
                 else { break }
                 if n == 0 {   // the daemon closed it
                     closeDescriptor(fd)

@@ -39,7 +39,9 @@ struct ShownFigures {
     private static func summary(_ samples: LatestSamples) -> JSONValue {
         guard !samples.values.isEmpty else { return .null }
         let sorted = samples.values.sorted()
-        func rank(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)] }
+        func rank(_ p: Double) -> Double {
+            sorted[min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)]
+        }
         return ["p50": .double(rank(0.5)), "p99": .double(rank(0.99)), "max": .double(sorted[sorted.count - 1]),
                 "samples": .int(Int64(sorted.count))]
     }

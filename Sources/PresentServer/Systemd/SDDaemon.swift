@@ -65,7 +65,9 @@ enum SDDaemon {
         let names: [String]
         if let namesText = environment("LISTEN_FDNAMES") {
             // Split on every colon: "a::b" is three names, the middle one empty; "" is none.
-            names = namesText.isEmpty ? [] : namesText.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            names =
+                namesText.isEmpty
+                ? [] : namesText.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
             guard names.count == count else { throw .namesDoNotMatchFDs(count: Int(count), names: names) }
         } else {
             names = Array(repeating: "unknown", count: Int(count))
@@ -101,7 +103,7 @@ enum SDDaemon {
         let type = try socketOption(fd, SO_TYPE, "SO_TYPE")
         guard type == Int32(SOCK_STREAM.rawValue) else {
             throw .unsuitableSocket(fd, type == Int32(SOCK_DGRAM.rawValue) ? "a datagram socket"
-                                    : type == Int32(SOCK_SEQPACKET.rawValue) ? "a seqpacket socket" : "socket type \(type)")
+                    : type == Int32(SOCK_SEQPACKET.rawValue) ? "a seqpacket socket" : "socket type \(type)")
         }
         guard try socketOption(fd, SO_ACCEPTCONN, "SO_ACCEPTCONN") != 0 else {
             throw .unsuitableSocket(fd, "not listening")
@@ -113,10 +115,13 @@ enum SDDaemon {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
             }
         }
-        guard length >= socklen_t(MemoryLayout<sa_family_t>.size) else { throw .unsuitableSocket(fd, "without an address") }
+        guard length >= socklen_t(MemoryLayout<sa_family_t>.size) else {
+            throw .unsuitableSocket(fd, "without an address")
+        }
         let family = Int32(address.ss_family)
         guard family == AF_UNIX else {
-            throw .unsuitableSocket(fd, family == AF_INET || family == AF_INET6 ? "an IP socket" : "address family \(family)")
+            throw .unsuitableSocket(
+                fd, family == AF_INET || family == AF_INET6 ? "an IP socket" : "address family \(family)")
         }
     }
 
@@ -170,7 +175,8 @@ enum SDDaemon {
     /// that re-executed itself (and bound the path anew) is reached. The send blocks while
     /// the manager's queue is full, as libsystemd's does; systemd reads it continuously.
     @discardableResult
-    static func notify(_ state: String, socket value: String? = processEnvironment("NOTIFY_SOCKET")) throws(SDDaemonError) -> Bool {
+    static func notify(_ state: String,
+                       socket value: String? = processEnvironment("NOTIFY_SOCKET")) throws(SDDaemonError) -> Bool {
         guard let value else { return false }
         let target = try notifyAddress(value)
         var address = target.address

@@ -61,7 +61,8 @@ public enum SocketActivationError: Error, CustomStringConvertible {
             return "cannot read the sockets systemd passed (LISTEN_FDS): \(reason)"
         case .noneNamed(let names):
             return "systemd passed \(names.count) sockets (\(names.joined(separator: ", "))), none named "
-                + "\"\(SocketActivation.socketName)\": set FileDescriptorName=\(SocketActivation.socketName) in presentd.socket"
+                + "\"\(SocketActivation.socketName)\": set FileDescriptorName=\(SocketActivation.socketName) in "
+                + "presentd.socket"
         case .notAUnixStreamListener(let fd, let reason):
             return "fd \(fd) from systemd is not a listening Unix stream socket (\(reason)): presentd.socket needs "
                 + "ListenStream=/path/to/presentd.sock"

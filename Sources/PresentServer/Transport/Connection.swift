@@ -267,7 +267,11 @@ final class Connection: LoopOwned {
         if corked && queue.isEmpty {
             // Copied into the loop's gather buffer, unless it is the first reply and larger
             // than that buffer's room: then it is kept as it is (no copy), and later ones join it.
-            if gathered.isEmpty && bytes.count > gathered.capacity { gathered = bytes } else { gathered.append(contentsOf: bytes) }
+            if gathered.isEmpty && bytes.count > gathered.capacity {
+                gathered = bytes
+            } else {
+                gathered.append(contentsOf: bytes)
+            }
             return flushGatheredIfFull()
         }
         enqueueCopy(bytes)
@@ -379,7 +383,9 @@ final class Connection: LoopOwned {
         guard isLive else { return nil }
         guard queue.isEmpty else { return 0 }
         do {
-            return try valueOrWouldBlock("send") { Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) } ?? 0
+            return try valueOrWouldBlock("send") {
+                Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+            } ?? 0
         } catch {
             fail(TransportError(error))
             return nil

@@ -14,7 +14,9 @@ struct PeerCredentials: Equatable, Sendable, CustomStringConvertible {
     static func of(socket fd: Int32) throws -> PeerCredentials {
         var raw: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: raw))
-        _ = try TransportError.call("getsockopt(SO_PEERCRED)") { getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &raw, &length) }
+        _ = try TransportError.call("getsockopt(SO_PEERCRED)") {
+            getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &raw, &length)
+        }
         return PeerCredentials(pid: raw.pid, uid: raw.uid, gid: raw.gid)
     }
 

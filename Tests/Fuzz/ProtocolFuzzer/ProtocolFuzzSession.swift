@@ -77,7 +77,9 @@ struct ProtocolFuzzSession {
         case .batch(let items):
             for item in items {
                 do {
-                    if case .request(let request) = try RPCMessage(decoding: item, allowBatch: false) { handle(request) }
+                    if case .request(let request) = try RPCMessage(decoding: item, allowBatch: false) {
+                        handle(request)
+                    }
                 } catch {
                     if let reply = error.reply { checkErrorReply(reply, error.error) }
                 }
@@ -152,7 +154,8 @@ struct ProtocolFuzzSession {
             case .setMode(let mode, let reducedMotion, _):
                 if let mode {
                     stack.setDoNotDisturb(mode.map { DoNotDisturb(until: $0.until ?? $0.duration.map { time + $0 },
-                                                                  allowPriorityAbove: $0.allowPriorityAbove) }, at: time)
+                                allowPriorityAbove: $0.allowPriorityAbove)
+                        }, at: time)
                 }
                 if let reducedMotion { stack.setReducedMotion(reducedMotion, at: time) }
             case .explain(let id):
@@ -175,7 +178,9 @@ struct ProtocolFuzzSession {
     /// it: the same value (zero's sign and integer-or-double included) or the same error.
     private func checkParsersAgree(_ bytes: UnsafeRawBufferPointer) -> JSONValue? {
         let ours = Result { () throws(JSONParseError) in try JSONValue.parse(bytes, maxDepth: Self.maxDepth) }
-        let reference = Result { () throws(JSONParseError) in try JSONValue.parseWithJSONC(bytes, maxDepth: Self.maxDepth) }
+        let reference = Result { () throws(JSONParseError) in
+            try JSONValue.parseWithJSONC(bytes, maxDepth: Self.maxDepth)
+        }
         switch (ours, reference) {
         case (.success(let a), .success(let b)) where a == b && a.serialized() == b.serialized():
             return a
@@ -196,7 +201,9 @@ struct ProtocolFuzzSession {
 
     private mutating func checkErrorReply(_ reply: JSONValue, _ error: RPCError) {
         outcomes.append("\(error.code.rawValue) \(error.data?["field"]?.stringValue ?? error.message)")
-        require(Self.documentedCodes.contains(error.code.rawValue), "undocumented error code \(error.code.rawValue): \(error)")
+        require(
+            Self.documentedCodes.contains(error.code.rawValue),
+            "undocumented error code \(error.code.rawValue): \(error)")
         if error.code == .invalidParams {
             require(error.data?["field"]?.stringValue?.isEmpty == false, "-32602 without a field: \(error)")
         }

@@ -31,7 +31,9 @@ enum Replay {
             defer { closedir(directory) }
             var count = 0
             while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                    }
                 if !name.hasPrefix(".") { count += play(path + "/" + name) }
             }
             return count

@@ -13,7 +13,8 @@ extension Daemon {
         recorder.resize(to: configuration.recorderBytes)   // a reload may have changed the bound
         var header: JSONObject = ["presentdRecording": 1, "version": .string(presentdVersion),
                                   "clock": .string(configuration.clock.rawValue), "fps": .int(Int64(configuration.fps)),
-                                  "started": .double(configuration.clock == .manual ? 0 : counters.startedAt), "dumped": .double(now)]
+            "started": .double(configuration.clock == .manual ? 0 : counters.startedAt), "dumped": .double(now)
+        ]
         header["limit"] = .int(Int64(configuration.recorderBytes))
         header["bytes"] = .int(Int64(recorder.bytes))
         header["records"] = .int(Int64(recorder.count))
@@ -48,7 +49,8 @@ extension Daemon {
         var result = recordingSummary
         if let path {
             guard path.hasPrefix("/") else {
-                throw .invalidParams(field: "path", reason: "must be an absolute path (the daemon's directory is not the caller's)")
+                throw .invalidParams(
+                    field: "path", reason: "must be an absolute path (the daemon's directory is not the caller's)")
             }
             do { try writeRecording(to: path) } catch {
                 throw RPCError(code: .internalError, message: "cannot write the recording: \(error)",
@@ -71,14 +73,18 @@ extension Daemon {
     /// (`$RUNTIME_DIRECTORY`, else beside the socket).
     var recordingPath: String {
         configuration.recordingPath
-            ?? Continuity.defaultPath(socketPath: listener?.path ?? configuration.socketPath, file: "presentd-recording.ndjson")
+            ?? Continuity.defaultPath(
+                socketPath: listener?.path ?? configuration.socketPath, file: "presentd-recording.ndjson")
     }
 
     func dumpRecording(reason: String) {
         let path = recordingPath
         do {
             try writeRecording(to: path)
-            log.notice("\(reason): wrote the flight recording (\(recorder.count) records, \(recorder.dropped) dropped) to \(path)")
+            log.notice(
+                "\(reason): wrote the flight recording (\(recorder.count) records, \(recorder.dropped) dropped) to "
+                + "\(path)"
+            )
         } catch {
             log.error("\(reason): cannot write the flight recording to \(path): \(error)")
         }

@@ -59,7 +59,8 @@ extension Daemon {
 
     func recordDisconnect(_ client: Client) {
         guard isRecording else { return }
-        recorder.record(event: #""event":"disconnect""#, connection: client.id, time: now, limit: configuration.recorderBytes)
+        recorder.record(
+            event: #""event":"disconnect""#, connection: client.id, time: now, limit: configuration.recorderBytes)
     }
 
     /// An owner did not answer `shouldDismiss` in time (a timer: the one thing that happens

@@ -81,7 +81,9 @@ final class FlightRecorder {
         let object = writer.takeBytes()
         assert(object.count > 2 && object.first == UInt8(ascii: "{") && object.last == UInt8(ascii: "}"))
         object.withUnsafeBytes { text in
-            append(.event, UnsafeRawBufferPointer(rebasing: text.dropFirst().dropLast()), connection: connection, time: time,
+            append(
+                .event, UnsafeRawBufferPointer(rebasing: text.dropFirst().dropLast()), connection: connection,
+                time: time,
                    limit: limit)
         }
     }

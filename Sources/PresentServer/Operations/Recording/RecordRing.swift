@@ -149,7 +149,8 @@ struct RecordRing<Header: BitwiseCopyable>: ~Copyable {
     @inline(__always)
     private func load<T: BitwiseCopyable>(_ type: T.Type, at offset: Int) -> T {
         guard let storage, offset + MemoryLayout<T>.size <= capacity else {
-            return withUnsafeTemporaryAllocation(byteCount: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment) { buffer in
+            return withUnsafeTemporaryAllocation(byteCount: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
+            { buffer in
                 _ = copy(from: offset, to: buffer)
                 return buffer.load(as: T.self)
             }

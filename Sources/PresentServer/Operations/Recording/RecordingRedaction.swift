@@ -20,7 +20,9 @@ extension Daemon {
         // be the fourth byte of "resume" (whose `r` is in every "jsonrpc"); a `T` may be the
         // eleventh of "activationToken".
         anywhere(UInt8(ascii: "f"), in: line) { has("fields", at: $0, in: line) }
-            || anywhere(UInt8(ascii: "u"), in: line) { has(#"\u"#, at: $0 - 1, in: line) || has("resume", at: $0 - 3, in: line) }
+            || anywhere(UInt8(ascii: "u"), in: line) {
+                has(#"\u"#, at: $0 - 1, in: line) || has("resume", at: $0 - 3, in: line)
+            }
             || anywhere(UInt8(ascii: "T"), in: line) { has("activationToken", at: $0 - 10, in: line) }
     }
 
@@ -40,20 +42,27 @@ extension Daemon {
 
     /// Whether `word` is in `line` at `offset`.
     private static func has(_ word: StaticString, at offset: Int, in line: UnsafeRawBufferPointer) -> Bool {
-        guard let base = line.baseAddress, offset >= 0, offset + word.utf8CodeUnitCount <= line.count else { return false }
+        guard let base = line.baseAddress, offset >= 0, offset + word.utf8CodeUnitCount <= line.count else {
+            return false
+        }
         return memcmp(base + offset, word.utf8Start, word.utf8CodeUnitCount) == 0
     }
 
     /// One message with its secrets replaced.
     func redact(_ message: JSONValue) -> JSONValue {
-        guard var o = message.objectValue, let method = o["method"]?.stringValue, var params = o["params"]?.objectValue else {
+        guard var o = message.objectValue, let method = o["method"]?.stringValue,
+              var params = o["params"]?.objectValue else {
             return message
         }
         switch method {
         case "present", "update":
-            guard var content = params["content"]?.objectValue, let fields = content["fields"]?.arrayValue else { return message }
+            guard var content = params["content"]?.objectValue, let fields = content["fields"]?.arrayValue else {
+                return message
+            }
             content["fields"] = .array(fields.map { field in
-                guard var f = field.objectValue, f["kind"] == "secure", let value = f["value"], !value.isNull else { return field }
+                    guard var f = field.objectValue, f["kind"] == "secure", let value = f["value"], !value.isNull else {
+                        return field
+                    }
                 f["value"] = redactedSecret(value)
                 return .object(f)
             })
