@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Runs every example of README.md against a real presentd, so that none fails as written
-(a newcomer once found some that did), as Tests/docs/examples.py does for docs/PROTOCOL.md's
-transcripts.
+"""Runs every example of the README, docs/OPERATING.md and CONTRIBUTING.md (DOCUMENTS) against
+a real presentd, so that none fails as written (a newcomer once found some that did), as
+Tests/docs/examples.py does for docs/PROTOCOL.md's transcripts.
 
     python3 Tests/docs/readme_examples.py --check    # run them; exit 1 if any fails
     python3 Tests/docs/readme_examples.py --write    # also rewrite the README's presentd synopsis
@@ -10,7 +10,7 @@ What is run:
 - a ```sh block: by `bash -e -o pipefail` (every command must succeed), with presentd and
   presentctl first on PATH, against a fresh daemon on a temporary socket that presentctl
   finds as the default ($XDG_RUNTIME_DIR/presentd/presentd.sock); all blocks share one
-  temporary working directory, in README order, so a later block can use an earlier one's
+  temporary working directory, in DOCUMENTS' order, so a later block can use an earlier one's
   files;
 - a ```python block: by python3, with Clients/python on its path, against such a daemon;
 - a ```json block: a configuration file, checked by `presentd --check-config`.
@@ -36,6 +36,8 @@ import json, os, re, shutil, signal, socket, subprocess, sys, tempfile, threadin
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 README = os.path.join(TOP, "README.md")
+# Read in this order, sharing one working directory: OPERATING.md's blocks came from the README.
+DOCUMENTS = ["README.md", "docs/OPERATING.md", "CONTRIBUTING.md"]
 SKIP = "# not run by make test:"
 # Against a hang only, so generous (a loaded machine is slow by seconds); success costs nothing.
 PATIENCE = 120
@@ -57,8 +59,8 @@ def binaries():
 # ---------------------------------------------------------------- the README's blocks
 
 class Block:
-    def __init__(self, line, lang, text, check):
-        self.line, self.lang, self.text, self.check = line, lang, text, check
+    def __init__(self, path, line, lang, text, check):
+        self.path, self.line, self.lang, self.text, self.check = path, line, lang, text, check
         self.expect, self.answer, self.before, self.until = [], None, "", None
         self.daemon = True
         self.parse(check)
@@ -82,7 +84,7 @@ class Block:
             elif word == "until":
                 self.until = value.strip()
             else:
-                raise SystemExit(f"README.md:{self.line}: unknown readme-check item {item!r}")
+                raise SystemExit(f"{self.path}:{self.line}: unknown readme-check item {item!r}")
             rest = tail.strip()
 
     @property
@@ -95,8 +97,9 @@ FENCE = re.compile(r"^(\s*)```(\w*)\s*$")
 CHECK = re.compile(r"^\s*<!-- readme-check:(.*)-->\s*$")
 
 
-def blocks(lines):
-    """Every fenced block: (line number, language, text, the readme-check before it)."""
+def blocks(path, lines):
+    """Every fenced block of the document at `path`, with its line, language, text and the
+    readme-check before it."""
     i = 0
     while i < len(lines):
         m = FENCE.match(lines[i])
@@ -113,8 +116,8 @@ def blocks(lines):
             k -= 1
         check = CHECK.match(lines[k]).group(1) if k >= 0 and CHECK.match(lines[k]) else ""
         if k >= 0 and not check and re.match(r"^\s*<!--\s*readme", lines[k]):
-            raise SystemExit(f"README.md:{k + 1}: a marker that is not `<!-- readme-check: … -->`: {lines[k].strip()}")
-        yield Block(start + 1, lang, text, check)
+            raise SystemExit(f"{path}:{k + 1}: a marker that is not `<!-- readme-check: … -->`: {lines[k].strip()}")
+        yield Block(path, start + 1, lang, text, check)
         i = j + 1
 
 
@@ -352,26 +355,31 @@ def main():
     run = Run(presentd, presentctl)
     ran, skipped, shown = 0, [], 0
     started = time.monotonic()
+    documents = {"README.md": lines}
+    for path in DOCUMENTS[1:]:
+        with open(os.path.join(TOP, path)) as f:
+            documents[path] = f.read().split("\n")
     try:
-        for block in blocks(lines):
+        for block in (b for path, text in documents.items() for b in blocks(path, text)):
+            where = f"{block.path}:{block.line}"
             if block.lang not in ("sh", "python", "json"):
                 if block.check:   # a marker for a block nobody runs would check nothing
-                    failed.append(f"README.md:{block.line}: a readme-check marker before a ```{block.lang or 'text'} block, "
+                    failed.append(f"{where}: a readme-check marker before a ```{block.lang or 'text'} block, "
                                   "which is not run (only sh, python and json are)")
                 shown += 1
                 continue
             if block.skip_reason is not None:
-                skipped.append(f"README.md:{block.line} ({block.skip_reason})")
+                skipped.append(f"{where} ({block.skip_reason})")
                 continue
             ran += 1
             problem = run.run(block)
             if problem:
-                failed.append(f"README.md:{block.line}: {problem}")
+                failed.append(f"{where}: {problem}")
     finally:
         shutil.rmtree(run.root, ignore_errors=True)
     for failure in failed:
         print("FAILED " + failure, file=sys.stderr)
-    print(f"readme_examples.py: ran {ran} examples of README.md ({len(failed)} failed) in "
+    print(f"readme_examples.py: ran {ran} examples of {', '.join(DOCUMENTS)} ({len(failed)} failed) in "
           f"{time.monotonic() - started:.0f} s; {shown} other block{'' if shown == 1 else 's'} only shown (output, text); "
           f"skipped {len(skipped)}, marked \"{SKIP}\": " + ", ".join(skipped))
     sys.exit(1 if failed else 0)
