@@ -15,6 +15,7 @@ typedef struct held {
     pw_app *app;
     const char *method;          /* a static string */
     json_object *params;
+    struct xdg_activation_token_v1 *token;  /* while the compositor has not given it */
     int waiting;                 /* the compositor has not given its token yet */
 } held;
 
@@ -54,6 +55,7 @@ static void token_done(void *data, struct xdg_activation_token_v1 *token, const 
     held *h = data;
     if (text && *text) json_object_object_add(h->params, "activationToken", json_object_new_string(text));
     h->waiting = 0;
+    h->token = NULL;
     xdg_activation_token_v1_destroy(token);
     flush();
 }
@@ -72,8 +74,21 @@ void pw_activation_send(pw_app *app, json_object *params, uint32_t serial, struc
         pw_activation_notify(app, "activate", params);
         return;
     }
+    h->token = token;
     xdg_activation_token_v1_add_listener(token, &token_listener, h);
     xdg_activation_token_v1_set_serial(token, serial, app->seat);
     xdg_activation_token_v1_set_surface(token, surface);
     xdg_activation_token_v1_commit(token);
+}
+
+void pw_activation_release(pw_app *app) {
+    /* The compositor is going: a press whose token it never gave still answers, without one. */
+    for (held *h = first; h; h = h->next) {
+        if (h->token) xdg_activation_token_v1_destroy(h->token);
+        h->token = NULL;
+        h->waiting = 0;
+    }
+    flush();
+    if (app->activation) xdg_activation_v1_destroy(app->activation);
+    app->activation = NULL;
 }

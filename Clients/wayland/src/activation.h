@@ -22,4 +22,8 @@ void pw_activation_send(pw_app *app, json_object *params, uint32_t serial, struc
  * while an activate waits for its token, after it, in the order they came. */
 void pw_activation_notify(pw_app *app, const char *method, json_object *params);
 
+/* At disconnect: the requests still held go, an activate without its token, and the global is
+ * destroyed. */
+void pw_activation_release(pw_app *app);
+
 #endif

@@ -382,6 +382,7 @@ void pw_wayland_disconnect(pw_app *app) {
     pw_screen *s, *next;
     wl_list_for_each_safe(s, next, &app->screens, link) remove_screen(s);
     pw_input_release(app);
+    pw_activation_release(app);
     if (app->xdg_output_manager) zxdg_output_manager_v1_destroy(app->xdg_output_manager);
     if (app->layer_shell && zwlr_layer_shell_v1_get_version(app->layer_shell) >= ZWLR_LAYER_SHELL_V1_DESTROY_SINCE_VERSION)
         zwlr_layer_shell_v1_destroy(app->layer_shell);
