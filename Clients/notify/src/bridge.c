@@ -39,6 +39,8 @@ typedef struct note {
     int dirty;                   /* replaced while an update was in flight: its reply sends the latest */
     uint64_t png_bytes;          /* the size of its image-data PNG (spec.icon_is_image_data), counted in the bridge's */
     uint32_t end_reason;         /* bridge_reconnected: to end once its pass is over (0: no) */
+    uint32_t closed_due;         /* ended in the Notify that made it (the queue was full): its NotificationClosed,
+                                    this reason, goes out in the pump, after Notify's reply gave the app its id */
 } note;
 
 struct bridge {
@@ -124,7 +126,9 @@ static void track(bridge *b, note *n) {
     b->busy[b->n_busy++] = n;
 }
 
-static int has_work(const note *n) { return n->present_due || n->present_rpc || n->update_rpc || n->dismiss_rpc; }
+static int has_work(const note *n) {
+    return n->present_due || n->closed_due || n->present_rpc || n->update_rpc || n->dismiss_rpc;
+}
 
 static uint64_t monotonic_us(void) {
     struct timespec ts;
@@ -216,15 +220,20 @@ static void promote(bridge *b) {
     }
 }
 
-/* The one way a notification ends: NotificationClosed, its image removed. */
-static void end(bridge *b, note *n, uint32_t reason) {
-    if (n->state == NOTE_ENDED) return;
+/* Ends it without the signal: into the history, its image removed. */
+static void retire(bridge *b, note *n, uint32_t reason) {
     set_state(b, n, NOTE_ENDED);
     n->present_due = 0;
     if (!n->spec.transient)
         history_add(&b->history, n->id, n->spec.app_name, n->spec.title, n->posted_us, history_now_us(), reason);
     remove_image(b, n);
     note_spec_clear(&n->spec);
+}
+
+/* The one way a notification ends: NotificationClosed, its image removed. */
+static void end(bridge *b, note *n, uint32_t reason) {
+    if (n->state == NOTE_ENDED) return;
+    retire(b, n, reason);
     if (b->sig.closed) b->sig.closed(b->sig.user, n->id, reason);
     if (count(b, NOTE_WAITING) && !b->promote_at)
         b->promote_at = monotonic_us() + (b->s.promote_delay_us ? b->s.promote_delay_us : PROMOTE_DELAY_US);
@@ -303,6 +312,20 @@ static note *replaced(const bridge *b, const note_spec *spec) {
     return NULL;
 }
 
+/* The waiting notification that leaves for a new one when max_waiting wait already: the
+ * oldest of the lowest urgency, the new one (urgency) counted as the newest of all. NULL:
+ * the new one itself, which is the oldest of the lowest only when none waiting is of a
+ * lower urgency than it (a critical one is never taken for one of a lower urgency). */
+static note *displaced(const bridge *b, int urgency) {
+    note *oldest = NULL;
+    for (size_t i = 0; i < b->n; i++) {
+        note *n = b->notes[i];
+        if (n->state == NOTE_WAITING && n->spec.urgency <= urgency && (!oldest || n->spec.urgency < oldest->spec.urgency))
+            oldest = n;
+    }
+    return oldest;
+}
+
 int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t *id) {
     if (b->stack_full) {  /* try again: the waiting ones first */
         b->stack_full = 0;
@@ -323,8 +346,15 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
     int critical = spec->urgency == URGENCY_CRITICAL;
     int must_wait = critical ? on_screen >= b->max_entries
                              : on_screen >= b->s.max_visible || on_screen >= b->max_entries || count(b, NOTE_WAITING) > 0;
-    if (must_wait && count(b, NOTE_WAITING) >= b->s.max_waiting) { note_spec_clear(spec); return BRIDGE_FULL; }
     if (!b->next_id) { note_spec_clear(spec); return BRIDGE_NO_IDS; }
+    /* Past the bound a notification leaves as expired rather than Notify failing: memory
+     * stays bounded, and no app is refused (docs/NOTIFICATIONS.md, "Several at once"). */
+    int expires_now = 0;
+    if (must_wait && count(b, NOTE_WAITING) >= b->s.max_waiting) {
+        note *gone = displaced(b, spec->urgency);
+        if (gone) end(b, gone, CLOSED_EXPIRED);
+        else expires_now = 1;
+    }
     if (b->n == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 16;
         note **grown = realloc(b->notes, cap * sizeof *grown);
@@ -341,11 +371,19 @@ int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t 
     n->posted_us = history_now_us();  /* wraps to 0 after 2^32 - 1: then no more (ids are never reused) */
     snprintf(n->entry, sizeof n->entry, "%s%u", b->prefix, n->id);
     note_spec_move(&n->spec, spec);
-    if (image) take_image(b, n, image);
-    n->expire_ms = expire_for(b, &n->spec);
     n->state = NOTE_WAITING;
     b->counts[NOTE_WAITING]++;
     b->notes[b->n++] = n;
+    if (expires_now) {
+        /* Its id now, its NotificationClosed after the reply, so that the app can tell it is its own. */
+        retire(b, n, CLOSED_EXPIRED);
+        n->closed_due = CLOSED_EXPIRED;
+        track(b, n);
+        *id = n->id;
+        return BRIDGE_OK;
+    }
+    if (image) take_image(b, n, image);
+    n->expire_ms = expire_for(b, &n->spec);
     if (!must_wait) {
         set_state(b, n, NOTE_SENT);
         n->present_due = 1;
@@ -452,11 +490,19 @@ static void on_event(bridge *b, presentd_event *ev) {
     }
 }
 
+/* The NotificationClosed of one that ended in the Notify that made it. */
+static void emit_closed_due(bridge *b, note *n) {
+    uint32_t reason = n->closed_due;
+    n->closed_due = 0;
+    if (b->sig.closed) b->sig.closed(b->sig.user, n->id, reason);
+}
+
 void bridge_pump(bridge *b, int replies) {
     /* A reply acts on its own note only: one that ends a note leaves its place to the
      * once-a-frame promotion below, so no note joins the busy list while it is walked. */
     for (size_t i = 0; i < b->n_busy; i++) {
         note *n = b->busy[i];
+        if (n->closed_due) emit_closed_due(b, n);
         if (n->present_due) send_present(b, n);
         if (!replies) continue;
         on_reply(b, n, &n->present_rpc, "present");
@@ -534,7 +580,10 @@ void bridge_reconnected(bridge *b) {
 
 void bridge_end_all(bridge *b) {
     b->ending = 1;
-    for (size_t i = 0; i < b->n; i++) end(b, b->notes[i], CLOSED_UNDEFINED);
+    for (size_t i = 0; i < b->n; i++) {
+        if (b->notes[i]->closed_due) emit_closed_due(b, b->notes[i]);
+        end(b, b->notes[i], CLOSED_UNDEFINED);
+    }
     for (size_t i = 0; i < b->n; i++) b->notes[i]->present_rpc = b->notes[i]->update_rpc = b->notes[i]->dismiss_rpc = 0;
     reap(b);
 }

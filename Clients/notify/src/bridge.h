@@ -18,7 +18,8 @@ enum close_reason { CLOSED_EXPIRED = 1, CLOSED_DISMISSED = 2, CLOSED_BY_CALL = 3
 
 typedef struct bridge_settings {
     int max_visible;             /* entries on presentd at once (critical ones pass while presentd takes them) */
-    int max_waiting;             /* notifications waiting for a place beyond those */
+    int max_waiting;             /* notifications waiting for a place beyond those; past it the oldest of
+                                    the lowest urgency (the new one included) expires */
     int32_t default_timeout_ms[3]; /* expire_timeout -1, by urgency; 0: never */
     int32_t actions_timeout_ms;  /* expire_timeout -1 with an action to choose (note_asks); 0: never */
     const char *image_dir;       /* where image-data PNGs go (exists, the bridge's own) */
@@ -44,11 +45,13 @@ bridge *bridge_new(presentd_client *pd, const bridge_settings *settings, const b
                    int max_entries);
 void bridge_free(bridge *b);
 
-enum bridge_refusal { BRIDGE_OK = 0, BRIDGE_FULL, BRIDGE_NO_IDS, BRIDGE_NO_MEMORY };
+enum bridge_refusal { BRIDGE_OK = 0, BRIDGE_NO_IDS, BRIDGE_NO_MEMORY };
 
 /* Notify: spec is consumed; image (or NULL) is the checked image-data, written to a PNG
  * now. *id is the notification's id: replaces_id's, a synchronous tag's, or a new one.
- * Returns BRIDGE_OK or why it was refused. */
+ * A full queue refuses nothing: one notification expires instead (NotificationClosed 1),
+ * perhaps the new one, whose signal then follows in bridge_pump. Returns BRIDGE_OK, or why
+ * it was refused: no id left, or no memory. */
 int bridge_notify(bridge *b, note_spec *spec, const image_data *image, uint32_t *id);
 
 /* CloseNotification: dismisses it (NotificationClosed 3 follows). Returns 0, or -1 when no

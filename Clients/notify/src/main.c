@@ -34,7 +34,9 @@ static const char usage[] =
     "                       $XDG_RUNTIME_DIR/presentd/presentd.sock, else /run/presentd/presentd.sock)\n"
     "  --replace            take the name from the server that owns it (if it allows that)\n"
     "  --max-visible N      notifications on screen at once, the rest wait (default 5; 1...64)\n"
-    "  --max-waiting N      notifications that may wait; past it Notify fails (default 100; 0...10000)\n"
+    "  --max-waiting N      notifications that may wait (default 100; 0...10000); past it the\n"
+    "                       oldest of the lowest urgency expires (closed with reason 1), the\n"
+    "                       new one if all waiting are of a higher urgency\n"
     "  --timeout-low MS     expire_timeout -1 for low urgency (default 5000; 0: never)\n"
     "  --timeout-normal MS  expire_timeout -1 for normal urgency (default 10000; 0: never)\n"
     "  --timeout-actions MS expire_timeout -1 with an action to choose, a button or a reply\n"
@@ -328,7 +330,6 @@ int main(int argc, char **argv) {
         .image_dir = dir,
         .history_size = o.keep_history, .promote_delay_us = (uint32_t)o.promote_delay_ms * 1000u,
     };
-    s.max_waiting = o.max_waiting;
     bridge_signals signals = server_signals(&s);
     s.bridge = bridge_new(pd, &settings, &signals, max_entries);
     int status = 1;

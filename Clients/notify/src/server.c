@@ -27,10 +27,6 @@ static int method_notify(sd_bus_message *m, void *userdata, sd_bus_error *err) {
     switch (bridge_notify(s->bridge, &spec, has_image ? &image : NULL, &id)) {
     case BRIDGE_OK:
         return sd_bus_reply_method_return(m, "u", id);
-    case BRIDGE_FULL:
-        return sd_bus_error_setf(err, "org.freedesktop.Notifications.Error.Full",
-                                 "%d notifications are waiting for a place on screen already: try again later",
-                                 s->max_waiting);
     case BRIDGE_NO_IDS:
         return sd_bus_error_setf(err, SD_BUS_ERROR_LIMITS_EXCEEDED,
                                  "every notification id has been used: restart presentd-notify");

@@ -18,7 +18,6 @@ typedef struct server {
     sd_bus *bus;
     bridge *bridge;
     char version[64];            /* presentd's, from hello */
-    int max_waiting;             /* for the error text when the queue is full */
     int name_lost;               /* another server took the name: time to go */
     sd_bus_slot *object_slot, *history_slot, *match_slot;
 } server;
