@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from gi.repository import Gio, GLib
 
-from conftest import BRIDGE, Bridge, entry, start_bridge, gone, run, shown, stack
+from conftest import BRIDGE, NAME, PATH, Bridge, entry, start_bridge, gone, run, shown, stack
 from presentd.daemon import wait_until
 
 
@@ -78,6 +78,96 @@ def test_at_most_n_visible_the_rest_wait_in_order_and_past_the_bound_the_oldest_
     assert bridge.entry(more) not in stack(pd)
     assert bridge.entry(ids[2]) not in stack(pd)  # it never reached presentd
     assert observer.named("NotificationClosed", ids[2]) == [(ids[2], 1)]
+
+
+URGENCY = {"low": 0, "normal": 1, "critical": 2}
+
+
+def post(observer, summary: str, urgency: str) -> int:
+    return observer.notify(summary, timeout=0, hints={"urgency": GLib.Variant("y", URGENCY[urgency])})
+
+
+def live(observer) -> list[tuple[str, str]]:
+    """The bridge's live notifications (org.presentd.NotificationHistory.Live): summary and state."""
+    reply = observer.conn.call_sync(NAME, PATH, "org.presentd.NotificationHistory", "Live", None, None,
+                                    Gio.DBusCallFlags.NONE, 20000, None)
+    return [(summary, state) for _, _, summary, _, state in reply.unpack()[0]]
+
+
+def ended(observer) -> list[tuple[str, int]]:
+    """The bridge's history (org.presentd.NotificationHistory.History): summary and reason."""
+    reply = observer.conn.call_sync(NAME, PATH, "org.presentd.NotificationHistory", "History", None, None,
+                                    Gio.DBusCallFlags.NONE, 20000, None)
+    return [(summary, reason) for _, _, summary, _, _, reason in reply.unpack()[0]]
+
+
+def test_past_the_bound_the_oldest_of_the_lowest_urgency_expires(make_bridge, pd, observer):
+    bridge = make_bridge("--max-visible", "1", "--max-waiting", "3")
+    shown_id = post(observer, "shown", "normal")
+    entry(pd, bridge, shown_id)
+    ids = {name: post(observer, name, urgency) for name, urgency in
+           [("n1", "normal"), ("l1", "low"), ("l2", "low")]}
+    # Each new one past the bound takes the place of the oldest waiting one of the lowest urgency.
+    for name, leaves in [("n2", "l1"), ("n3", "l2"), ("n4", "n1")]:
+        ids[name] = post(observer, name, "normal")
+        assert observer.closed(ids[leaves]) == 1, name
+    assert live(observer) == [("shown", "showing"), ("n2", "waiting"), ("n3", "waiting"), ("n4", "waiting")]
+    # A new low one when every waiting one is of a higher urgency: it is the one that expires,
+    # at once, with an id of its own.
+    ids["l3"] = post(observer, "l3", "low")
+    assert ids["l3"] > ids["n4"]
+    assert observer.closed(ids["l3"]) == 1
+    assert live(observer) == [("shown", "showing"), ("n2", "waiting"), ("n3", "waiting"), ("n4", "waiting")]
+    assert ended(observer) == [("l1", 1), ("l2", 1), ("n1", 1), ("l3", 1)]
+    for id in ids.values():
+        assert len(observer.named("NotificationClosed", id)) <= 1
+    observer.close(shown_id)
+    entry(pd, bridge, ids["n2"])  # the oldest that is still waiting goes on screen
+    assert bridge.entry(ids["n1"]) not in stack(pd)
+
+
+@pytest.fixture
+def one_entry(tmp_path):
+    """presentd on the manual clock letting one connection own a single entry: critical
+    notifications wait too once the bridge has one on screen."""
+    import json
+    from presentd.daemon import Daemon
+    config = tmp_path / "one-entry.json"
+    config.write_text(json.dumps({"shouldDismissTimeout": 30, "limits": {"maxEntriesPerClient": 1}}))
+    with Daemon(clock="manual", fps=10, args=["--config", str(config)]) as d:
+        yield d
+
+
+def test_critical_ones_never_leave_for_a_lower_one_and_the_oldest_critical_leaves_last(
+        bus, runtime, observer, one_entry):
+    from presentd import Client
+    bridge = start_bridge(bus, one_entry, runtime, observer, ["--max-visible", "1", "--max-waiting", "2"])
+    try:
+        with Client(one_entry.path) as pd:
+            pd.hello("tests")
+            shown_id = post(observer, "shown", "normal")
+            entry(pd, bridge, shown_id)
+            c1 = post(observer, "c1", "critical")  # presentd takes no second entry of the bridge's: it waits
+            l1 = post(observer, "l1", "low")
+            assert live(observer) == [("shown", "showing"), ("c1", "waiting"), ("l1", "waiting")]
+            c2 = post(observer, "c2", "critical")  # the low one leaves, not the older critical one
+            assert observer.closed(l1) == 1
+            n1 = post(observer, "n1", "normal")  # every waiting one is critical: the new one leaves
+            assert observer.closed(n1) == 1
+            assert live(observer) == [("shown", "showing"), ("c1", "waiting"), ("c2", "waiting")]
+            c3 = post(observer, "c3", "critical")  # all critical: the oldest critical one leaves
+            assert observer.closed(c1) == 1
+            assert live(observer) == [("shown", "showing"), ("c2", "waiting"), ("c3", "waiting")]
+            assert ended(observer) == [("l1", 1), ("n1", 1), ("c1", 1)]
+            observer.close(shown_id)
+            assert observer.closed(shown_id) == 3
+            pd.advance(1)
+            entry(pd, bridge, c2)
+            for id in (l1, n1, c1):
+                assert observer.named("NotificationClosed", id) == [(id, 1)]
+            assert observer.named("NotificationClosed", c3) == []
+    finally:
+        bridge.stop()
 
 
 def test_a_place_freed_on_screen_is_filled_once_a_frame_not_at_each_close(make_bridge, pd, observer, monkeypatch):
