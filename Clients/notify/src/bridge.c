@@ -455,6 +455,15 @@ static void on_event(bridge *b, presentd_event *ev) {
         snprintf(b->closing, sizeof b->closing, "%s", reason && reason[0] ? reason : "closing");
         return;
     }
+    if (strcmp(ev->method, "mode") == 0) {
+        /* The notifications are on main: its do not disturb is theirs. */
+        json_object *v;
+        const char *output = presentd_output_of(ev->params);
+        if ((!output || strcmp(output, "main") == 0) && b->sig.do_not_disturb &&
+            json_object_object_get_ex(ev->params, "doNotDisturb", &v))
+            b->sig.do_not_disturb(b->sig.user, v != NULL && !json_object_is_type(v, json_type_null));
+        return;
+    }
     if (strcmp(ev->method, "lifecycle") == 0) {
         json_object *v;
         const char *event = json_object_object_get_ex(ev->params, "event", &v) ? json_object_get_string(v) : NULL;

@@ -34,6 +34,9 @@ typedef struct bridge_signals {
      * action_invoked, when presentd's action event carries one. */
     void (*activation_token)(void *user, uint32_t id, const char *token);
     void (*replied)(void *user, uint32_t id, const char *text);
+    /* presentd's main screen turned do not disturb on (1) or off (0): a mode event of the
+     * modes topic (NULL: not wanted). */
+    void (*do_not_disturb)(void *user, int on);
     void *user;
 } bridge_signals;
 

@@ -73,6 +73,93 @@ static int read_rows(sd_bus_message *reply, const char *sig, row **rows, size_t 
     }
 }
 
+/* The first call's error: no bridge, another server, or what the bus said. what: "history",
+ * "count". */
+static void first_call_failed(sd_bus *bus, const sd_bus_error *err, int r, const char *what) {
+    if (unknown_method(err)) {
+        char who[700];
+        server_describe_owner(bus, who, sizeof who);
+        fprintf(stderr, "presentd-notify: %s is served by %s, which keeps no %s for presentd-notify\n",
+                NOTIFY_NAME, who, what);
+    } else if (sd_bus_error_has_name(err, SD_BUS_ERROR_NAME_HAS_NO_OWNER) ||
+               sd_bus_error_has_name(err, SD_BUS_ERROR_SERVICE_UNKNOWN)) {
+        fprintf(stderr, "presentd-notify: no %s: presentd-notify is not running (nothing owns %s on "
+                "the session bus): start it, and it keeps the notifications that end from then on\n", what,
+                NOTIFY_NAME);
+    } else {
+        fprintf(stderr, "presentd-notify: no %s: %s\n", what, err->message ? err->message : strerror(-r));
+    }
+}
+
+/* Connects to the session bus (*bus, for the caller to close) and makes the first call; r
+ * or a negative errno, after saying what went wrong. */
+static int first_call(sd_bus **bus, const char *method, const char *what, sd_bus_message **reply,
+                      sd_bus_error *err) {
+    int r = sd_bus_open_user(bus);
+    if (r < 0) {
+        fprintf(stderr, "presentd-notify: cannot connect to the session bus: %s\n", strerror(-r));
+        return r;
+    }
+    r = call(*bus, method, reply, err);
+    if (r < 0) first_call_failed(*bus, err, r, what);
+    return r;
+}
+
+int history_count(int json) {
+    sd_bus *bus = NULL;
+    sd_bus_error err = SD_BUS_ERROR_NULL;
+    sd_bus_message *live = NULL, *dnd = NULL;
+    row *rows = NULL;
+    size_t n = 0;
+    int status = 1;
+    int r = first_call(&bus, "Live", "count", &live, &err);
+    if (r < 0) goto done;
+    if ((r = read_rows(live, "(ussts)", &rows, &n)) < 0) {
+        fprintf(stderr, "presentd-notify: the bridge's reply is not what it should be: %s\n", strerror(-r));
+        goto done;
+    }
+    status = 0;
+    if (!json) {
+        printf("%zu\n", n);
+        goto done;
+    }
+    size_t showing = 0;
+    for (size_t i = 0; i < n; i++) showing += strcmp(rows[i].how, "showing") == 0;
+    /* -1: not known (a bridge from before DoNotDisturb, or presentd does not tell it). */
+    int on = -1;
+    sd_bus_error_free(&err);
+    if (call(bus, "DoNotDisturb", &dnd, &err) >= 0) {
+        int b = 0;
+        if (sd_bus_message_read(dnd, "b", &b) >= 0) on = b != 0;
+    }
+    /* waybar's custom module, return-type json: text, alt (for format-icons), tooltip,
+     * class (for the style sheet). */
+    char tooltip[256];
+    int at = snprintf(tooltip, sizeof tooltip, "%zu notification%s", n, n == 1 ? "" : "s");
+    if (n) at += snprintf(tooltip + at, sizeof tooltip - (size_t)at, ": %zu on screen, %zu waiting", showing,
+                          n - showing);
+    snprintf(tooltip + at, sizeof tooltip - (size_t)at, "%s",
+             on == 1 ? "\nDo not disturb: on" : on == 0 ? "\nDo not disturb: off"
+                                                         : "\nDo not disturb: not known (see presentd-notify's log)");
+    char text[32], alt[32];
+    snprintf(text, sizeof text, "%zu", n);
+    snprintf(alt, sizeof alt, "%s%s", on == 1 ? "dnd-" : "", n ? "notification" : "none");
+    json_object *out = json_object_new_object();
+    json_object_object_add(out, "text", json_object_new_string(text));
+    json_object_object_add(out, "alt", json_object_new_string(alt));
+    json_object_object_add(out, "tooltip", json_object_new_string(tooltip));
+    json_object_object_add(out, "class", json_object_new_string(on == 1 ? "dnd" : on == 0 ? "none" : "unknown"));
+    printf("%s\n", json_object_to_json_string_ext(out, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+    json_object_put(out);
+done:
+    free(rows);
+    sd_bus_message_unref(live);
+    sd_bus_message_unref(dnd);
+    sd_bus_error_free(&err);
+    sd_bus_flush_close_unref(bus);
+    return status;
+}
+
 int history_print(int json, long last) {
     sd_bus *bus = NULL;
     sd_bus_error err = SD_BUS_ERROR_NULL;
@@ -81,27 +168,8 @@ int history_print(int json, long last) {
     row *rows = NULL;
     size_t n = 0;
     int status = 1;
-    int r = sd_bus_open_user(&bus);
-    if (r < 0) {
-        fprintf(stderr, "presentd-notify: cannot connect to the session bus: %s\n", strerror(-r));
-        return 1;
-    }
-    r = call(bus, "History", &ended, &err);
-    if (r < 0) {
-        if (unknown_method(&err)) {
-            char who[700];
-            server_describe_owner(bus, who, sizeof who);
-            fprintf(stderr, "presentd-notify: %s is served by %s, which keeps no history for presentd-notify\n",
-                    NOTIFY_NAME, who);
-        } else if (sd_bus_error_has_name(&err, SD_BUS_ERROR_NAME_HAS_NO_OWNER) ||
-                   sd_bus_error_has_name(&err, SD_BUS_ERROR_SERVICE_UNKNOWN)) {
-            fprintf(stderr, "presentd-notify: no history: presentd-notify is not running (nothing owns %s on "
-                    "the session bus): start it, and it keeps the notifications that end from then on\n", NOTIFY_NAME);
-        } else {
-            fprintf(stderr, "presentd-notify: no history: %s\n", err.message ? err.message : strerror(-r));
-        }
-        goto done;
-    }
+    int r = first_call(&bus, "History", "history", &ended, &err);
+    if (r < 0) goto done;
     if ((r = read_rows(ended, "(ussttu)", &rows, &n)) < 0) goto bad;
     sd_bus_error_free(&err);
     /* A bridge from before Live lists only what ended. */

@@ -25,7 +25,7 @@ static const char usage[] =
     "usage: presentd-notify [--socket PATH] [--replace] [--max-visible N] [--max-waiting N]\n"
     "                       [--timeout-low MS] [--timeout-normal MS] [--timeout-actions MS]\n"
     "                       [--reconnect S] [--keep-history N]\n"
-    "       presentd-notify --history [--json] [--last N]\n"
+    "       presentd-notify --history [--json] [--last N | --count]\n"
     "\n"
     "Serves org.freedesktop.Notifications on the session bus ($DBUS_SESSION_BUS_ADDRESS) and\n"
     "shows each notification as a presentd overlay.\n"
@@ -53,6 +53,10 @@ static const char usage[] =
     "  --json               with --history: one JSON array (id, app, summary, posted, ended,\n"
     "                       how, reason; ended and reason null for a live one)\n"
     "  --last N             with --history: only the last N\n"
+    "  --count              with --history: the number of live notifications (on screen and\n"
+    "                       waiting); with --json, a waybar custom module's object: {text: the\n"
+    "                       count, alt, tooltip, class: \"dnd\" while presentd's do not disturb\n"
+    "                       is on, else \"none\"} (see docs/NOTIFICATIONS.md)\n"
     "  --help               this text\n"
     "\n"
     "Exit status: 0 after SIGTERM or SIGINT, 1 on a failure (another server owns the name,\n"
@@ -66,7 +70,7 @@ typedef struct options {
     int reconnect_s;
     int keep_history;
     long promote_delay_ms;       /* 0: the bridge's frame */
-    int history, history_json;
+    int history, history_json, history_count;
     long history_last;           /* -1: all */
 } options;
 
@@ -106,6 +110,7 @@ static int parse(int argc, char **argv, options *o) {
         }
         if (strcmp(a, "--history") == 0) { o->history = 1; continue; }
         if (strcmp(a, "--json") == 0) { o->history_json = 1; continue; }
+        if (strcmp(a, "--count") == 0) { o->history_count = 1; continue; }
         if (strcmp(a, "--last") == 0) {
             if (number(a, v, 0, 1000, &n)) return 2;
             o->history_last = n; i++; continue;
@@ -127,13 +132,17 @@ static int parse(int argc, char **argv, options *o) {
         fprintf(stderr, "presentd-notify: unknown argument %s (try --help)\n", a);
         return 2;
     }
+    if (o->history && o->history_count && o->history_last >= 0) {
+        fprintf(stderr, "presentd-notify: --count counts them all: not with --last\n");
+        return 2;
+    }
     if (o->history) return 3;
     /* For tests: a delay long enough that a slow machine cannot let a frame pass between
      * two calls of the test; not an option, since no user has a reason to change it. */
     const char *delay = getenv("PRESENTD_NOTIFY_PROMOTE_DELAY_MS");
     if (delay && number("PRESENTD_NOTIFY_PROMOTE_DELAY_MS", delay, 1, 60000, &o->promote_delay_ms)) return 2;
-    if (o->history_json || o->history_last >= 0) {
-        fprintf(stderr, "presentd-notify: --json and --last go with --history\n");
+    if (o->history_json || o->history_last >= 0 || o->history_count) {
+        fprintf(stderr, "presentd-notify: --json, --last and --count go with --history\n");
         return 2;
     }
     return 0;
@@ -175,6 +184,26 @@ static void remove_stale_images(const char *dir) {
     closedir(d);
 }
 
+/* Subscribes to modes for presentd's do not disturb (DoNotDisturb(), presentctl
+ * notifications --count), its snapshot saying the mode now; again after a reconnect, whose
+ * renewed subscriptions come without their snapshot (presentd may have restarted in another
+ * mode). The topic needs the renderer role: without it the mode is not known (-1), and the
+ * notifications are shown all the same. */
+static void hear_do_not_disturb(presentd_client *pd, server *s) {
+    presentd_error err;
+    json_object *subscribed = NULL, *snapshot, *v;
+    if (presentd_call_json(pd, "subscribe", "{\"topics\":[\"modes\"]}", &subscribed, 10000, &err)) {
+        if (s->do_not_disturb != -1)
+            log_line("presentd does not tell this connection its do not disturb (%s): --count cannot say it",
+                     err.message);
+        s->do_not_disturb = -1;
+        return;
+    }
+    s->do_not_disturb = json_object_object_get_ex(subscribed, "snapshot", &snapshot) &&
+                        json_object_object_get_ex(snapshot, "doNotDisturb", &v) && v != NULL;
+    json_object_put(subscribed);
+}
+
 /* hello and the lifecycle subscription. */
 static int greet(presentd_client *pd, server *s, int *max_entries, const char *path) {
     presentd_error err;
@@ -213,6 +242,7 @@ static int greet(presentd_client *pd, server *s, int *max_entries, const char *p
         fprintf(stderr, "presentd-notify: presentd at %s: subscribing to lifecycle failed: %s\n", path, err.message);
         return -1;
     }
+    hear_do_not_disturb(pd, s);
     return 0;
 }
 
@@ -258,6 +288,7 @@ static int run(server *s, presentd_client *pd, int sigfd, const char *path, int 
             }
             log_line("presentd is back");
             bridge_reconnected(s->bridge);
+            hear_do_not_disturb(pd, s);
             presentd_readable = 1;
             continue;
         } else if (status) {
@@ -290,7 +321,7 @@ int main(int argc, char **argv) {
     options o;
     int parsed = parse(argc, argv, &o);
     if (parsed == 1) return 0;
-    if (parsed == 3) return history_print(o.history_json, o.history_last);
+    if (parsed == 3) return o.history_count ? history_count(o.history_json) : history_print(o.history_json, o.history_last);
     if (parsed) return 2;
     signal(SIGPIPE, SIG_IGN);
     sigset_t mask;

@@ -100,10 +100,22 @@ static int method_live(sd_bus_message *m, void *userdata, sd_bus_error *err) {
     return r;
 }
 
+/* DoNotDisturb() → b: whether presentd's main screen, where the notifications are, has do
+ * not disturb on (it holds the notifications it does not let through); an error when
+ * presentd does not tell the bridge. */
+static int method_do_not_disturb(sd_bus_message *m, void *userdata, sd_bus_error *err) {
+    server *s = userdata;
+    if (s->do_not_disturb < 0)
+        return sd_bus_error_set(err, HISTORY_ERROR_UNKNOWN, "presentd does not tell presentd-notify its do not "
+                                "disturb: the modes topic needs the renderer role (see presentd's roles)");
+    return sd_bus_reply_method_return(m, "b", s->do_not_disturb);
+}
+
 static const sd_bus_vtable history_vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_METHOD("History", "", "a(ussttu)", method_history, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD("Live", "", "a(ussts)", method_live, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("DoNotDisturb", "", "b", method_do_not_disturb, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_VTABLE_END,
 };
 
@@ -217,7 +229,12 @@ static void emit_replied(void *user, uint32_t id, const char *text) {
     if (r < 0) log_line("NotificationReplied %u: %s", id, strerror(-r));
 }
 
+static void set_do_not_disturb(void *user, int on) {
+    server *s = user;
+    s->do_not_disturb = on;
+}
+
 bridge_signals server_signals(server *s) {
     return (bridge_signals){.closed = emit_closed, .action_invoked = emit_action, .activation_token = emit_token,
-                            .replied = emit_replied, .user = s};
+                            .replied = emit_replied, .do_not_disturb = set_do_not_disturb, .user = s};
 }

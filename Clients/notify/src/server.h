@@ -9,8 +9,11 @@
 
 #define NOTIFY_NAME "org.freedesktop.Notifications"
 #define NOTIFY_PATH "/org/freedesktop/Notifications"
-/* The bridge's own interface, beside the spec's, on the same object: the history. */
+/* The bridge's own interface, beside the spec's, on the same object: the history, the live
+ * ones, and presentd's do not disturb. */
 #define HISTORY_INTERFACE "org.presentd.NotificationHistory"
+/* DoNotDisturb() when presentd does not say it. */
+#define HISTORY_ERROR_UNKNOWN "org.presentd.NotificationHistory.Error.Unknown"
 /* CloseNotification of an id that is not (or no longer) live. The spec names no error. */
 #define NOTIFY_ERROR_NOT_FOUND "org.freedesktop.Notifications.Error.NotFound"
 
@@ -18,6 +21,8 @@ typedef struct server {
     sd_bus *bus;
     bridge *bridge;
     char version[64];            /* presentd's, from hello */
+    int do_not_disturb;          /* presentd's main screen's, from the modes topic (DoNotDisturb()):
+                                    1 on, 0 off, -1 not known (the topic was refused) */
     int name_lost;               /* another server took the name: time to go */
     sd_bus_slot *object_slot, *history_slot, *match_slot;
 } server;
