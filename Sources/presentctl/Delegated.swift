@@ -29,7 +29,7 @@ func findProgram(_ program: String) -> (path: String?, looked: [String]) {
     return (nil, directories)
 }
 
-/// `presentctl notifications [--json] [--last N]`: checks the words (a typo is presentctl's
+/// `presentctl notifications [--json] [--last N | --count]`: checks the words (a typo is presentctl's
 /// usage error), then becomes `presentd-notify --history …`, whose output and exit status
 /// are the command's. Returns only when it could not.
 func runDelegated(_ command: DelegatedCommand, _ words: [String]) throws -> Exit {
@@ -39,9 +39,14 @@ func runDelegated(_ command: DelegatedCommand, _ words: [String]) throws -> Exit
         let (name, inline) = ArgumentScanner.split(word)
         switch name {
         case "--json": arguments.append("--json")
+        case "--count": arguments.append("--count")
         case "--last": arguments += ["--last", String(try scanner.int(for: name, inline: inline, in: 0...1000))]
-        default: throw UsageError("\(command.command): unknown option \"\(word)\" (it takes --json and --last N)")
+        default:
+            throw UsageError("\(command.command): unknown option \"\(word)\" (it takes --json, --last N and --count)")
         }
+    }
+    if arguments.contains("--count") && arguments.contains("--last") {
+        throw UsageError("\(command.command): --count counts every live notification: not with --last")
     }
     let (found, looked) = findProgram(command.program)
     guard let path = found else {

@@ -126,11 +126,13 @@ Commands:
                                  stdout, or written by the daemon to PATH (made absolute
                                  here); replay it with presentd --replay PATH --clock manual
   stats                          clients, queues, frames, requests per method (admin)
-  notifications [--json] [--last N]
+  notifications [--json] [--last N | --count]
                                  the desktop notifications that ended, oldest first: when,
                                  how (expired, dismissed, closed, undefined), id, app and
                                  summary; then the live ones (when posted, showing or
-                                 waiting) (--json: a JSON array). Kept by the D-Bus bridge:
+                                 waiting) (--json: a JSON array). --count: how many are
+                                 live; with --json, a waybar module's {text, alt, tooltip,
+                                 class: "dnd" or "none"}. Kept by the D-Bus bridge:
                                  runs presentd-notify --history (next to presentctl, else
                                  on $PATH), and says so when it is not installed or not
                                  running (exit 3 and 1)

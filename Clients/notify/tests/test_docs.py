@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import BRIDGE
+
 DOC = Path(__file__).resolve().parents[3] / "docs" / "NOTIFICATIONS.md"
 MARK = "@@transcript-step@@"
 
@@ -39,7 +41,8 @@ def test_the_page_has_transcripts():
 @pytest.mark.parametrize("name, steps", transcripts(), ids=[t[0] for t in transcripts()])
 def test_transcript(name, steps, bridge, manual, tmp_path):
     env = dict(bridge.env, PRESENTD_SOCKET=manual.path,
-               PATH=os.path.dirname(os.environ["PRESENTCTL"]) + os.pathsep + os.environ["PATH"])
+               PATH=os.pathsep.join([os.path.dirname(os.environ["PRESENTCTL"]), os.path.dirname(BRIDGE),
+                                     os.environ["PATH"]]))
     pid = str(bridge.pid)
     script = "".join(f"{cmd.replace('PID', pid)} 2>&1\necho {MARK}\n" for cmd, _ in steps)
     out = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)

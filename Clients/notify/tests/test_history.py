@@ -7,6 +7,7 @@ import os
 import subprocess
 
 from gi.repository import GLib
+from presentd.daemon import wait_until
 
 from conftest import BRIDGE, entry, shown
 
@@ -145,3 +146,59 @@ def test_presentctl_notifications_says_when_the_bridge_is_not_installed(bus, tmp
     assert str(tmp_path) in out.stderr and "docs/NOTIFICATIONS.md" in out.stderr
     out = presentctl_notifications(os.environ, "--last", "many", path=str(tmp_path))
     assert out.returncode == 2 and "--last" in out.stderr, out.stderr
+
+
+def bar(env) -> dict:
+    """What waybar's custom module reads (`return-type: json`): one line, one object."""
+    out = presentctl_notifications(env, "--count", "--json")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.endswith("\n") and out.stdout.count("\n") == 1
+    got = json.loads(out.stdout)
+    assert set(got) == {"text", "alt", "tooltip", "class"}
+    assert all(isinstance(v, str) for v in got.values())  # waybar takes text, alt, class as strings
+    return got
+
+
+def test_presentctl_notifications_count_for_a_bar(make_bridge, pd, observer):
+    bridge = make_bridge("--max-visible", "1")
+    out = presentctl_notifications(bridge.env, "--count")
+    assert (out.returncode, out.stdout) == (0, "0\n"), out.stderr
+    assert bar(bridge.env) == {"text": "0", "alt": "none", "class": "none",
+                               "tooltip": "0 notifications\nDo not disturb: off"}
+    closed = observer.notify("Build finished", app="build")
+    observer.close(closed)
+    assert observer.closed(closed) == 3
+    showing = observer.notify("Meeting in 5 min", app="calendar", timeout=0)
+    shown(pd, bridge, showing)
+    observer.notify("Alice: lunch?", app="chat", timeout=0)  # waits: one on screen at most
+    out = presentctl_notifications(bridge.env, "--count")
+    assert (out.returncode, out.stdout) == (0, "2\n"), out.stderr  # the ended one is not counted
+    assert bar(bridge.env) == {"text": "2", "alt": "notification", "class": "none",
+                               "tooltip": "2 notifications: 1 on screen, 1 waiting\nDo not disturb: off"}
+    pd.call("setMode", {"doNotDisturb": {"allowPriorityAbove": 500}})
+    wait_until(lambda: bar(bridge.env)["class"] == "dnd", "the bar to say do not disturb")
+    assert bar(bridge.env) == {"text": "2", "alt": "dnd-notification", "class": "dnd",
+                               "tooltip": "2 notifications: 1 on screen, 1 waiting\nDo not disturb: on"}
+    pd.call("setMode", {"doNotDisturb": None})
+    wait_until(lambda: bar(bridge.env)["class"] == "none", "the bar to say do not disturb is off")
+    assert bar(bridge.env)["alt"] == "notification"
+
+
+def test_the_count_knows_do_not_disturb_turned_on_before_the_bridge(make_bridge, pd, observer):
+    pd.call("setMode", {"doNotDisturb": {"allowPriorityAbove": 500}})
+    bridge = make_bridge()
+    assert bar(bridge.env) == {"text": "0", "alt": "dnd-none", "class": "dnd",
+                               "tooltip": "0 notifications\nDo not disturb: on"}
+
+
+def test_presentctl_notifications_count_words(bus):
+    env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=bus.address)
+    out = presentctl_notifications(env, "--count", "--last", "1")
+    assert out.returncode == 2 and "--count counts every live notification: not with --last" in out.stderr
+    out = presentctl_notifications(env, "--counts")
+    assert out.returncode == 2 and "(it takes --json, --last N and --count)" in out.stderr
+    out = presentctl_notifications(env, "--count")  # no bridge: the bridge's message, exit 1
+    assert out.returncode == 1
+    assert out.stderr.startswith("presentd-notify: no count: presentd-notify is not running"), out.stderr
+    out = subprocess.run([BRIDGE, "--count"], env=env, capture_output=True, text=True, timeout=30)
+    assert out.returncode == 2 and "--json, --last and --count go with --history" in out.stderr
