@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from presentd.daemon import wait_until
+
 from headless import HeadlessSway as Sway, HeadlessWeston as Weston, accepts, end  # noqa: F401 (the tests import them from here)
 
 REPO = Path(__file__).resolve().parents[3]
@@ -81,6 +83,27 @@ def _skip_reason() -> str | None:
             skipped.mkdir(parents=True, exist_ok=True)
             (skipped / "test-wayland").write_text("test-wayland\n")
     return _probe["reason"]
+
+
+def drawn_at_rest(client, sway, scale: float, frames, what: str, context, timeout: float = 60):
+    """Shoots until the picture holds still (two shots a tenth of a second apart agree) with
+    every card at its frame (`frames()`: id → frame, read again each time, as a late measure
+    changes it); (frames, shot). While the picture is still but a card is not at its frame,
+    the manual clock moves on a second: a measure that came after the entry rested glides it
+    to its size (0.3 s, defaults.containerChange), and on the manual clock that waits."""
+    previous = []
+
+    def settled():
+        now, shot = frames(), sway.screenshot()
+        misplaced = {id: why for id, f in now.items() if (why := misdrawn(shot, f, scale))}
+        still = bool(previous) and previous[0] == shot.tobytes()
+        previous[:] = [shot.tobytes()]
+        if still and not misplaced:
+            return now, shot
+        if still:
+            client.call("advance", {"seconds": 1})
+        raise AssertionError(f"not drawn at their frames: {misplaced}" if misplaced else "the picture still changes")
+    return wait_until(settled, what, timeout=timeout, context=context, interval=0.1)
 
 
 class Renderer:

@@ -15,14 +15,13 @@ import os
 import re
 import subprocess
 import tempfile
-import time
 from difflib import SequenceMatcher
 from pathlib import Path
 
 from presentd import Client
 from presentd.daemon import Daemon, find_binary, wait_until
 
-from conftest import Renderer, Sway, misdrawn, pixel
+from conftest import Renderer, Sway, drawn_at_rest, pixel
 
 _NOTIFY_TESTS = Path(__file__).resolve().parents[2] / "notify/tests/conftest.py"
 
@@ -129,9 +128,8 @@ class Glass:
 
     def settle(self, count: int):
         """Waits for `count` entries on main, advances the clock until all are presented, and
-        shoots until two shots a tenth of a second apart agree (the resting frame can still
-        be on its way through the renderer) and each card is drawn at its frame, edge to edge.
-        Returns (entries by id, the picture)."""
+        shoots until the picture holds still with each card drawn at its frame, edge to edge
+        (conftest.drawn_at_rest). Returns (entries by id, the picture)."""
         def presented():
             entries = self.entries()
             if len(entries) < count or any(e["state"] != "presented" or not Renderer.measured(e) for e in entries.values()):
@@ -140,21 +138,11 @@ class Glass:
             return entries
         wait_until(presented, f"{count} entries on main, all presented and measured",
                    context=lambda: f"stack: {self.entries()}\n{self.renderer.context()}")
-        previous, misplaced, deadline = None, {}, time.monotonic() + 30
-        while True:
-            entries, shot = self.entries(), self.sway.screenshot()
-            misplaced = {id: why for id, e in entries.items() if (why := misdrawn(shot, e["frame"], self.scale))}
-            if previous is not None and shot.tobytes() == previous.tobytes():
-                if not misplaced:
-                    return entries, shot
-                # At rest but not at the frame: a measure that came after the entry rested
-                # glides it to its size over the update's 0.3 s (defaults.containerChange),
-                # which on the manual clock waits for the clock.
-                self.client.call("advance", {"seconds": 1})
-            assert time.monotonic() < deadline, \
-                f"the picture did not come to rest with every card at its frame within 30 s: {misplaced} are not"
-            previous = shot
-            time.sleep(0.1)
+        _, shot = drawn_at_rest(self.client, self.sway, self.scale,
+                                lambda: {id: e["frame"] for id, e in self.entries().items()},
+                                f"the picture at rest with all {count} cards at their frames",
+                                context=lambda: f"stack: {self.entries()}\n{self.renderer.context()}", timeout=30)
+        return self.entries(), shot
 
     def crop(self, shot, frame: dict):
         s = self.scale

@@ -17,7 +17,7 @@ from presentd import Client
 from presentd.daemon import wait_until
 
 from test_input import ACCENT, click, find_colour, owner_event, screen  # noqa: F401 (screen is a fixture)
-from conftest import CARD, misdrawn, pixel
+from conftest import CARD, drawn_at_rest, pixel
 from test_wayland import close, rest_frame, screen_ready, wait_pixels
 
 # The layout's numbers (src/card.c, the table M), as docs/WAYLAND.md gives them.
@@ -74,19 +74,9 @@ def at_rest(app, renderer, sway, id, scale, sized=()):
     wait_until(measured, f"presentd-wayland to measure {id}'s {' and '.join(sized)}", timeout=60, context=renderer.context)
     app.call("advance", {"seconds": 2})
 
-    previous = []
-
-    def drawn():
-        f, shot = rest_frame(app, id), sway.screenshot()
-        why = misdrawn(shot, f, scale)
-        if why:
-            if previous and previous[-1] == shot.tobytes():
-                app.call("advance", {"seconds": 0.5})   # still, and not at its frame: waiting for the clock
-            previous[:] = [shot.tobytes()]
-            raise AssertionError(f"{id}'s card is not drawn at {f}: {why}")
-        return f
-    return wait_until(drawn, f"{id} drawn at rest at its frame, edge to edge", timeout=60, context=renderer.context,
-                      interval=0.1)
+    frames, _ = drawn_at_rest(app, sway, scale, lambda: {id: rest_frame(app, id)},
+                              f"{id} drawn at rest at its frame, edge to edge", context=renderer.context)
+    return frames[id]
 
 
 @pytest.mark.parametrize("scale", [1, 2])
